@@ -1,0 +1,8 @@
+import { defineConfig } from 'drizzle-kit';
+
+// One schema and one set of migrations for PGlite and PostgreSQL (DESIGN §3).
+export default defineConfig({
+  dialect: 'postgresql',
+  schema: './src/db/schema/index.ts',
+  out: './drizzle',
+});

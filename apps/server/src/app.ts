@@ -1,0 +1,156 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import { ErrorCode, type ErrorCodeValue } from '@coffer/contract';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import type { Database } from './db/client.ts';
+import { BizError, isBizError } from './core/errors.ts';
+import { messageFor, requestLocale } from './core/locale.ts';
+import { requireSession, type SessionUser } from './core/session.ts';
+import type { Mailer } from './mail/mailer.ts';
+import { registerModules } from './modules/index.ts';
+
+/** Avatars may be small data: URLs; everything else is tiny. */
+const BODY_LIMIT_BYTES = 512 * 1024;
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  mailer: Mailer;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+    /** preHandler: resolves X-Token into request.user or answers 2001. */
+    authenticate: (request: FastifyRequest) => Promise<void>;
+    /** preHandler: a signed-in operator, or HTTP 403. */
+    requireOperator: (request: FastifyRequest) => Promise<void>;
+  }
+  interface FastifyRequest {
+    user: SessionUser;
+  }
+}
+
+export type App = FastifyInstance;
+
+export async function buildApp(deps: AppDeps, opts: { logger?: boolean } = {}) {
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: deps.config.LOG_LEVEL },
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: deps.config.TRUST_PROXY,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('deps', deps);
+  app.decorateRequest('user', null as unknown as SessionUser);
+  app.decorate('authenticate', async (request: FastifyRequest) => {
+    request.user = await requireSession(deps.database.db, request);
+  });
+  app.decorate('requireOperator', async (request: FastifyRequest) => {
+    request.user = await requireSession(deps.database.db, request);
+    if (request.user.role !== 'operator') throw new BizError(ErrorCode.FORBIDDEN, undefined, 403);
+  });
+
+  installErrorHandling(app);
+
+  await app.register(fastifyRateLimit, {
+    global: false,
+    errorResponseBuilder: (request, context) => ({
+      statusCode: 429,
+      code: ErrorCode.TOO_MANY_REQUESTS,
+      message: messageFor(ErrorCode.TOO_MANY_REQUESTS, requestLocale(request)),
+      data: { retryAfterMs: context.ttl },
+    }),
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Coffer API', version: '0.1.0', description: 'Every body is the envelope {code, message, data}.' },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'X-Token' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  app.get('/api/health', { schema: { hide: true } }, async () => ({
+    code: 0,
+    message: 'ok',
+    data: { database: deps.database.kind },
+  }));
+
+  await app.register(registerModules, { prefix: '/api' });
+  await serveWebApp(app, deps.config.WEB_DIST_DIR);
+  return app;
+}
+
+function installErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const locale = requestLocale(request);
+    const send = (status: number, code: ErrorCodeValue, detail?: string, data: unknown = null) =>
+      reply.status(status).send({ code, message: messageFor(code, locale, detail), data });
+
+    if (isBizError(error)) return send(error.httpStatus, error.bizCode, error.detail);
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields = [...new Set(error.validation.map((v) => fieldName(v.instancePath, v.params)))];
+      return send(200, ErrorCode.INVALID_PARAMS, fields.join(', '));
+    }
+    if (error.statusCode === 429) return reply.status(429).send(error);
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(413, ErrorCode.INVALID_PARAMS, 'body too large');
+    if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+      // Malformed JSON, wrong content type and the like: the client's fault, said plainly.
+      return send(200, ErrorCode.INVALID_PARAMS, 'body');
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return send(500, ErrorCode.INTERNAL);
+  });
+}
+
+function fieldName(instancePath: string, params: unknown): string {
+  const fromPath = instancePath.replace(/^\//, '').replaceAll('/', '.');
+  if (fromPath) return fromPath;
+  const missing = (params as { missingProperty?: string } | undefined)?.missingProperty;
+  return missing ?? 'body';
+}
+
+/** The built web app from the same port, with history fallback for client routes. */
+async function serveWebApp(app: FastifyInstance, distDir: string) {
+  const indexFile = path.join(distDir, 'index.html');
+  const hasWeb = fs.existsSync(indexFile);
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      wildcard: false,
+      index: false,
+      setHeaders: (reply, filePath) => {
+        // Hashed assets never change; index.html must always be fresh.
+        if (filePath.includes(`${path.sep}assets${path.sep}`)) {
+          reply.header('cache-control', 'public, max-age=31536000, immutable');
+        }
+      },
+    });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const locale = requestLocale(request);
+    if (request.url.startsWith('/api') || !hasWeb || request.method !== 'GET') {
+      return reply.status(404).send({ code: ErrorCode.NOT_FOUND, message: messageFor(ErrorCode.NOT_FOUND, locale), data: null });
+    }
+    const file = request.url.split('?')[0]!.replace(/^\/+/, '');
+    if (file && !file.includes('..') && fs.existsSync(path.join(distDir, file)) && fs.statSync(path.join(distDir, file)).isFile()) {
+      return reply.sendFile(file);
+    }
+    reply.header('cache-control', 'no-cache');
+    return reply.type('text/html').sendFile('index.html');
+  });
+}

@@ -1,0 +1,13 @@
+import { errorMessages, pickLocale, type ErrorCodeValue, type Locale } from '@coffer/contract';
+import type { FastifyRequest } from 'fastify';
+
+export function requestLocale(request: FastifyRequest): Locale {
+  return pickLocale(request.headers['accept-language']);
+}
+
+/** The localized message for a code, with an optional detail such as a field name. */
+export function messageFor(code: ErrorCodeValue, locale: Locale, detail?: string): string {
+  const base = errorMessages[locale][code];
+  if (!detail) return base;
+  return locale === 'zh-CN' ? `${base}：${detail}` : `${base}: ${detail}`;
+}

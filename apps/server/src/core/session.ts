@@ -1,0 +1,64 @@
+import crypto from 'node:crypto';
+import { ErrorCode } from '@coffer/contract';
+import { and, eq, gt, isNull } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Db } from '../db/client.ts';
+import { sessions, users } from '../db/schema/index.ts';
+import { BizError } from './errors.ts';
+
+export const TOKEN_HEAD = 'Bearer ' as const;
+const TOKEN_BYTES = 32;
+
+export interface SessionUser {
+  id: number;
+  email: string;
+  role: 'user' | 'operator';
+  sessionId: number;
+}
+
+export const hashToken = (token: string) => crypto.createHash('sha256').update(token).digest('hex');
+
+export function newToken(): string {
+  return crypto.randomBytes(TOKEN_BYTES).toString('base64url');
+}
+
+/** X-Token carries tokenHead + token; a bare token is accepted too. */
+export function tokenFromRequest(request: FastifyRequest): string | undefined {
+  const raw = request.headers['x-token'];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (!value) return undefined;
+  const token = value.startsWith(TOKEN_HEAD) ? value.slice(TOKEN_HEAD.length) : value;
+  return token.trim() || undefined;
+}
+
+export async function createSession(
+  db: Db,
+  userId: number,
+  ttlHours: number,
+  meta: { userAgent?: string; ip?: string },
+): Promise<string> {
+  const token = newToken();
+  await db.insert(sessions).values({
+    userId,
+    tokenHash: hashToken(token),
+    expiresAt: new Date(Date.now() + ttlHours * 3600_000),
+    userAgent: meta.userAgent?.slice(0, 300),
+    ip: meta.ip,
+  });
+  return token;
+}
+
+/** Resolves the session of a request; missing, expired or revoked answers 2001. */
+export async function requireSession(db: Db, request: FastifyRequest): Promise<SessionUser> {
+  const token = tokenFromRequest(request);
+  if (!token) throw new BizError(ErrorCode.NOT_SIGNED_IN);
+  const rows = await db
+    .select({ sessionId: sessions.id, id: users.id, email: users.email, role: users.role })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
+    .limit(1);
+  const row = rows[0];
+  if (!row) throw new BizError(ErrorCode.NOT_SIGNED_IN);
+  return { ...row, role: row.role === 'operator' ? 'operator' : 'user' };
+}

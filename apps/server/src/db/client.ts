@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema/index.ts';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+/**
+ * Raw SQL for the hot paths (ledger functions): one round trip, no ORM. Both drivers
+ * return int8 as a JS number (ids stay below 2^53) and numeric as a string.
+ */
+export interface SqlClient {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+}
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  sql: SqlClient;
+  close(): Promise<void>;
+}
+
+export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+
+// int8 as number, numeric stays a string (exact money), timestamptz as Date.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export async function openPostgres(url: string, poolSize = 20): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const db = drizzlePg(pool, { schema }) as unknown as Db;
+  return {
+    kind: 'postgres',
+    db,
+    sql: {
+      async query(text, params) {
+        const res = await pool.query(text, params as unknown[]);
+        return res.rows;
+      },
+    },
+    close: () => pool.end(),
+  };
+}
+
+/** PGlite: the embedded default. `dataDir` undefined means in memory (tests). */
+export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
+  if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  const client = await PGlite.create(dataDir, loadDataDir ? { loadDataDir } : {});
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  return {
+    kind: 'pglite',
+    db,
+    sql: {
+      async query(text, params) {
+        const res = await client.query(text, params as unknown[]);
+        return res.rows as never;
+      },
+    },
+    close: () => client.close(),
+  };
+}
+
+export async function migrateDatabase(database: Database): Promise<void> {
+  if (database.kind === 'pglite') await migratePglite(database.db as never, { migrationsFolder });
+  else await migratePg(database.db as never, { migrationsFolder });
+}
+
+/** Several API processes may start at once against one PostgreSQL: one migrates, the rest wait. */
+export async function migratePostgresLocked(url: string, database: Database): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock(7341001)');
+    await migrateDatabase(database);
+  } finally {
+    await client.query('select pg_advisory_unlock(7341001)').catch(() => {});
+    await client.end();
+  }
+}

@@ -1,0 +1,9 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * Every feature module registers its routes here (mounted under /api).
+ * One line per module; modules do not import each other's internals.
+ */
+export async function registerModules(app: FastifyInstance) {
+  void app;
+}

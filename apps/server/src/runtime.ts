@@ -1,0 +1,49 @@
+import path from 'node:path';
+import pino from 'pino';
+import { buildApp } from './app.ts';
+import type { Config } from './config.ts';
+import { lockDataDir } from './core/data-dir-lock.ts';
+import { type Database, migrateDatabase, migratePostgresLocked, openPglite, openPostgres } from './db/client.ts';
+import { createMailer } from './mail/mailer.ts';
+
+/** Opens the configured database (PostgreSQL, or PGlite in DATA_DIR) and brings it up to date. */
+export async function openConfiguredDatabase(config: Config): Promise<{ database: Database; release: () => void }> {
+  if (config.DATABASE_URL) {
+    const database = await openPostgres(config.DATABASE_URL, config.DATABASE_POOL_SIZE);
+    await migratePostgresLocked(config.DATABASE_URL, database);
+    return { database, release: () => {} };
+  }
+  const release = lockDataDir(config.dataDir);
+  try {
+    const database = await openPglite(path.join(config.dataDir, 'pgdata'));
+    await migrateDatabase(database);
+    return { database, release };
+  } catch (e) {
+    release();
+    throw e;
+  }
+}
+
+export async function startServer(config: Config) {
+  const log = pino({ level: config.LOG_LEVEL });
+  const { database, release } = await openConfiguredDatabase(config);
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log });
+  const app = await buildApp({ config, database, mailer });
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      await app.close();
+      mailer.close();
+      await database.close();
+      release();
+    })();
+    return closing;
+  };
+  try {
+    await app.listen({ port: config.PORT, host: config.HOST });
+  } catch (e) {
+    await close();
+    throw e;
+  }
+  return { app, database, close };
+}

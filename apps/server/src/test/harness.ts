@@ -1,0 +1,131 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { SMTPServer } from 'smtp-server';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { type Database, migrateDatabase, openPglite, openPostgres } from '../db/client.ts';
+import { createMailer } from '../mail/mailer.ts';
+
+/**
+ * API tests run against PGlite by default and against the machine's PostgreSQL when
+ * TEST_DB=postgres (TEST_DATABASE_URL names the server; each test file gets a fresh database).
+ */
+export const testDbKind = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+export interface CapturedMail {
+  to: string;
+  raw: string;
+}
+
+/** A real SMTP server on a free loopback port; the app sends through nodemailer to it. */
+export async function startMailbox() {
+  const mails: CapturedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        for (const rcpt of session.envelope.rcptTo) mails.push({ to: rcpt.address.toLowerCase(), raw });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.server.address() as { port: number }).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    mails,
+    /** The 6-digit code of the newest mail to `to`; waits briefly for delivery. */
+    async lastCode(to: string): Promise<string> {
+      for (let i = 0; i < 100; i++) {
+        const mail = mails.filter((m) => m.to === to.toLowerCase()).at(-1);
+        const code = mail?.raw.match(/\b(\d{6})\b/)?.[1];
+        if (code) return code;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error(`no code mailed to ${to}`);
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export async function createTestDatabase(): Promise<Database> {
+  if (testDbKind === 'pglite') {
+    const database = await openPglite();
+    await migrateDatabase(database);
+    return database;
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+  const name = `coffer_t_${crypto.randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openPostgres(url.toString(), 20);
+  await migrateDatabase(database);
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const drop = new pg.Client({ connectionString: adminUrl });
+      await drop.connect();
+      await drop.query(`drop database if exists ${name} with (force)`);
+      await drop.end();
+    },
+  };
+}
+
+/** A full app (real database, real SMTP capture) for fastify.inject() tests. */
+export async function createTestApp(env: Record<string, string> = {}) {
+  const mailbox = await startMailbox();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-test-'));
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    SMTP_URL: mailbox.url,
+    LOG_LEVEL: 'silent',
+    WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+    ...env,
+  });
+  const database = await createTestDatabase();
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir, log: silentLog });
+  const app = await buildApp({ config, database, mailer }, { logger: false });
+  await app.ready();
+  return {
+    app,
+    database,
+    mailbox,
+    config,
+    async close() {
+      await app.close();
+      mailer.close();
+      await database.close();
+      await mailbox.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+const noop = () => {};
+const silentLog = {
+  level: 'silent',
+  fatal: noop,
+  error: noop,
+  warn: noop,
+  info: noop,
+  debug: noop,
+  trace: noop,
+  silent: noop,
+  child: () => silentLog,
+} as never;

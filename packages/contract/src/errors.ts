@@ -1,0 +1,101 @@
+/**
+ * The one catalogue of business result codes (DESIGN §5). Numbers are never reused:
+ * add new codes at the end of their block.
+ */
+export const ErrorCode = {
+  OK: 0,
+  INVALID_PARAMS: 1001,
+  TOO_MANY_REQUESTS: 1002,
+  NOT_SIGNED_IN: 2001,
+  WRONG_CREDENTIALS: 2002,
+  EMAIL_TAKEN: 2003,
+  WRONG_EMAIL_CODE: 2004,
+  INSUFFICIENT_BALANCE: 3001,
+  AMOUNT_OUT_OF_RANGE: 3002,
+  CURRENCY_UNAVAILABLE: 3003,
+  RECIPIENT_NOT_FOUND: 3004,
+  CANNOT_SEND_TO_SELF: 3005,
+  QUOTE_EXPIRED: 3006,
+  NOT_ALLOWED_IN_STATE: 3007,
+  INVALID_ADDRESS: 3008,
+  LIMIT_EXCEEDED: 3009,
+  IDEMPOTENCY_KEY_REUSED: 3010,
+  HOUSE_LIMIT_REACHED: 3011,
+  NOT_FOUND: 4004,
+  FORBIDDEN: 4003,
+  INTERNAL: 5000,
+} as const;
+
+export type ErrorCodeName = keyof typeof ErrorCode;
+export type ErrorCodeValue = (typeof ErrorCode)[ErrorCodeName];
+
+export type Locale = 'zh-CN' | 'en-US';
+export const LOCALES: readonly Locale[] = ['zh-CN', 'en-US'];
+export const DEFAULT_LOCALE: Locale = 'zh-CN';
+export const FALLBACK_LOCALE: Locale = 'en-US';
+
+/** Default message per code and language; a server may pass a more precise one. */
+export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
+  'zh-CN': {
+    0: '成功',
+    1001: '参数错误',
+    1002: '请求过于频繁，请稍后再试',
+    2001: '未登录或登录已失效',
+    2002: '邮箱或密码错误',
+    2003: '该邮箱已注册',
+    2004: '验证码错误或已过期',
+    3001: '余额不足',
+    3002: '金额超出范围或小数位过多',
+    3003: '币种或网络暂不可用',
+    3004: '收款人不存在',
+    3005: '不能转给自己',
+    3006: '报价已过期或汇率已变动',
+    3007: '当前状态不允许此操作',
+    3008: '地址无效',
+    3009: '超出限额',
+    3010: '幂等键已用于另一请求',
+    3011: '兑换额度暂时不足',
+    4003: '没有权限',
+    4004: '记录不存在',
+    5000: '服务器内部错误',
+  },
+  'en-US': {
+    0: 'Success',
+    1001: 'Invalid parameters',
+    1002: 'Too many requests, please try again later',
+    2001: 'Not signed in or session expired',
+    2002: 'Wrong e-mail or password',
+    2003: 'This e-mail is already registered',
+    2004: 'Wrong or expired e-mail code',
+    3001: 'Insufficient balance',
+    3002: 'Amount out of range or too many decimals',
+    3003: 'Currency or network unavailable',
+    3004: 'Recipient not found',
+    3005: 'You cannot send to yourself',
+    3006: 'Quote expired or rate moved',
+    3007: 'Not allowed in this state',
+    3008: 'Invalid address',
+    3009: 'Limit exceeded',
+    3010: 'Idempotency key reused with a different request',
+    3011: 'Swap liquidity temporarily insufficient',
+    4003: 'Forbidden',
+    4004: 'Not found',
+    5000: 'Internal server error',
+  },
+};
+
+/** Picks a supported locale from an accept-language header value (exact, then prefix). */
+export function pickLocale(acceptLanguage: string | undefined | null): Locale {
+  if (!acceptLanguage) return DEFAULT_LOCALE;
+  const wanted = acceptLanguage
+    .split(',')
+    .map((part) => part.split(';')[0]!.trim().toLowerCase())
+    .filter(Boolean);
+  for (const tag of wanted) {
+    const exact = LOCALES.find((l) => l.toLowerCase() === tag);
+    if (exact) return exact;
+    const prefix = LOCALES.find((l) => l.toLowerCase().split('-')[0] === tag.split('-')[0]);
+    if (prefix) return prefix;
+  }
+  return DEFAULT_LOCALE;
+}
