@@ -1,0 +1,24 @@
+import { ErrorCode } from '@coffer/contract';
+import { BizError } from '../core/errors.ts';
+
+/** SQLSTATEs raised by the ledger SQL functions (see drizzle/0002_ledger_core_functions.sql). */
+const LEDGER_SQLSTATES: Record<string, BizError['bizCode']> = {
+  CB001: ErrorCode.INSUFFICIENT_BALANCE,
+  CB011: ErrorCode.HOUSE_LIMIT_REACHED,
+};
+
+/** Drizzle wraps driver errors; the SQLSTATE sits on the error or its cause. */
+export function sqlState(e: unknown): string | undefined {
+  const err = e as { code?: unknown; cause?: { code?: unknown } };
+  if (typeof err?.code === 'string' && /^[0-9A-Z]{5}$/.test(err.code)) return err.code;
+  if (typeof err?.cause?.code === 'string') return err.cause.code;
+  return undefined;
+}
+
+/** Maps a business SQLSTATE to its BizError; anything else is rethrown as a fault. */
+export function rethrowLedgerError(e: unknown): never {
+  const state = sqlState(e);
+  const code = state ? LEDGER_SQLSTATES[state] : undefined;
+  if (code) throw new BizError(code);
+  throw e;
+}
