@@ -38,7 +38,11 @@ export const sessions = pgTable(
   (t) => [uniqueIndex('sessions_token_hash_key').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
 );
 
-/** One-time e-mail codes (register, reset, withdraw): stored hashed, few tries, short life. */
+/**
+ * One-time e-mail codes (register, reset, withdraw): stored hashed, few tries, short life.
+ * One row per address and purpose: a new code replaces the old one, and the unique key lets
+ * the "one mail per minute" rule be a single atomic upsert, also across API processes.
+ */
 export const emailCodes = pgTable(
   'email_codes',
   {
@@ -51,5 +55,5 @@ export const emailCodes = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     consumedAt: timestamp('consumed_at', { withTimezone: true }),
   },
-  (t) => [index('email_codes_lookup_idx').on(t.email, t.purpose, t.createdAt)],
+  (t) => [uniqueIndex('email_codes_email_purpose_key').on(t.email, t.purpose)],
 );
