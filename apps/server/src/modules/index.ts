@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { authRoutes } from './auth/routes.ts';
 
 /**
  * Every feature module registers its routes here (mounted under /api).
@@ -6,4 +7,5 @@ import type { FastifyInstance } from 'fastify';
  */
 export async function registerModules(app: FastifyInstance) {
   void app;
+  await app.register(authRoutes);
 }

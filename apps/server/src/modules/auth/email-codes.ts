@@ -1,0 +1,113 @@
+import crypto from 'node:crypto';
+import { ErrorCode, EMAIL_CODE_LENGTH, type MailType } from '@coffer/contract';
+import { and, eq, gt, isNull, lt, lte, sql } from 'drizzle-orm';
+import { BizError } from '../../core/errors.ts';
+import type { Db } from '../../db/client.ts';
+import { emailCodes } from '../../db/schema/index.ts';
+
+export const CODE_TTL_MS = 10 * 60_000;
+export const MAX_WRONG_TRIES = 5;
+/** One mail per address and purpose per minute: protects inboxes and our sender reputation. */
+export const RESEND_INTERVAL_MS = 60_000;
+
+/**
+ * Six digits are guessable offline in a moment, so the hash only keeps the code out of
+ * plain sight in the database and its backups; the real protection is the short life and
+ * the few tries. HMAC with a per-code salt is enough for that and costs nothing.
+ */
+function digest(code: string, salt: string): Buffer {
+  return crypto.createHmac('sha256', salt).update(code).digest();
+}
+
+function encodeCode(code: string): string {
+  const salt = crypto.randomBytes(16).toString('hex');
+  return `${salt}:${digest(code, salt).toString('hex')}`;
+}
+
+function codeMatches(stored: string, code: string): boolean {
+  const [salt, hex] = stored.split(':');
+  if (!salt || !hex) return false;
+  const expected = Buffer.from(hex, 'hex');
+  const actual = digest(code, salt);
+  return expected.length === actual.length && crypto.timingSafeEqual(expected, actual);
+}
+
+export function newCode(): string {
+  return crypto.randomInt(0, 10 ** EMAIL_CODE_LENGTH).toString().padStart(EMAIL_CODE_LENGTH, '0');
+}
+
+export type IssueResult = { issued: true; id: number; code: string } | { issued: false; retryAfterMs: number };
+
+/**
+ * Stores a fresh code for (email, purpose), replacing the previous one, unless the previous
+ * one is younger than a minute. The rule is a single upsert on the unique key, so two
+ * simultaneous requests (even on two API processes) cannot both send a mail.
+ */
+export async function issueEmailCode(db: Db, email: string, purpose: MailType): Promise<IssueResult> {
+  const code = newCode();
+  const now = new Date();
+  const fresh = {
+    codeHash: encodeCode(code),
+    attempts: 0,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + CODE_TTL_MS),
+    consumedAt: null,
+  };
+  const rows = await db
+    .insert(emailCodes)
+    .values({ email, purpose, ...fresh })
+    .onConflictDoUpdate({
+      target: [emailCodes.email, emailCodes.purpose],
+      set: fresh,
+      setWhere: lte(emailCodes.createdAt, new Date(now.getTime() - RESEND_INTERVAL_MS)),
+    })
+    .returning({ id: emailCodes.id });
+  if (rows[0]) return { issued: true, id: rows[0].id, code };
+
+  const [previous] = await db
+    .select({ createdAt: emailCodes.createdAt })
+    .from(emailCodes)
+    .where(and(eq(emailCodes.email, email), eq(emailCodes.purpose, purpose)));
+  const elapsed = previous ? now.getTime() - previous.createdAt.getTime() : 0;
+  return { issued: false, retryAfterMs: Math.max(1000, RESEND_INTERVAL_MS - elapsed) };
+}
+
+/** The mail could not be sent: forget the code so the user may ask again at once. */
+export async function withdrawEmailCode(db: Db, id: number): Promise<void> {
+  await db.delete(emailCodes).where(and(eq(emailCodes.id, id), isNull(emailCodes.consumedAt)));
+}
+
+/**
+ * Checks a code without using it up and returns its row id (2004 otherwise). The try is
+ * counted first, in its own statement that commits on its own, so a wrong guess always
+ * counts, parallel guesses cannot exceed the limit, and after MAX_WRONG_TRIES wrong ones
+ * the code is dead. Call consumeEmailCode in the transaction that acts on the code.
+ */
+export async function checkEmailCode(db: Db, email: string, purpose: MailType, code: string): Promise<number> {
+  const rows = await db
+    .update(emailCodes)
+    .set({ attempts: sql`${emailCodes.attempts} + 1` })
+    .where(
+      and(
+        eq(emailCodes.email, email),
+        eq(emailCodes.purpose, purpose),
+        isNull(emailCodes.consumedAt),
+        gt(emailCodes.expiresAt, new Date()),
+        lt(emailCodes.attempts, MAX_WRONG_TRIES),
+      ),
+    )
+    .returning({ id: emailCodes.id, codeHash: emailCodes.codeHash });
+  const row = rows[0];
+  if (!row || !codeMatches(row.codeHash, code)) throw new BizError(ErrorCode.WRONG_EMAIL_CODE);
+  return row.id;
+}
+
+/** Marks a checked code used; 2004 if a parallel request used it first. */
+export async function consumeEmailCode(db: Db, id: number): Promise<void> {
+  const rows = await db
+    .update(emailCodes)
+    .set({ consumedAt: new Date() })
+    .where(and(eq(emailCodes.id, id), isNull(emailCodes.consumedAt)))
+    .returning({ id: emailCodes.id });
+  if (!rows[0]) throw new BizError(ErrorCode.WRONG_EMAIL_CODE);
+}

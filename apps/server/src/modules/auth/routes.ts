@@ -1,0 +1,182 @@
+import {
+  currentUser,
+  envelope,
+  ErrorCode,
+  loginBody,
+  loginData,
+  registerBody,
+  resetPasswordBody,
+  sendMailQuery,
+  updateUserInfoBody,
+} from '@coffer/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { BizError } from '../../core/errors.ts';
+import { requestLocale } from '../../core/locale.ts';
+import { ok } from '../../core/reply.ts';
+import { requireSession } from '../../core/session.ts';
+import { AuthService, type ClientInfo } from './service.ts';
+
+const tags = ['auth'];
+const signedIn = [{ token: [] }];
+
+/**
+ * The error handler answers business errors with HTTP 200 through the route's 200 schema,
+ * so a 200 schema must also admit the failure shape `{code, message, data: null}`.
+ */
+const failure = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
+const answer = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failure]) });
+const noData = { 200: envelope(z.null()) };
+
+const MINUTE = 60_000;
+
+function clientInfo(request: FastifyRequest): ClientInfo {
+  return { locale: requestLocale(request), ip: request.ip, userAgent: request.headers['user-agent'] };
+}
+
+export async function authRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { config, database } = app.deps;
+  const service = new AuthService(app.deps, app.log);
+
+  // Per-IP limits run before the body is parsed (the plugin's default key is the client IP,
+  // IPv6 grouped by subnet). RATE_LIMIT=off turns every limit here off, for load tests.
+  const perIp = (max: number, timeWindow: number) => (config.RATE_LIMIT ? { max, timeWindow } : false);
+
+  // Per-address login limit: slows guessing one account's password from many IPs. It needs
+  // the validated body, so it is a preHandler; the plugin lets only one of its own hooks run
+  // per request, hence createRateLimit, which only counts and leaves the answer to us.
+  const loginPerEmail = config.RATE_LIMIT
+    ? app.createRateLimit({
+        max: 10,
+        timeWindow: 15 * MINUTE,
+        keyGenerator: (req) => `login:${(req.body as { email: string }).email}`,
+      })
+    : undefined;
+
+  app.get(
+    '/sendMail',
+    {
+      config: { rateLimit: perIp(10, MINUTE) },
+      schema: {
+        tags,
+        summary: 'Mail a 6-digit code (register, reset or withdraw)',
+        description:
+          'The code is valid 10 minutes and dies after 5 wrong tries; one mail per address and type per minute ' +
+          '(1002 when asked sooner). register: 2003 when the address is taken. reset: always code 0, mailed only ' +
+          'to registered addresses. withdraw: needs X-Token of the user owning the address (2001, 1001). ' +
+          'The mail is in the accept-language of the request.',
+        querystring: sendMailQuery,
+        response: noData,
+      },
+    },
+    async (request) => {
+      const client = clientInfo(request);
+      await service.sendMail(request.query, client, () => requireSession(database.db, request));
+      return ok(null, client.locale);
+    },
+  );
+
+  app.post(
+    '/register',
+    {
+      config: { rateLimit: perIp(20, MINUTE) },
+      schema: {
+        tags,
+        summary: 'Create an account with a register code; signs it in',
+        description:
+          'Answers the same data as /api/login: store tokenHead + token and send it as X-Token. ' +
+          '2004 wrong, expired or used-up code; 2003 address already registered.',
+        body: registerBody,
+        response: answer(loginData),
+      },
+    },
+    async (request) => {
+      const client = clientInfo(request);
+      return ok(await service.register(request.body, client), client.locale);
+    },
+  );
+
+  app.post(
+    '/login',
+    {
+      config: { rateLimit: perIp(30, MINUTE) },
+      preHandler: async (request, reply) => {
+        if (!loginPerEmail) return;
+        const limit = await loginPerEmail(request);
+        if (!limit.isAllowed && limit.isExceeded) {
+          reply.header('retry-after', limit.ttlInSeconds);
+          throw new BizError(ErrorCode.TOO_MANY_REQUESTS, undefined, 429);
+        }
+      },
+      schema: {
+        tags,
+        summary: 'Sign in with e-mail and password',
+        description:
+          '2002 for a wrong e-mail or password alike. Limited per IP and per address (HTTP 429, code 1002).',
+        body: loginBody,
+        response: answer(loginData),
+      },
+    },
+    async (request) => {
+      const client = clientInfo(request);
+      return ok(await service.login(request.body, client), client.locale);
+    },
+  );
+
+  app.get(
+    '/getCurrentUser',
+    {
+      preHandler: app.authenticate,
+      schema: { tags, summary: 'The signed-in user', security: signedIn, response: answer(currentUser) },
+    },
+    async (request) => ok(await service.currentUser(request.user.id), requestLocale(request)),
+  );
+
+  app.post(
+    '/resetPassword',
+    {
+      config: { rateLimit: perIp(20, MINUTE) },
+      schema: {
+        tags,
+        summary: 'Set a new password with a reset code; signs out every session',
+        description: '2004 for a wrong, expired or used-up code and for an unregistered address alike.',
+        body: resetPasswordBody,
+        response: noData,
+      },
+    },
+    async (request) => {
+      await service.resetPassword(request.body);
+      return ok(null, requestLocale(request));
+    },
+  );
+
+  app.post(
+    '/updateUserInfo',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Change nickname and/or avatar',
+        description: 'avatar is "preset:N" or a data:image/(png|jpeg|webp);base64 URL. Answers the updated user.',
+        security: signedIn,
+        body: updateUserInfoBody,
+        response: answer(currentUser),
+      },
+    },
+    async (request) => ok(await service.updateUserInfo(request.user.id, request.body), requestLocale(request)),
+  );
+
+  app.post(
+    '/logout',
+    {
+      preHandler: app.authenticate,
+      schema: { tags, summary: 'End the current session', security: signedIn, response: noData },
+    },
+    async (request) => {
+      await service.logout(request.user.sessionId);
+      return ok(null, requestLocale(request));
+    },
+  );
+}

@@ -1,0 +1,189 @@
+import {
+  type CurrentUser,
+  ErrorCode,
+  type Locale,
+  type LoginBody,
+  type LoginData,
+  NICKNAME_MAX,
+  type RegisterBody,
+  type ResetPasswordBody,
+  type SendMailQuery,
+  type UpdateUserInfoBody,
+} from '@coffer/contract';
+import { and, eq, isNull } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from '../../app.ts';
+import { BizError, invalid } from '../../core/errors.ts';
+import { createSession, type SessionUser, TOKEN_HEAD } from '../../core/session.ts';
+import { sessions, users } from '../../db/schema/index.ts';
+import { checkEmailCode, consumeEmailCode, issueEmailCode, withdrawEmailCode } from './email-codes.ts';
+import { codeMail } from './mail-templates.ts';
+import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
+
+export interface ClientInfo {
+  locale: Locale;
+  ip: string;
+  userAgent?: string;
+}
+
+const UNIQUE_VIOLATION = '23505';
+
+/** Drizzle wraps driver errors; the SQLSTATE is on the cause (or on the error itself). */
+function sqlState(e: unknown): string | undefined {
+  const err = e as { code?: unknown; cause?: { code?: unknown } } | undefined;
+  if (typeof err?.cause?.code === 'string') return err.cause.code;
+  return typeof err?.code === 'string' ? err.code : undefined;
+}
+
+function resendTooSoon(locale: Locale, retryAfterMs: number): BizError {
+  const seconds = Math.ceil(retryAfterMs / 1000);
+  const detail =
+    locale === 'zh-CN'
+      ? `验证码已发送到该邮箱，请 ${seconds} 秒后再重新获取`
+      : `a code was just sent to this address; you can ask for a new one in ${seconds} s`;
+  return new BizError(ErrorCode.TOO_MANY_REQUESTS, detail);
+}
+
+type UserRow = typeof users.$inferSelect;
+
+function toCurrentUser(u: UserRow): CurrentUser {
+  return {
+    uid: u.id,
+    email: u.email,
+    nickname: u.nickname,
+    avatar: u.avatar,
+    language: u.language,
+    role: u.role === 'operator' ? 'operator' : 'user',
+    createdAt: u.createdAt.toISOString(),
+  };
+}
+
+export class AuthService {
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  private async findUser(email: string) {
+    const [user] = await this.db.select().from(users).where(eq(users.email, email)).limit(1);
+    return user;
+  }
+
+  /** `signedIn` resolves the caller's session (2001 without one); only withdraw codes need it. */
+  async sendMail(query: SendMailQuery, client: ClientInfo, signedIn: () => Promise<SessionUser>): Promise<void> {
+    const { email, type } = query;
+    if (type === 'withdraw') {
+      const me = await signedIn();
+      if (me.email !== email) throw invalid('email');
+    }
+    const user = await this.findUser(email);
+    if (type === 'register' && user) throw new BizError(ErrorCode.EMAIL_TAKEN);
+
+    // For reset the code is stored (and the minute rule applied) whether or not the address
+    // has an account, so neither the answer nor a second quick request tells them apart.
+    const issued = await issueEmailCode(this.db, email, type);
+    if (!issued.issued) throw resendTooSoon(client.locale, issued.retryAfterMs);
+    const mail = { to: email, ...codeMail(client.locale, type, issued.code) };
+
+    if (type === 'reset') {
+      // Answer before the SMTP round trip in both cases, so timing does not tell either.
+      if (user) {
+        this.deps.mailer.send(mail).catch((err: unknown) => this.log.error({ err }, 'reset code mail failed'));
+      }
+      return;
+    }
+    try {
+      await this.deps.mailer.send(mail);
+    } catch (err) {
+      await withdrawEmailCode(this.db, issued.id);
+      throw err;
+    }
+  }
+
+  /** Creates the account and signs it in: a fresh sign-up lands in the app, not on /login. */
+  async register(body: RegisterBody, client: ClientInfo): Promise<LoginData> {
+    const codeId = await checkEmailCode(this.db, body.email, 'register', body.code);
+    // Hash outside the transaction: on PGlite a transaction holds the only connection.
+    const passwordHash = await hashPassword(body.password);
+    const { config } = this.deps;
+    try {
+      const token = await this.db.transaction(async (tx) => {
+        await consumeEmailCode(tx, codeId);
+        const [user] = await tx
+          .insert(users)
+          .values({
+            email: body.email,
+            passwordHash,
+            nickname: body.nickname ?? body.email.split('@')[0]!.slice(0, NICKNAME_MAX),
+            language: client.locale,
+            role: config.OPERATOR_EMAILS.includes(body.email) ? 'operator' : 'user',
+          })
+          .returning({ id: users.id });
+        return createSession(tx, user!.id, config.SESSION_TTL_HOURS, client);
+      });
+      return { token, tokenHead: TOKEN_HEAD };
+    } catch (e) {
+      // Two sign-ups for one address at once: the unique key decides, the loser hears 2003.
+      if (sqlState(e) === UNIQUE_VIOLATION) throw new BizError(ErrorCode.EMAIL_TAKEN);
+      throw e;
+    }
+  }
+
+  async login(body: LoginBody, client: ClientInfo): Promise<LoginData> {
+    const user = await this.findUser(body.email);
+    if (!user) {
+      await burnPasswordCheck(body.password);
+      throw new BizError(ErrorCode.WRONG_CREDENTIALS);
+    }
+    if (!(await verifyPassword(user.passwordHash, body.password))) throw new BizError(ErrorCode.WRONG_CREDENTIALS);
+    const token = await createSession(this.db, user.id, this.deps.config.SESSION_TTL_HOURS, client);
+    return { token, tokenHead: TOKEN_HEAD };
+  }
+
+  async currentUser(userId: number): Promise<CurrentUser> {
+    const [user] = await this.db.select().from(users).where(eq(users.id, userId)).limit(1);
+    if (!user) throw new BizError(ErrorCode.NOT_SIGNED_IN);
+    return toCurrentUser(user);
+  }
+
+  async updateUserInfo(userId: number, body: UpdateUserInfoBody): Promise<CurrentUser> {
+    const [user] = await this.db
+      .update(users)
+      .set({
+        ...(body.nickname !== undefined && { nickname: body.nickname }),
+        ...(body.avatar !== undefined && { avatar: body.avatar }),
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, userId))
+      .returning();
+    if (!user) throw new BizError(ErrorCode.NOT_SIGNED_IN);
+    return toCurrentUser(user);
+  }
+
+  /** Unknown address and wrong code answer the same 2004: a reset never reveals an account. */
+  async resetPassword(body: ResetPasswordBody): Promise<void> {
+    const codeId = await checkEmailCode(this.db, body.email, 'reset', body.code);
+    const user = await this.findUser(body.email);
+    if (!user) throw new BizError(ErrorCode.WRONG_EMAIL_CODE);
+    const passwordHash = await hashPassword(body.password);
+    // New password and the end of every old session belong together: a reset after a
+    // stolen password must also throw the thief out.
+    await this.db.transaction(async (tx) => {
+      await consumeEmailCode(tx, codeId);
+      const now = new Date();
+      await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
+      await tx
+        .update(sessions)
+        .set({ revokedAt: now })
+        .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
+    });
+  }
+
+  async logout(sessionId: number): Promise<void> {
+    await this.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
+  }
+}
