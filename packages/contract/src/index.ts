@@ -2,3 +2,5 @@ export * from './errors.ts';
 export * from './envelope.ts';
 export * from './common.ts';
 export * from './auth.ts';
+export * from './swap.ts';
+export * from './turnover.ts';

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { decimalString, id, isoTime, pageRequest, pageResponse } from './common.ts';
+
+/**
+ * Statement line types: the entry kind, with transfers split by direction. Other kinds
+ * added by the ledger later (e.g. withdraw_refund) come through as their kind name.
+ */
+export const TURNOVER_TYPES = [
+  'transfer_in',
+  'transfer_out',
+  'swap',
+  'adjustment',
+  'deposit',
+  'withdraw',
+  'withdraw_fee',
+  'withdraw_refund',
+] as const;
+export const turnoverType = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/);
+export type TurnoverType = (typeof TURNOVER_TYPES)[number] | (string & {});
+
+export const turnoverFilters = z.object({
+  currencyId: id.optional(),
+  type: turnoverType.optional(),
+  /** Inclusive lower and exclusive upper bound on the posting time (ISO 8601). */
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+});
+export type TurnoverFilters = z.infer<typeof turnoverFilters>;
+
+export const turnoverBody = pageRequest.extend(turnoverFilters.shape);
+export type TurnoverBody = z.infer<typeof turnoverBody>;
+
+export const turnoverItem = z.object({
+  /** The posting id. */
+  id: z.number().int(),
+  entryId: z.number().int(),
+  type: z.string(),
+  currencyId: z.number().int(),
+  currency: z.string(),
+  /** 'available' or 'frozen'. */
+  accountKind: z.string(),
+  /** Signed: credit > 0, debit < 0. */
+  amount: decimalString,
+  balanceAfter: decimalString,
+  /** Masked e-mail and uid of a transfer's other side. */
+  counterparty: z.object({ uid: z.number().int(), email: z.string() }).nullable(),
+  /** A short human reference, e.g. "USDT→ETH" for a swap. */
+  reference: z.string().nullable(),
+  memo: z.string().nullable(),
+  createdAt: isoTime,
+});
+export type TurnoverItem = z.infer<typeof turnoverItem>;
+
+export const turnoverPage = pageResponse(turnoverItem);
+export type TurnoverPage = z.infer<typeof turnoverPage>;
+
+export const turnoverEntryPosting = z.object({
+  id: z.number().int(),
+  currencyId: z.number().int(),
+  currency: z.string(),
+  accountKind: z.string(),
+  amount: decimalString,
+  balanceAfter: decimalString,
+});
+
+export const turnoverSwap = z.object({
+  id: z.number().int(),
+  fromCurrencyId: z.number().int(),
+  fromCurrency: z.string(),
+  toCurrencyId: z.number().int(),
+  toCurrency: z.string(),
+  fromAmount: decimalString,
+  toAmount: decimalString,
+  rate: decimalString,
+  fee: decimalString,
+  feeCurrencyId: z.number().int(),
+  feeCurrency: z.string(),
+});
+
+export const turnoverDetail = turnoverItem.extend({
+  entry: z.object({
+    id: z.number().int(),
+    kind: z.string(),
+    memo: z.string().nullable(),
+    createdAt: isoTime,
+    /** The entry's postings on this user's own accounts (other parties are not shown). */
+    postings: z.array(turnoverEntryPosting),
+  }),
+  swap: turnoverSwap.nullable(),
+});
+export type TurnoverDetail = z.infer<typeof turnoverDetail>;
+
+/** Query of GET /api/turnover/export.csv. */
+export const turnoverExportQuery = turnoverFilters;
+export type TurnoverExportQuery = z.infer<typeof turnoverExportQuery>;
