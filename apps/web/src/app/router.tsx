@@ -1,0 +1,74 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { ComponentType } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { registerNavigate } from '../lib/navigation';
+import { demoRoutes } from './demo-routes';
+import { createGuard } from './guard';
+import { AppLayout } from './layout/app-layout';
+import { RouteError } from './layout/route-error';
+import { doneProgress } from './progress';
+
+/** Nothing to show before the first guard run; the progress bar is already visible. */
+function EmptyFallback() {
+  return null;
+}
+
+type PageModule = { default: ComponentType };
+
+/** Every page is its own chunk (spec §2: all routes load on demand). */
+function page(path: string, load: () => Promise<PageModule>): RouteObject {
+  // caseSensitive keeps routing in step with the exact-path rules in route-meta.ts.
+  return { path, caseSensitive: true, lazy: async () => ({ Component: (await load()).default }) };
+}
+
+const appRoutes: RouteObject[] = [
+  { index: true, lazy: async () => ({ Component: (await import('../features/home/pages/home')).default }) },
+  page('swap', () => import('../features/swap/pages/swap')),
+  page('bill/all', () => import('../features/bill/pages/bill-all')),
+  page('profile', () => import('../features/profile/pages/profile')),
+  page('bill', () => import('../features/bill/pages/bill-list')),
+  page('bill/detail', () => import('../features/bill/pages/bill-detail')),
+  page('charge', () => import('../features/charge/pages/charge')),
+  page('withdraw', () => import('../features/withdraw/pages/withdraw')),
+  page('transfer', () => import('../features/transfer/pages/transfer')),
+  page('login', () => import('../features/auth/pages/login')),
+  page('register', () => import('../features/auth/pages/register')),
+  page('forgot-password', () => import('../features/auth/pages/forgot-password')),
+  page('settings', () => import('../features/settings/pages/settings')),
+  page('helpCenter', () => import('../features/help-center/pages/help-center')),
+  page('noticeCenter', () => import('../features/notice-center/pages/notice-center')),
+  page('noticeCenter/detail', () => import('../features/notice-center/pages/notice-detail')),
+  page('banner/detail', () => import('../features/banner/pages/banner-detail')),
+  page('banner/ranking', () => import('../features/banner/pages/banner-ranking')),
+];
+
+export function createAppRouter(queryClient: QueryClient) {
+  const router = createBrowserRouter([
+    {
+      id: 'root',
+      path: '/',
+      Component: AppLayout,
+      ErrorBoundary: RouteError,
+      HydrateFallback: EmptyFallback,
+      loader: createGuard(queryClient),
+      // The guard runs before every navigation, not only when the root match changes.
+      shouldRevalidate: () => true,
+      children: [...appRoutes, ...demoRoutes, page('*', () => import('../features/misc/pages/not-found'))],
+    },
+  ]);
+
+  // Guard step 5. Also ends the bar started by the first load.
+  router.subscribe((state) => {
+    if (state.initialized && state.navigation.state === 'idle') doneProgress();
+  });
+
+  // Code 2001 outside a navigation (e.g. a mutation) sends the user to /login; during a
+  // navigation the guard's own redirect handles it.
+  registerNavigate((to) => {
+    const { initialized, navigation, location } = router.state;
+    if (!initialized || navigation.state !== 'idle' || location.pathname === to) return;
+    void router.navigate(to, { replace: true });
+  });
+
+  return router;
+}

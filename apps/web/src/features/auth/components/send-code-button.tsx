@@ -1,0 +1,47 @@
+import type { MailType } from '@coffer/contract/auth';
+import { Button } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { toastSuccess } from '../../../lib/notify';
+import { useSendMail } from '../api/send-mail';
+import { useCountdown } from '../hooks/use-countdown';
+
+/** Resend is blocked for 60 s after a code went out, as the server also rate-limits. */
+export const RESEND_SECONDS = 60;
+
+interface Props {
+  type: MailType;
+  /** Validates the form's e-mail field and returns it, or null when it is not valid. */
+  getEmail: () => Promise<string | null>;
+}
+
+export function SendCodeButton({ type, getEmail }: Props) {
+  const { t } = useTranslation();
+  const sendMail = useSendMail();
+  const countdown = useCountdown(RESEND_SECONDS);
+
+  const onClick = async () => {
+    const email = await getEmail();
+    if (!email) return;
+    try {
+      await sendMail.mutateAsync({ email, type });
+      countdown.start();
+      toastSuccess(t('auth.codeSent'));
+    } catch {
+      // The HTTP layer has already shown the server's message.
+    }
+  };
+
+  return (
+    <Button
+      size="small"
+      color="primary"
+      fill="none"
+      data-testid="send-code"
+      disabled={countdown.running}
+      loading={sendMail.isPending}
+      onClick={onClick}
+    >
+      {countdown.running ? t('auth.resendIn', { seconds: countdown.left }) : t('auth.sendCode')}
+    </Button>
+  );
+}

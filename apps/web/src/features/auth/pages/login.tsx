@@ -1,0 +1,70 @@
+import { email, loginBody } from '@coffer/contract/auth';
+import { Button, Form, Input } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { schemaRule } from '../../../lib/form-rules';
+import { toastSuccess } from '../../../lib/notify';
+import { useLogin } from '../api/login';
+import { AuthHeader } from '../components/auth-header';
+
+interface Values {
+  email: string;
+  password: string;
+}
+
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const login = useLogin();
+
+  const onFinish = async (values: Values) => {
+    const body = loginBody.parse(values);
+    try {
+      await login.mutateAsync(body);
+    } catch {
+      // Refusals were shown by the HTTP layer; the form stays filled in for another try.
+      return;
+    }
+    toastSuccess(t('auth.loginSuccess'));
+    navigate('/', { replace: true });
+  };
+
+  return (
+    <div className="auth-page">
+      <AuthHeader title={t('auth.welcome')} subtitle={t('auth.tagline')} />
+      <Form
+        layout="vertical"
+        onFinish={onFinish}
+        footer={
+          <Button block type="submit" color="primary" size="large" loading={login.isPending} data-testid="login-submit">
+            {t('auth.login')}
+          </Button>
+        }
+      >
+        <Form.Item name="email" label={t('auth.email')} rules={[schemaRule(email, t('validation.email'))]}>
+          <Input name="email" type="email" autoComplete="email" placeholder={t('auth.emailPlaceholder')} clearable />
+        </Form.Item>
+        <Form.Item
+          name="password"
+          label={t('auth.password')}
+          rules={[schemaRule(loginBody.shape.password, t('validation.passwordRequired'))]}
+        >
+          <Input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            placeholder={t('auth.passwordPlaceholder')}
+          />
+        </Form.Item>
+      </Form>
+      <nav className="flex justify-between px-4 py-2 text-sm">
+        <Link to="/register" data-testid="to-register">
+          {t('auth.noAccount')}
+        </Link>
+        <Link to="/forgot-password" data-testid="to-forgot">
+          {t('auth.forgot')}
+        </Link>
+      </nav>
+    </div>
+  );
+}

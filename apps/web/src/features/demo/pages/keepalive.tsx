@@ -1,0 +1,14 @@
+import { TextArea } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useDemoStore } from '../hooks/use-demo-store';
+
+export default function KeepalivePage() {
+  const { t } = useTranslation();
+  const { note, setNote } = useDemoStore();
+  return (
+    <div className="card flex flex-col gap-3">
+      <p className="page-hint">{t('demo.keepaliveHint')}</p>
+      <TextArea value={note} onChange={setNote} rows={4} />
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import type { UpdateUserInfoBody } from '@coffer/contract/auth';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiPost } from '../../../lib/api-client';
+import { type UserInfo, useUserStore } from '../../../stores/user';
+import { currentUserQueryKey } from './get-current-user';
+
+export function updateUserInfo(body: UpdateUserInfoBody): Promise<UserInfo | null> {
+  return apiPost<UserInfo | null>('/updateUserInfo', body);
+}
+
+export function useUpdateUserInfo() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updateUserInfo,
+    onSuccess: (returned, body) => {
+      // The server may answer with the updated user or with null; merge the body either way.
+      const previous = queryClient.getQueryData<UserInfo>(currentUserQueryKey) ?? useUserStore.getState().user;
+      if (!previous) return;
+      const next: UserInfo = { ...previous, ...(returned ?? {}), ...body };
+      queryClient.setQueryData(currentUserQueryKey, next);
+      useUserStore.getState().setUser(next);
+    },
+  });
+}

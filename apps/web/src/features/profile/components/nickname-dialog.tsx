@@ -1,0 +1,63 @@
+import { NICKNAME_MAX, nickname as nicknameSchema } from '@coffer/contract/auth';
+import { Dialog, Input } from 'antd-mobile';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { toastDanger, toastSuccess } from '../../../lib/notify';
+import { useUpdateUserInfo } from '../api/update-user-info';
+
+interface Props {
+  visible: boolean;
+  current: string;
+  onClose: () => void;
+}
+
+export function NicknameDialog({ visible, current, onClose }: Props) {
+  const { t } = useTranslation();
+  const update = useUpdateUserInfo();
+  const [value, setValue] = useState(current);
+
+  useEffect(() => {
+    if (visible) setValue(current);
+  }, [visible, current]);
+
+  const save = async () => {
+    const parsed = nicknameSchema.safeParse(value);
+    if (!parsed.success) {
+      toastDanger(t('validation.nickname', { max: NICKNAME_MAX }));
+      return;
+    }
+    try {
+      await update.mutateAsync({ nickname: parsed.data });
+    } catch {
+      return;
+    }
+    toastSuccess(t('profile.updated'));
+    onClose();
+  };
+
+  return (
+    <Dialog
+      visible={visible}
+      title={t('profile.editNickname')}
+      closeOnMaskClick
+      onClose={onClose}
+      content={
+        <Input
+          name="nickname"
+          value={value}
+          onChange={setValue}
+          maxLength={NICKNAME_MAX}
+          placeholder={t('auth.nickname')}
+          clearable
+          autoFocus
+        />
+      }
+      actions={[
+        [
+          { key: 'cancel', text: t('common.cancel'), onClick: onClose },
+          { key: 'save', text: t('common.save'), bold: true, disabled: update.isPending, onClick: save },
+        ],
+      ]}
+    />
+  );
+}

@@ -1,0 +1,101 @@
+import { List } from 'antd-mobile';
+import {
+  BellOutline,
+  BillOutline,
+  EditSOutline,
+  QuestionCircleOutline,
+  ReceivePaymentOutline,
+  SendOutline,
+  SetOutline,
+  UploadOutline,
+} from 'antd-mobile-icons';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { UserAvatar } from '../../../components/user-avatar';
+import { useCurrentUser } from '../api/get-current-user';
+import { AvatarPicker } from '../components/avatar-picker';
+import { NicknameDialog } from '../components/nickname-dialog';
+
+export default function ProfilePage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { data: user } = useCurrentUser();
+  const [editingNickname, setEditingNickname] = useState(false);
+  const [pickingAvatar, setPickingAvatar] = useState(false);
+
+  const actions = [
+    { to: '/charge', label: t('profile.charge'), icon: <ReceivePaymentOutline />, testId: 'profile-charge' },
+    { to: '/withdraw', label: t('profile.withdraw'), icon: <UploadOutline />, testId: 'profile-withdraw' },
+    { to: '/transfer', label: t('profile.transfer'), icon: <SendOutline />, testId: 'profile-transfer' },
+  ];
+
+  return (
+    <div className="profile-page">
+      <header className="profile-header">
+        <button
+          type="button"
+          className="avatar-option"
+          aria-label={t('profile.changeAvatar')}
+          data-testid="profile-avatar"
+          onClick={() => setPickingAvatar(true)}
+        >
+          <UserAvatar avatar={user?.avatar} size={64} />
+        </button>
+        <div className="min-w-0 flex-1">
+          <button
+            type="button"
+            className="profile-nickname"
+            data-testid="profile-nickname"
+            aria-label={t('profile.editNickname')}
+            onClick={() => setEditingNickname(true)}
+          >
+            <span className="truncate">{user?.nickname || user?.email}</span>
+            <EditSOutline aria-hidden />
+          </button>
+          <div className="profile-meta" data-testid="profile-uid">
+            {user ? t('profile.uid', { uid: user.uid }) : null}
+          </div>
+          <div className="profile-meta truncate">{user?.email}</div>
+        </div>
+      </header>
+
+      <nav className="profile-actions card" aria-label={t('profile.assets')}>
+        {actions.map((action) => (
+          <button
+            key={action.to}
+            type="button"
+            className="profile-action"
+            data-testid={action.testId}
+            onClick={() => navigate(action.to)}
+          >
+            <span className="profile-action-icon">{action.icon}</span>
+            <span>{action.label}</span>
+          </button>
+        ))}
+      </nav>
+
+      <List className="profile-list" mode="card">
+        <List.Item prefix={<BillOutline />} onClick={() => navigate('/bill')} data-testid="profile-bills">
+          {t('profile.records')}
+        </List.Item>
+        <List.Item prefix={<BellOutline />} onClick={() => navigate('/noticeCenter')} data-testid="profile-notices">
+          {t('profile.notices')}
+        </List.Item>
+        <List.Item prefix={<QuestionCircleOutline />} onClick={() => navigate('/helpCenter')} data-testid="profile-help">
+          {t('profile.helpCenter')}
+        </List.Item>
+        <List.Item prefix={<SetOutline />} onClick={() => navigate('/settings')} data-testid="profile-settings">
+          {t('profile.settings')}
+        </List.Item>
+      </List>
+
+      <NicknameDialog
+        visible={editingNickname}
+        current={user?.nickname ?? ''}
+        onClose={() => setEditingNickname(false)}
+      />
+      <AvatarPicker visible={pickingAvatar} current={user?.avatar ?? null} onClose={() => setPickingAvatar(false)} />
+    </div>
+  );
+}

@@ -1,0 +1,2 @@
+/** Spec §9 interface-kit defaults. */
+export const NOTICE_DURATION_MS = 3000;

@@ -1,0 +1,27 @@
+import 'virtual:uno.css';
+import './styles/global.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router/dom';
+import { AppProvider } from './app/provider';
+import { createAppRouter } from './app/router';
+import { initI18n } from './lib/i18n';
+import { queryClient } from './lib/query-client';
+import { applyLanguage, useLanguageStore } from './stores/language';
+import { applyTheme, useThemeStore } from './stores/theme';
+
+const language = useLanguageStore.getState().language;
+initI18n(language);
+// Saving the first pick keeps the accept-language header in step with the interface.
+applyLanguage(language);
+applyTheme(useThemeStore.getState().theme);
+
+const router = createAppRouter(queryClient);
+
+createRoot(document.getElementById('app')!).render(
+  <StrictMode>
+    <AppProvider>
+      <RouterProvider router={router} />
+    </AppProvider>
+  </StrictMode>,
+);
