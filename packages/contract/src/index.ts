@@ -4,3 +4,4 @@ export * from './common.ts';
 export * from './auth.ts';
 export * from './swap.ts';
 export * from './turnover.ts';
+export * from './ledger.ts';

@@ -1,10 +1,18 @@
 import { ErrorCode } from '@coffer/contract';
 import { BizError } from '../core/errors.ts';
 
-/** SQLSTATEs raised by the ledger SQL functions (see drizzle/0002_ledger_core_functions.sql). */
+/** SQLSTATEs raised by the ledger SQL functions (see drizzle/0002_ledger_core_functions.sql and
+ * 0005_transfer_functions.sql). */
 const LEDGER_SQLSTATES: Record<string, BizError['bizCode']> = {
   CB001: ErrorCode.INSUFFICIENT_BALANCE,
+  CB002: ErrorCode.AMOUNT_OUT_OF_RANGE,
+  CB003: ErrorCode.CURRENCY_UNAVAILABLE,
+  CB004: ErrorCode.RECIPIENT_NOT_FOUND,
+  CB005: ErrorCode.CANNOT_SEND_TO_SELF,
+  CB010: ErrorCode.IDEMPOTENCY_KEY_REUSED,
   CB011: ErrorCode.HOUSE_LIMIT_REACHED,
+  // numeric_value_out_of_range: a balance would pass NUMERIC(38,18).
+  '22003': ErrorCode.AMOUNT_OUT_OF_RANGE,
 };
 
 /** Drizzle wraps driver errors; the SQLSTATE sits on the error or its cause. */

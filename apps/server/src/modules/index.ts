@@ -1,4 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { currencyRoutes } from './currency/routes.ts';
+import { ledgerAdminRoutes } from './ledger-admin/routes.ts';
+import { transferRoutes } from './transfer/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 
 /**
@@ -8,4 +11,7 @@ import { authRoutes } from './auth/routes.ts';
 export async function registerModules(app: FastifyInstance) {
   void app;
   await app.register(authRoutes);
+  await app.register(currencyRoutes);
+  await app.register(transferRoutes);
+  await app.register(ledgerAdminRoutes);
 }

@@ -1,2 +1,3 @@
 export * from './auth.ts';
 export * from './ledger.ts';
+export * from './transfers.ts';

@@ -1,0 +1,76 @@
+import { type AdjustResult, ErrorCode, trimDecimal } from '@coffer/contract';
+import { BizError } from '../core/errors.ts';
+import type { Database } from '../db/client.ts';
+import { parseAmount } from './amounts.ts';
+import { anyCurrency } from './currencies.ts';
+import { requestHash } from './idempotency.ts';
+import { rethrowLedgerError } from './sql-errors.ts';
+
+export interface AdjustInput {
+  user: { uid: number } | { email: string };
+  /** Currency id or code. */
+  currency: number | string;
+  /** Positive decimal string; `direction` gives the sign. */
+  amount: string;
+  direction: 'credit' | 'debit';
+  reason: string;
+  /** Who: the operator's e-mail, or "cli:<os user>". */
+  actor: string;
+  /** The operator's uid (scopes the idempotency key); null from the command line. */
+  actorUserId: number | null;
+  idempotencyKey?: string | null;
+}
+
+interface AdjustFnRow {
+  a_id: number;
+  a_entry: number;
+  a_amount: string;
+  a_balance_after: string;
+  a_created: Date | string;
+  a_replayed: boolean;
+}
+
+/**
+ * Credits or debits a user's available balance against the system adjustments account
+ * (one round trip to coffer_adjust), recording who and why. The command line
+ * (`npm run ledger:adjust`) and POST /api/admin/ledger/adjust both come here.
+ */
+export async function adjustBalance(database: Database, input: AdjustInput): Promise<AdjustResult> {
+  const currency = await anyCurrency(database, input.currency);
+  const amount = parseAmount(input.amount, currency, { limits: false });
+  const signed = input.direction === 'debit' ? `-${amount}` : amount;
+  const reason = input.reason.trim();
+  if (!reason) throw new BizError(ErrorCode.INVALID_PARAMS, 'reason');
+  let uid: number;
+  if ('uid' in input.user) {
+    uid = input.user.uid;
+  } else {
+    const rows = await database.sql.query<{ id: number }>('select id from users where email = $1', [
+      input.user.email.trim().toLowerCase(),
+    ]);
+    if (!rows[0]) throw new BizError(ErrorCode.RECIPIENT_NOT_FOUND);
+    uid = Number(rows[0].id);
+  }
+  const key = input.idempotencyKey ?? null;
+  const hash = key ? requestHash('ledger.adjust', { uid, currencyId: currency.id, amount: signed, reason }) : null;
+  let row: AdjustFnRow | undefined;
+  try {
+    [row] = await database.sql.query<AdjustFnRow>(
+      'select * from coffer_adjust($1, $2, $3::numeric, $4, $5, $6, $7, $8)',
+      [uid, currency.id, signed, reason, input.actor, input.actorUserId, key, hash],
+    );
+  } catch (e) {
+    rethrowLedgerError(e);
+  }
+  if (!row) throw new Error('coffer_adjust returned no row');
+  return {
+    adjustmentId: Number(row.a_id),
+    entryId: Number(row.a_entry),
+    uid,
+    currencyId: currency.id,
+    code: currency.code,
+    amount: trimDecimal(row.a_amount),
+    balanceAfter: trimDecimal(row.a_balance_after),
+    replayed: row.a_replayed,
+  };
+}

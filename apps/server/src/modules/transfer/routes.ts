@@ -1,0 +1,129 @@
+import {
+  envelope,
+  idParams,
+  recipient,
+  recipientQuery,
+  transferByEmailBody,
+  transferByUidBody,
+  transferPage,
+  transferPageBody,
+  transferRecord,
+  transferResult,
+} from '@coffer/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requestLocale } from '../../core/locale.ts';
+import { ok } from '../../core/reply.ts';
+import { idempotencyKeyOf } from '../../ledger/idempotency.ts';
+import { previewRecipient, transfer, transferDetails, transferPage as listTransfers } from './service.ts';
+
+const tags = ['transfer'];
+const security = [{ token: [] }];
+/** Business errors come back as HTTP 200 through the 200 schema, so it admits data: null. */
+const failure = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
+const answer = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failure]) });
+const idempotencyHeader = z.object({ 'idempotency-key': z.string().optional() });
+
+const TRANSFER_ERRORS =
+  'Errors: 2001 not signed in, 3001 insufficient balance, 3002 amount out of range or too many decimals, ' +
+  '3003 currency unavailable, 3004 recipient not found, 3005 cannot send to yourself, 3010 Idempotency-Key ' +
+  'reused with another body. A replay with the same key and body answers the same transfer (replayed: true) ' +
+  'and moves no money.';
+
+export async function transferRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { database, config } = app.deps;
+
+  app.post(
+    '/transfer/transferByEmail',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: 'Send to another user named by e-mail',
+        description: TRANSFER_ERRORS,
+        headers: idempotencyHeader,
+        body: transferByEmailBody,
+        response: answer(transferResult),
+      },
+    },
+    async (request) => {
+      const { email, ...rest } = request.body;
+      const data = await transfer(database, request.user, { ...rest, to: { email } }, idempotencyKeyOf(request));
+      return ok(data, requestLocale(request));
+    },
+  );
+
+  app.post(
+    '/transfer/transferByUID',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: 'Send to another user named by uid',
+        description: TRANSFER_ERRORS,
+        headers: idempotencyHeader,
+        body: transferByUidBody,
+        response: answer(transferResult),
+      },
+    },
+    async (request) => {
+      const { uid, ...rest } = request.body;
+      const data = await transfer(database, request.user, { ...rest, to: { uid } }, idempotencyKeyOf(request));
+      return ok(data, requestLocale(request));
+    },
+  );
+
+  app.post(
+    '/transfer/clientPage',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: "The signed-in user's transfers, newest first (sent: out, received: in)",
+        body: transferPageBody,
+        response: answer(transferPage),
+      },
+    },
+    async (request) => ok(await listTransfers(database, request.user.id, request.body), requestLocale(request)),
+  );
+
+  app.get(
+    '/transfer/details/:id',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: 'One transfer the signed-in user sent or received (4004 otherwise)',
+        params: idParams,
+        response: answer(transferRecord),
+      },
+    },
+    async (request) => ok(await transferDetails(database, request.user.id, request.params.id), requestLocale(request)),
+  );
+
+  app.get(
+    '/transfer/recipient',
+    {
+      preHandler: app.authenticate,
+      config: { rateLimit: config.RATE_LIMIT ? { max: 60, timeWindow: 60_000 } : false },
+      schema: {
+        tags,
+        security,
+        summary: 'Preview a recipient by ?email= or ?uid= before sending (3004 not found, 3005 yourself)',
+        querystring: recipientQuery,
+        response: answer(recipient),
+      },
+    },
+    async (request) => {
+      const { email, uid } = request.query;
+      const ref = uid !== undefined ? { uid } : { email: email ?? '' };
+      return ok(await previewRecipient(database, request.user, ref), requestLocale(request));
+    },
+  );
+}

@@ -1,0 +1,70 @@
+import crypto from 'node:crypto';
+import type { Envelope } from '@coffer/contract';
+import { createSession, TOKEN_HEAD } from '../core/session.ts';
+import { users } from '../db/schema/index.ts';
+import { adjustBalance } from '../ledger/adjust.ts';
+import type { TestApp } from './harness.ts';
+
+export interface TestUser {
+  uid: number;
+  email: string;
+  nickname: string;
+  /** The X-Token header value (tokenHead + token), as the web app sends it. */
+  token: string;
+}
+
+/**
+ * A user with a session, written straight to the database (no mail round trip): for tests
+ * that need signed-in users quickly. The password hash is not a valid one (no login).
+ */
+export async function createUser(
+  t: Pick<TestApp, 'database'>,
+  opts: { email?: string; role?: 'user' | 'operator'; nickname?: string; avatar?: string | null } = {},
+): Promise<TestUser> {
+  const email = (opts.email ?? `u-${crypto.randomBytes(5).toString('hex')}@test.coffer`).toLowerCase();
+  const nickname = opts.nickname ?? email.split('@')[0]!;
+  const [row] = await t.database.db
+    .insert(users)
+    .values({ email, passwordHash: 'test-user-no-password', nickname, avatar: opts.avatar ?? null, role: opts.role ?? 'user' })
+    .returning({ id: users.id });
+  const token = await createSession(t.database.db, row!.id, 24, {});
+  return { uid: row!.id, email, nickname, token: TOKEN_HEAD + token };
+}
+
+/** Credits a user's available balance through the operator adjustment (the real ledger path). */
+export async function fund(t: Pick<TestApp, 'database'>, uid: number, currency: string | number, amount: string) {
+  return adjustBalance(t.database, {
+    user: { uid },
+    currency,
+    amount,
+    direction: 'credit',
+    reason: 'test funding',
+    actor: 'test',
+    actorUserId: null,
+  });
+}
+
+export interface Call<T> extends Envelope<T> {
+  status: number;
+}
+
+/** app.inject() with X-Token, accept-language and Idempotency-Key as the web app sends them. */
+export function client(t: Pick<TestApp, 'app'>) {
+  return async function call<T = unknown>(
+    method: 'GET' | 'POST',
+    url: string,
+    opts: { token?: string; body?: unknown; lang?: string; key?: string } = {},
+  ): Promise<Call<T>> {
+    const headers: Record<string, string> = {};
+    if (opts.token) headers['x-token'] = opts.token;
+    if (opts.lang) headers['accept-language'] = opts.lang;
+    if (opts.key) headers['idempotency-key'] = opts.key;
+    const res = await t.app.inject({
+      method,
+      url,
+      headers,
+      ...(opts.body !== undefined && { payload: opts.body as object }),
+    });
+    return { status: res.statusCode, ...(res.json() as Envelope<T>) };
+  };
+}

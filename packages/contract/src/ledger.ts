@@ -1,0 +1,206 @@
+import { z } from 'zod';
+import { email } from './auth.ts';
+import { id, isoTime, pageRequest, pageResponse } from './common.ts';
+
+/**
+ * Currencies, balances, transfers and the operator's ledger tools (GitHub issue #3).
+ * Amounts travel as decimal strings; the server answers with the shortest exact form
+ * ("12.5", "0"), never more decimals than the currency has.
+ */
+
+export const MEMO_MAX = 100;
+export const ADJUST_REASON_MAX = 500;
+
+/** NUMERIC(38,18): at most 20 digits before the point. */
+export const LEDGER_MAX_INTEGER_DIGITS = 20;
+
+/**
+ * The shape of an amount in a request: a plain non-negative decimal string. Wrong shapes
+ * (numbers, signs, exponents, words) are 1001; the value itself (zero, too many decimals for
+ * the currency, above the maximum) is judged against the currency and answers 3002.
+ */
+export const amountInput = z
+  .string()
+  .trim()
+  .max(64)
+  .regex(/^\d+(\.\d+)?$/, 'amount must be a decimal string like "12.5"');
+
+export const currency = z.object({
+  id: z.number().int(),
+  code: z.string(),
+  name: z.string(),
+  decimals: z.number().int(),
+  icon: z.string(),
+  sort: z.number().int(),
+  enabled: z.boolean(),
+  /** Smallest and largest single transfer; null: no bound beyond the amount rules. */
+  transferMin: z.string().nullable(),
+  transferMax: z.string().nullable(),
+});
+export type Currency = z.infer<typeof currency>;
+
+export const currencyList = z.array(currency);
+
+export const balance = z.object({
+  currencyId: z.number().int(),
+  code: z.string(),
+  decimals: z.number().int(),
+  available: z.string(),
+  frozen: z.string(),
+  total: z.string(),
+});
+export type Balance = z.infer<typeof balance>;
+export const balanceList = z.array(balance);
+
+export const memo = z.string().trim().max(MEMO_MAX);
+
+export const transferByEmailBody = z.object({ email, currencyId: id, amount: amountInput, memo: memo.optional() });
+export type TransferByEmailBody = z.infer<typeof transferByEmailBody>;
+
+export const transferByUidBody = z.object({ uid: id, currencyId: id, amount: amountInput, memo: memo.optional() });
+export type TransferByUidBody = z.infer<typeof transferByUidBody>;
+
+export const transferDirection = z.enum(['in', 'out']);
+export type TransferDirection = z.infer<typeof transferDirection>;
+
+/** The other side of a transfer as the viewer may see it (e-mail masked like a***e@x.com). */
+export const counterparty = z.object({
+  uid: z.number().int(),
+  maskedEmail: z.string(),
+  nickname: z.string(),
+});
+
+export const transferRecord = z.object({
+  id: z.number().int(),
+  /** out: the viewer sent it; in: the viewer received it. */
+  direction: transferDirection,
+  currencyId: z.number().int(),
+  code: z.string(),
+  amount: z.string(),
+  memo: z.string().nullable(),
+  counterparty,
+  /** Transfers inside Coffer settle at once. */
+  status: z.literal('success'),
+  createdAt: isoTime,
+});
+export type TransferRecord = z.infer<typeof transferRecord>;
+
+/** The answer to a transfer POST; a replay (same Idempotency-Key and body) says so. */
+export const transferResult = transferRecord.extend({ replayed: z.boolean() });
+export type TransferResult = z.infer<typeof transferResult>;
+
+export const transferPageBody = pageRequest.extend({
+  currencyId: id.optional(),
+  direction: transferDirection.optional(),
+});
+export type TransferPageBody = z.infer<typeof transferPageBody>;
+export const transferPage = pageResponse(transferRecord);
+
+/** Recipient preview before sending: exactly one of email or uid. */
+export const recipientQuery = z
+  .object({ email: email.optional(), uid: id.optional() })
+  .refine((v) => (v.email === undefined) !== (v.uid === undefined), 'give exactly one of email or uid');
+export type RecipientQuery = z.infer<typeof recipientQuery>;
+
+export const recipient = z.object({
+  uid: z.number().int(),
+  maskedEmail: z.string(),
+  nickname: z.string(),
+  avatar: z.string().nullable(),
+});
+export type Recipient = z.infer<typeof recipient>;
+
+/** Operator credit or debit of a user's available balance against the adjustments account. */
+export const adjustBody = z
+  .object({
+    email: email.optional(),
+    uid: id.optional(),
+    /** Currency id or code (e.g. "USDT"). */
+    currency: z.union([id, z.string().trim().min(1).max(16)]),
+    amount: amountInput,
+    direction: z.enum(['credit', 'debit']).default('credit'),
+    reason: z.string().trim().min(1).max(ADJUST_REASON_MAX),
+  })
+  .refine((v) => (v.email === undefined) !== (v.uid === undefined), 'give exactly one of email or uid');
+export type AdjustBody = z.input<typeof adjustBody>;
+
+export const adjustResult = z.object({
+  adjustmentId: z.number().int(),
+  entryId: z.number().int(),
+  uid: z.number().int(),
+  currencyId: z.number().int(),
+  code: z.string(),
+  /** Signed: negative for a debit. */
+  amount: z.string(),
+  /** The user's available balance right after this adjustment. */
+  balanceAfter: z.string(),
+  replayed: z.boolean(),
+});
+export type AdjustResult = z.infer<typeof adjustResult>;
+
+export const auditCheck = z.object({
+  name: z.string(),
+  ok: z.boolean(),
+  violations: z.number().int(),
+  sample: z.array(z.record(z.string(), z.unknown())),
+});
+export const auditReport = z.object({
+  ok: z.boolean(),
+  checkedAt: isoTime,
+  checks: z.array(auditCheck),
+});
+export type AuditReport = z.infer<typeof auditReport>;
+
+export type AmountProblem = 'zero' | 'decimals' | 'too_large' | 'below_min' | 'above_max' | 'shape';
+
+/**
+ * Checks an amount string against a currency without floats; the server and the web app
+ * share it. Returns the canonical form ("1.50" -> "1.5") or the problem. Trailing zeros do
+ * not count as decimals: "1.50" is exact for a 1-decimal currency, "1.05" is not.
+ */
+export function checkAmount(
+  raw: string,
+  cur: { decimals: number; transferMin?: string | null; transferMax?: string | null },
+): { ok: true; value: string; units: bigint } | { ok: false; problem: AmountProblem } {
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(raw.trim());
+  if (!m) return { ok: false, problem: 'shape' };
+  const int = m[1]!.replace(/^0+(?=\d)/, '');
+  const frac = (m[2] ?? '').replace(/0+$/, '');
+  if (int.length > LEDGER_MAX_INTEGER_DIGITS) return { ok: false, problem: 'too_large' };
+  if (frac.length > cur.decimals) return { ok: false, problem: 'decimals' };
+  const units = BigInt(int + frac.padEnd(cur.decimals, '0'));
+  if (units === 0n) return { ok: false, problem: 'zero' };
+  if (cur.transferMin && units < toUnits(cur.transferMin, cur.decimals)) return { ok: false, problem: 'below_min' };
+  if (cur.transferMax && units > toUnits(cur.transferMax, cur.decimals)) return { ok: false, problem: 'above_max' };
+  return { ok: true, value: frac ? `${int}.${frac}` : int, units };
+}
+
+/** Minor units of a non-negative decimal string, truncated to `decimals` (for limits). */
+function toUnits(value: string, decimals: number): bigint {
+  const [int = '0', frac = ''] = value.split('.');
+  return BigInt(int + frac.slice(0, decimals).padEnd(decimals, '0'));
+}
+
+/**
+ * The shortest exact form of a stored NUMERIC ("10.500000000000000000" -> "10.5",
+ * "-0.000000" -> "0"). Stored values never carry more decimals than their currency.
+ */
+export function trimDecimal(value: string): string {
+  const neg = value.startsWith('-');
+  const body = neg ? value.slice(1) : value;
+  const [intRaw = '0', fracRaw = ''] = body.split('.');
+  const int = intRaw.replace(/^0+(?=\d)/, '');
+  const frac = fracRaw.replace(/0+$/, '');
+  const out = frac ? `${int}.${frac}` : int;
+  return neg && out !== '0' ? `-${out}` : out;
+}
+
+/** alice@example.com -> a***e@example.com; short local parts keep only the first letter. */
+export function maskEmail(address: string): string {
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return '***';
+  const local = address.slice(0, at);
+  const domain = address.slice(at);
+  if (local.length <= 2) return `${local[0]}***${domain}`;
+  return `${local[0]}***${local[local.length - 1]}${domain}`;
+}
