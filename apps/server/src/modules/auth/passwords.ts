@@ -5,8 +5,8 @@ import { type Algorithm, hash, verify } from '@node-rs/argon2';
 const ARGON2ID = 2 as Algorithm;
 
 /**
- * argon2id with the OWASP minimum (19 MiB, 2 passes, 1 lane): about 50 ms here, which is
- * what the login and sign-up rate limits are sized against.
+ * argon2id with the OWASP minimum (19 MiB, 2 passes, 1 lane): 10-50 ms of CPU per hash, so
+ * the login limits (per IP and per address) keep guessing slow and the server responsive.
  */
 const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 

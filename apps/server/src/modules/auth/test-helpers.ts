@@ -67,7 +67,7 @@ export function decodeMail(raw: string): { subject: string; text: string } {
       enc.toLowerCase() === 'b' ? Buffer.from(data, 'base64').toString('utf8') : decodeQp(data.replaceAll('_', ' ')),
     );
   const body = rest.join('\n\n');
-  const part = body.match(/Content-Type: text\/plain[^]*?Content-Transfer-Encoding: (\S+)\r?\n\r?\n([^]*?)\r?\n----/i);
+  const part = body.match(/Content-Type: text\/plain[\s\S]*?Content-Transfer-Encoding: (\S+)\r?\n\r?\n([\s\S]*?)\r?\n----/i);
   if (!part) return { subject, text: '' };
   const [, encoding = '', content = ''] = part;
   const text =
