@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailCodes, users } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { hashPassword } from './passwords.ts';
+import { AuthService } from './service.ts';
 import { type Api, apiOf, decodeMail, mailsTo, pause, sendMailUrl, signUp } from './test-helpers.ts';
 
 describe('sendMail and register', () => {
@@ -135,6 +136,26 @@ describe('sendMail and register', () => {
 
       await pause(300);
       expect(mailsTo(t, 'unknown@coffer.test')).toHaveLength(0);
+    });
+
+    it('forgets the code when the mail cannot be sent, so the user may ask again at once', async () => {
+      const email = 'smtp-down@coffer.test';
+      const failing = new AuthService(
+        {
+          ...t.app.deps,
+          mailer: {
+            send: () => Promise.reject(new Error('smtp down')),
+            close: () => {},
+          },
+        },
+        t.app.log,
+      );
+      const client = { locale: 'zh-CN' as const, ip: '127.0.0.1' };
+      const noSession = () => Promise.reject(new Error('not needed'));
+      await expect(failing.sendMail({ email, type: 'register' }, client, noSession)).rejects.toThrow('smtp down');
+      expect(await t.database.db.select().from(emailCodes).where(eq(emailCodes.email, email))).toHaveLength(0);
+      expect((await api('GET', sendMailUrl(email, 'register'))).code).toBe(0);
+      expect(await t.mailbox.lastCode(email)).toMatch(/^\d{6}$/);
     });
 
     it('sends a withdraw code only to the signed-in owner of the address', async () => {
