@@ -24,7 +24,7 @@ export default function HomePage() {
     <div className="flex flex-col gap-4" data-testid="home">
       <section className="home-hero">
         <div className="flex items-center gap-2">
-          <img src="/favicon.svg" alt="" width={28} height={28} />
+          <img src="/favicon.svg" alt="" width={28} height={28} className="home-logo" />
           <span className="text-lg font-semibold">{t('app.name')}</span>
         </div>
         <h1 className="home-hero-title">
