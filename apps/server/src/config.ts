@@ -46,6 +46,29 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  /** Swap prices from an external JSON feed; unset means the operator's swap_pairs table. */
+  RATE_FEED_URL: optionalUrl(['http://', 'https://']),
+  /** A feed price older than this makes its pairs unavailable (3003), never a stale price. */
+  RATE_FEED_MAX_AGE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /**
+   * How much of each currency the house (swap counterparty) may owe, applied at start:
+   * "USDT=1000000,ETH=500". Currencies not listed keep the limit an operator set.
+   */
+  HOUSE_LIMITS: z
+    .string()
+    .trim()
+    .default('USDT=1000000,USDC=1000000,ETH=500,BTC=25')
+    .refine((v) => v === '' || /^[A-Za-z0-9]{1,16}=\d{1,20}(\.\d{1,18})?(,[A-Za-z0-9]{1,16}=\d{1,20}(\.\d{1,18})?)*$/.test(v), {
+      message: 'must look like "USDT=1000000,ETH=500"',
+    })
+    .transform((v) =>
+      v === ''
+        ? []
+        : v.split(',').map((pair) => {
+            const [code, limit] = pair.split('=') as [string, string];
+            return { code: code.toUpperCase(), limit };
+          }),
+    ),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

@@ -3,6 +3,7 @@ import { currencyRoutes } from './currency/routes.ts';
 import { ledgerAdminRoutes } from './ledger-admin/routes.ts';
 import { transferRoutes } from './transfer/routes.ts';
 import { authRoutes } from './auth/routes.ts';
+import { swapRoutes } from './swap/routes.ts';
 
 /**
  * Every feature module registers its routes here (mounted under /api).
@@ -14,4 +15,5 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(currencyRoutes);
   await app.register(transferRoutes);
   await app.register(ledgerAdminRoutes);
+  await app.register(swapRoutes);
 }

@@ -1,3 +1,4 @@
 export * from './auth.ts';
 export * from './ledger.ts';
 export * from './transfers.ts';
+export * from './swap.ts';

@@ -1,0 +1,136 @@
+import {
+  envelope,
+  houseLimitBody,
+  houseLimitData,
+  idParams,
+  swapApplyBody,
+  swapApplyData,
+  swapQuoteBody,
+  swapQuoteData,
+  swapRatesData,
+  swapRecord,
+  swapRecordPage,
+  swapRecordPageBody,
+} from '@coffer/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { notFound } from '../../core/errors.ts';
+import { requestLocale } from '../../core/locale.ts';
+import { ok } from '../../core/reply.ts';
+import { idempotencyKeyOf } from '../../ledger/idempotency.ts';
+import { createRateSource } from './rates/index.ts';
+import { applyConfiguredHouseLimits, QUOTE_RATE_TOLERANCE_BPS, SwapService, setHouseLimit } from './service.ts';
+
+const tags = ['swap'];
+const signedIn = [{ token: [] }];
+
+/** Business errors travel as HTTP 200 through the route's 200 schema: it admits `data: null`. */
+const failure = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
+const answer = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failure]) });
+
+export async function swapRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { config, database } = app.deps;
+  const service = new SwapService(database, createRateSource(config, database));
+  await applyConfiguredHouseLimits(database, config.HOUSE_LIMITS, app.log);
+
+  app.get(
+    '/swap/rates',
+    {
+      schema: {
+        tags,
+        summary: 'Swap pairs with the rate a user gets',
+        description:
+          '`rate` is after the spread, `effectiveRate` after spread and fee; min/max are in the sold currency. ' +
+          'Pairs without a fresh price are left out.',
+        response: answer(swapRatesData),
+      },
+    },
+    async (request) => ok({ list: await service.listRates() }, requestLocale(request)),
+  );
+
+  app.post(
+    '/swap/quote',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        security: signedIn,
+        summary: 'Quote a swap; the price holds for SWAP_QUOTE_TTL_SECONDS',
+        description:
+          '1001 same currency; 3003 unknown or unavailable pair; 3002 amount out of range or too many decimals.',
+        body: swapQuoteBody,
+        response: answer(swapQuoteData),
+      },
+    },
+    async (request) => ok(await service.quote(request.user.id, request.body), requestLocale(request)),
+  );
+
+  app.post(
+    '/swap/apply',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        security: signedIn,
+        summary: 'Swap: sell `amount` of fromCurrencyId for toCurrencyId (send an Idempotency-Key header)',
+        description:
+          `With quoteId the quoted amounts apply if the quote is the user's, matches the body, is unused and ` +
+          `unexpired and the live rate moved at most ${QUOTE_RATE_TOLERANCE_BPS} bps, else 3006. Without it the ` +
+          'live rate applies. 3001 insufficient balance, 3011 house limit reached, 3010 key reused with another body; ' +
+          'the same key and body answer the first swap again (replayed: true) without moving money twice.',
+        body: swapApplyBody,
+        response: answer(swapApplyData),
+      },
+    },
+    async (request) => {
+      const key = idempotencyKeyOf(request);
+      return ok(await service.apply(request.user.id, request.body, key), requestLocale(request));
+    },
+  );
+
+  app.post(
+    '/swap/swapRecordPage',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        security: signedIn,
+        summary: "The user's swaps, newest first",
+        body: swapRecordPageBody,
+        response: answer(swapRecordPage),
+      },
+    },
+    async (request) => ok(await service.page(request.user.id, request.body), requestLocale(request)),
+  );
+
+  app.get(
+    '/swap/:id',
+    {
+      preHandler: app.authenticate,
+      schema: { tags, security: signedIn, summary: 'One of the user’s swaps (4004 otherwise)', params: idParams, response: answer(swapRecord) },
+    },
+    async (request) => {
+      const record = await service.findOwn(request.user.id, request.params.id);
+      if (!record) throw notFound();
+      return ok(record, requestLocale(request));
+    },
+  );
+
+  app.post(
+    '/swap/admin/houseLimit',
+    {
+      preHandler: app.requireOperator,
+      schema: {
+        tags,
+        security: signedIn,
+        summary: 'Operator: how much of a currency the house may owe (its floor becomes −limit)',
+        body: houseLimitBody,
+        response: answer(houseLimitData),
+      },
+    },
+    async (request) =>
+      ok(await setHouseLimit(database, request.body.currencyId, request.body.limit), requestLocale(request)),
+  );
+}

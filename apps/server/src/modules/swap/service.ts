@@ -1,0 +1,329 @@
+import {
+  ErrorCode,
+  SWAP_QUOTE_TTL_SECONDS,
+  type SwapApplyBody,
+  type SwapApplyData,
+  type SwapPair,
+  type SwapQuoteBody,
+  type SwapQuoteData,
+  type SwapRecord,
+  type SwapRecordPage,
+  type SwapRecordPageBody,
+} from '@coffer/contract';
+import type { FastifyBaseLogger } from 'fastify';
+import { BizError } from '../../core/errors.ts';
+import type { Database } from '../../db/client.ts';
+import { requestHash } from '../../ledger/idempotency.ts';
+import { rethrowLedgerError, sqlState } from '../../ledger/sql-errors.ts';
+import { Decimal, effectiveRate, movedBps, plain, priceSwap, rateAfterSpread, type SwapPrice } from './pricing.ts';
+import type { PricedPair, RateSource } from './rates/index.ts';
+
+/**
+ * How far (in basis points of the quoted rate) the live rate may have moved, either way,
+ * for a quote to still be honoured; beyond it apply answers 3006 and the client re-quotes.
+ */
+export const QUOTE_RATE_TOLERANCE_BPS = 20;
+
+/** SQLSTATE raised by coffer_swap() for a quote that is expired, used or not this request. */
+const QUOTE_SQLSTATE = 'CB006';
+
+const quoteExpired = (detail?: string) => new BizError(ErrorCode.QUOTE_EXPIRED, detail);
+
+interface SwapRow {
+  id: number;
+  entry_id: number;
+  quote_id: number | null;
+  from_currency_id: number;
+  from_code: string;
+  to_currency_id: number;
+  to_code: string;
+  from_amount: string;
+  to_amount: string;
+  rate: string;
+  mid_rate: string;
+  fee: string;
+  fee_currency_id: number;
+  fee_code: string;
+  created_at: Date | string;
+}
+
+const SWAP_SELECT = `
+  select s.id, s.entry_id, s.quote_id, s.from_currency_id, f.code as from_code, s.to_currency_id, t.code as to_code,
+         s.from_amount::text as from_amount, s.to_amount::text as to_amount, s.rate::text as rate,
+         s.mid_rate::text as mid_rate, s.fee::text as fee, s.fee_currency_id, fc.code as fee_code, s.created_at
+    from swaps s
+    join currencies f on f.id = s.from_currency_id
+    join currencies t on t.id = s.to_currency_id
+    join currencies fc on fc.id = s.fee_currency_id`;
+
+function toRecord(r: SwapRow): SwapRecord {
+  return {
+    id: r.id,
+    entryId: r.entry_id,
+    quoteId: r.quote_id,
+    fromCurrencyId: r.from_currency_id,
+    fromCurrency: r.from_code,
+    toCurrencyId: r.to_currency_id,
+    toCurrency: r.to_code,
+    fromAmount: plain(r.from_amount),
+    toAmount: plain(r.to_amount),
+    rate: plain(r.rate),
+    midRate: plain(r.mid_rate),
+    fee: plain(r.fee),
+    feeCurrencyId: r.fee_currency_id,
+    feeCurrency: r.fee_code,
+    createdAt: new Date(r.created_at).toISOString(),
+  };
+}
+
+interface QuoteRow {
+  id: number;
+  user_id: number;
+  from_currency_id: number;
+  to_currency_id: number;
+  from_amount: string;
+  to_amount: string;
+  rate: string;
+  mid_rate: string;
+  spread_bps: number;
+  fee_bps: number;
+  fee: string;
+  fee_currency_id: number;
+  expires_at: Date | string;
+  used_at: Date | string | null;
+}
+
+export class SwapService {
+  constructor(
+    private readonly database: Database,
+    private readonly rates: RateSource,
+  ) {}
+
+  /** Public price list: what a user gets per pair after spread (and after fee). */
+  async listRates(): Promise<SwapPair[]> {
+    const pairs = await this.rates.listPairs();
+    return pairs.map((p) => ({
+      fromCurrencyId: p.fromCurrencyId,
+      fromCurrency: p.fromCode,
+      toCurrencyId: p.toCurrencyId,
+      toCurrency: p.toCode,
+      rate: rateAfterSpread(p.midRate, p.spreadBps),
+      effectiveRate: effectiveRate(p),
+      spreadBps: p.spreadBps,
+      feeBps: p.feeBps,
+      feeCurrencyId: p.feeCurrency === 'to' ? p.toCurrencyId : p.fromCurrencyId,
+      minAmount: p.minAmount === null ? null : plain(p.minAmount),
+      maxAmount: p.maxAmount === null ? null : plain(p.maxAmount),
+      updatedAt: p.updatedAt.toISOString(),
+    }));
+  }
+
+  /** The pair for a direction, or 1001 (same currency) / 3003 (unknown, disabled, no fresh price). */
+  private async pairFor(fromCurrencyId: number, toCurrencyId: number): Promise<PricedPair> {
+    if (fromCurrencyId === toCurrencyId) {
+      throw new BizError(ErrorCode.INVALID_PARAMS, 'toCurrencyId: must differ from fromCurrencyId');
+    }
+    const pair = await this.rates.getPair(fromCurrencyId, toCurrencyId);
+    if (!pair) throw new BizError(ErrorCode.CURRENCY_UNAVAILABLE, 'no swap between these currencies right now');
+    return pair;
+  }
+
+  async quote(userId: number, body: SwapQuoteBody): Promise<SwapQuoteData> {
+    const pair = await this.pairFor(body.fromCurrencyId, body.toCurrencyId);
+    const price = priceSwap(pair, body.amount);
+    const [row] = await this.database.sql.query<{ id: number; expires_at: Date | string }>(
+      `insert into swap_quotes (user_id, from_currency_id, to_currency_id, from_amount, to_amount, rate, mid_rate,
+                                spread_bps, fee_bps, fee, fee_currency_id, expires_at)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, now() + make_interval(secs => $12))
+       returning id, expires_at`,
+      [
+        userId,
+        pair.fromCurrencyId,
+        pair.toCurrencyId,
+        price.fromAmount,
+        price.toAmount,
+        price.rate,
+        price.midRate,
+        price.spreadBps,
+        price.feeBps,
+        price.fee,
+        price.feeCurrencyId,
+        SWAP_QUOTE_TTL_SECONDS,
+      ],
+    );
+    return {
+      quoteId: row!.id,
+      fromCurrencyId: pair.fromCurrencyId,
+      toCurrencyId: pair.toCurrencyId,
+      rate: price.rate,
+      fromAmount: price.fromAmount,
+      toAmount: price.toAmount,
+      fee: price.fee,
+      feeCurrencyId: price.feeCurrencyId,
+      expiresAt: new Date(row!.expires_at).toISOString(),
+    };
+  }
+
+  /** Sells `amount` of `from` for `to` as one journal entry (see coffer_swap in drizzle/). */
+  async apply(userId: number, body: SwapApplyBody, idempotencyKey: string | null): Promise<SwapApplyData> {
+    const hash = requestHash('swap.apply', {
+      fromCurrencyId: body.fromCurrencyId,
+      toCurrencyId: body.toCurrencyId,
+      amount: plain(body.amount),
+      quoteId: body.quoteId ?? null,
+    });
+    // A replay answers what the first request got, even if its quote has expired since.
+    if (idempotencyKey) {
+      const earlier = await this.replay(userId, idempotencyKey, hash);
+      if (earlier) return earlier;
+    }
+
+    const pair = await this.pairFor(body.fromCurrencyId, body.toCurrencyId);
+    const price = body.quoteId === undefined ? priceSwap(pair, body.amount) : await this.quotedPrice(userId, body, pair);
+
+    let result: { swap_id: number | null; replayed: boolean; key_conflict: boolean } | undefined;
+    try {
+      [result] = await this.database.sql.query<{ swap_id: number | null; replayed: boolean; key_conflict: boolean }>(
+        `select swap_id, replayed, key_conflict
+           from coffer_swap($1, $2, $3, $4, $5, $6, $7::numeric, $8::numeric, $9::numeric, $10, $11::numeric, $12::numeric, $13, $14)`,
+        [
+          userId,
+          idempotencyKey,
+          hash,
+          body.quoteId ?? null,
+          pair.fromCurrencyId,
+          pair.toCurrencyId,
+          price.fromAmount,
+          price.toAmount,
+          price.fee,
+          price.feeCurrencyId,
+          price.rate,
+          price.midRate,
+          price.spreadBps,
+          price.feeBps,
+        ],
+      );
+    } catch (e) {
+      if (sqlState(e) === QUOTE_SQLSTATE) throw quoteExpired('quoteId');
+      rethrowLedgerError(e);
+    }
+    if (!result || result.key_conflict || result.swap_id === null) throw new BizError(ErrorCode.IDEMPOTENCY_KEY_REUSED);
+    const record = await this.findOwn(userId, result.swap_id);
+    if (!record) throw new Error(`swap ${result.swap_id} vanished`);
+    return { ...record, replayed: result.replayed };
+  }
+
+  private async replay(userId: number, key: string, hash: string): Promise<SwapApplyData | null> {
+    const [row] = await this.database.sql.query<{ request_hash: string | null; swap_id: number | null }>(
+      `select e.request_hash, s.id as swap_id
+         from journal_entries e left join swaps s on s.entry_id = e.id
+        where e.user_id = $1 and e.idempotency_key = $2`,
+      [userId, key],
+    );
+    if (!row) return null;
+    if (row.request_hash !== hash || row.swap_id === null) throw new BizError(ErrorCode.IDEMPOTENCY_KEY_REUSED);
+    const record = await this.findOwn(userId, row.swap_id);
+    if (!record) throw new Error(`swap ${row.swap_id} vanished`);
+    return { ...record, replayed: true };
+  }
+
+  /** A quote holds if it is this user's, for this request, unused, unexpired, and the rate held still. */
+  private async quotedPrice(userId: number, body: SwapApplyBody, pair: PricedPair): Promise<SwapPrice> {
+    const [q] = await this.database.sql.query<QuoteRow>(
+      `select id, user_id, from_currency_id, to_currency_id, from_amount::text as from_amount, to_amount::text as to_amount,
+              rate::text as rate, mid_rate::text as mid_rate, spread_bps, fee_bps, fee::text as fee, fee_currency_id,
+              expires_at, used_at
+         from swap_quotes where id = $1`,
+      [body.quoteId],
+    );
+    if (!q || q.user_id !== userId) throw quoteExpired('quoteId: unknown quote');
+    if (
+      q.from_currency_id !== body.fromCurrencyId ||
+      q.to_currency_id !== body.toCurrencyId ||
+      !new Decimal(q.from_amount).eq(body.amount)
+    ) {
+      throw quoteExpired('quoteId: the quote was for another request');
+    }
+    if (q.used_at !== null) throw quoteExpired('quoteId: already used');
+    if (new Date(q.expires_at).getTime() <= Date.now()) throw quoteExpired('quoteId: expired');
+    const current = rateAfterSpread(pair.midRate, pair.spreadBps);
+    if (movedBps(q.rate, current).gt(QUOTE_RATE_TOLERANCE_BPS)) throw quoteExpired('rate moved');
+    return {
+      fromAmount: plain(q.from_amount),
+      toAmount: plain(q.to_amount),
+      fee: plain(q.fee),
+      feeCurrencyId: q.fee_currency_id,
+      rate: plain(q.rate),
+      midRate: plain(q.mid_rate),
+      spreadBps: q.spread_bps,
+      feeBps: q.fee_bps,
+    };
+  }
+
+  /** One of the user's swaps; another user's id is simply not found. */
+  async findOwn(userId: number, swapId: number): Promise<SwapRecord | null> {
+    const [row] = await this.database.sql.query<SwapRow>(`${SWAP_SELECT} where s.id = $1 and s.user_id = $2`, [swapId, userId]);
+    return row ? toRecord(row) : null;
+  }
+
+  async page(userId: number, body: SwapRecordPageBody): Promise<SwapRecordPage> {
+    const params: unknown[] = [userId];
+    const where = ['s.user_id = $1'];
+    const add = (clause: (n: string) => string, value: unknown) => {
+      params.push(value);
+      where.push(clause(`$${params.length}`));
+    };
+    if (body.fromCurrencyId !== undefined) add((n) => `s.from_currency_id = ${n}`, body.fromCurrencyId);
+    if (body.toCurrencyId !== undefined) add((n) => `s.to_currency_id = ${n}`, body.toCurrencyId);
+    if (body.currencyId !== undefined) add((n) => `(s.from_currency_id = ${n} or s.to_currency_id = ${n})`, body.currencyId);
+    if (body.from !== undefined) add((n) => `s.created_at >= ${n}::timestamptz`, body.from);
+    if (body.to !== undefined) add((n) => `s.created_at < ${n}::timestamptz`, body.to);
+    const filter = where.join(' and ');
+    const [count] = await this.database.sql.query<{ total: number }>(
+      `select count(*)::int as total from swaps s where ${filter}`,
+      params,
+    );
+    const rows = await this.database.sql.query<SwapRow>(
+      `${SWAP_SELECT} where ${filter} order by s.id desc limit ${body.pageSize} offset ${(body.page - 1) * body.pageSize}`,
+      params,
+    );
+    return { list: rows.map(toRecord), total: count?.total ?? 0, page: body.page, pageSize: body.pageSize };
+  }
+}
+
+/**
+ * The house may owe at most `limit` of a currency: its floor becomes −limit. A house that
+ * already owes more keeps its current balance as the floor (no further outflow) rather
+ * than breaking the ledger's floor check.
+ */
+export async function setHouseLimit(database: Database, currencyId: number, limit: string) {
+  const [currency] = await database.sql.query<{ id: number }>(`select id from currencies where id = $1`, [currencyId]);
+  if (!currency) throw new BizError(ErrorCode.CURRENCY_UNAVAILABLE, 'currencyId');
+  const [row] = await database.sql.query<{ balance: string; min_balance: string }>(
+    `with house as (select swap_system_account($1, 'house') as id)
+     update accounts a set min_balance = least(-($2::numeric), a.balance)
+       from house where a.id = house.id
+     returning a.balance::text as balance, a.min_balance::text as min_balance`,
+    [currencyId, limit],
+  );
+  return { currencyId, limit: plain(limit), balance: plain(row!.balance), minBalance: plain(row!.min_balance) };
+}
+
+/** Applies HOUSE_LIMITS at start; unknown codes are reported, not fatal. */
+export async function applyConfiguredHouseLimits(
+  database: Database,
+  limits: { code: string; limit: string }[],
+  log: FastifyBaseLogger,
+): Promise<void> {
+  if (limits.length === 0) return;
+  const rows = await database.sql.query<{ id: number; code: string }>(`select id, code from currencies`);
+  const byCode = new Map(rows.map((r) => [r.code.toUpperCase(), r.id]));
+  for (const { code, limit } of limits) {
+    const id = byCode.get(code);
+    if (id === undefined) {
+      log.warn({ code }, 'HOUSE_LIMITS names an unknown currency; ignored');
+      continue;
+    }
+    await setHouseLimit(database, id, limit);
+  }
+}

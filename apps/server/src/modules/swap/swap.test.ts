@@ -1,0 +1,516 @@
+import type { SwapApplyData, SwapPair, SwapQuoteData, SwapRecord, SwapRecordPage } from '@coffer/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { Decimal, plain } from './pricing.ts';
+import { balanceOf, caller, credit, currencyId, makeUser, type SwapTestUser } from './test-support.ts';
+
+describe('swap API', () => {
+  let t: TestApp;
+  let call: ReturnType<typeof caller>;
+  let alice: SwapTestUser;
+  let bob: SwapTestUser;
+  let USDT: number;
+  let ETH: number;
+  let BTC: number;
+  let USDC: number;
+  let keyN = 0;
+  const key = () => `swap-test-key-${++keyN}-${Date.now()}`;
+  const q = <T = Record<string, unknown>>(text: string, params?: unknown[]) => t.database.sql.query<T>(text, params);
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    call = caller(t);
+    alice = await makeUser(t.database);
+    bob = await makeUser(t.database);
+    [USDT, ETH, BTC, USDC] = (await Promise.all(['USDT', 'ETH', 'BTC', 'USDC'].map((c) => currencyId(t.database, c)))) as [
+      number,
+      number,
+      number,
+      number,
+    ];
+    await credit(t.database, alice.uid, 'USDT', '100000');
+    await credit(t.database, alice.uid, 'ETH', '10');
+    await credit(t.database, bob.uid, 'USDT', '1000');
+  });
+  afterAll(() => t.close());
+
+  describe('GET /api/swap/rates', () => {
+    it('lists every seeded direction publicly, with the rate after spread and after fee', async () => {
+      const res = await call<{ list: SwapPair[] }>('GET', '/api/swap/rates');
+      expect(res.code).toBe(0);
+      expect(res.data.list).toHaveLength(12);
+      const ethUsdt = res.data.list.find((p) => p.fromCurrency === 'ETH' && p.toCurrency === 'USDT')!;
+      expect(ethUsdt).toMatchObject({
+        fromCurrencyId: ETH,
+        toCurrencyId: USDT,
+        rate: '2991',
+        effectiveRate: '2988.009',
+        spreadBps: 30,
+        feeBps: 10,
+        feeCurrencyId: USDT,
+        minAmount: '0.001',
+        maxAmount: '50',
+      });
+      expect(new Date(ethUsdt.updatedAt).toISOString()).toBe(ethUsdt.updatedAt);
+      const usdtUsdc = res.data.list.find((p) => p.fromCurrency === 'USDT' && p.toCurrency === 'USDC')!;
+      expect(usdtUsdc.rate).toBe('0.999');
+    });
+
+    it('leaves out disabled pairs', async () => {
+      await q(`update swap_pairs set enabled = false where from_currency_id = $1 and to_currency_id = $2`, [BTC, ETH]);
+      const res = await call<{ list: SwapPair[] }>('GET', '/api/swap/rates');
+      expect(res.data.list).toHaveLength(11);
+      const quote = await call('POST', '/api/swap/quote', { token: alice.token, body: { fromCurrencyId: BTC, toCurrencyId: ETH, amount: '1' } });
+      expect(quote.code).toBe(3003);
+      await q(`update swap_pairs set enabled = true where from_currency_id = $1 and to_currency_id = $2`, [BTC, ETH]);
+    });
+  });
+
+  describe('POST /api/swap/quote', () => {
+    it('needs a session', async () => {
+      const res = await call('POST', '/api/swap/quote', { body: { fromCurrencyId: ETH, toCurrencyId: USDT, amount: '1' } });
+      expect(res.code).toBe(2001);
+    });
+
+    it('quotes with exact amounts, rounding toward the house, held for 15 s', async () => {
+      const before = Date.now();
+      const res = await call<SwapQuoteData>('POST', '/api/swap/quote', {
+        token: alice.token,
+        body: { fromCurrencyId: ETH, toCurrencyId: USDT, amount: '0.123456789012345678' },
+      });
+      expect(res.code).toBe(0);
+      // gross = 0.123456789012345678 × 2991 = 369.259255935925922898
+      // fee = ⌈0.369259255935925922898⌉₆ = 0.36926; receive = ⌊gross⌋₆ − fee = 368.889995
+      expect(res.data).toMatchObject({
+        fromCurrencyId: ETH,
+        toCurrencyId: USDT,
+        rate: '2991',
+        fromAmount: '0.123456789012345678',
+        toAmount: '368.889995',
+        fee: '0.36926',
+        feeCurrencyId: USDT,
+      });
+      const ttl = new Date(res.data.expiresAt).getTime() - before;
+      expect(ttl).toBeGreaterThan(13_000);
+      expect(ttl).toBeLessThan(17_000);
+      const [row] = await q<{ user_id: number; used_at: unknown }>(`select user_id, used_at from swap_quotes where id = $1`, [res.data.quoteId]);
+      expect(row).toMatchObject({ user_id: alice.uid, used_at: null });
+    });
+
+    it('rounds the receive amount down to the target decimals (USDT → BTC)', async () => {
+      // rate = 0.000016666666666666 × 0.997 = 0.000016616666666666002 → 0.000016616666666666 (18 dp, down)
+      // gross = 1234.567891 × rate = 0.020514403122115843621406; fee = ⌈gross × 0.001⌉₈ = 0.00002052
+      // receive = ⌊gross⌋₈ − fee = 0.0205144 − 0.00002052
+      const res = await call<SwapQuoteData>('POST', '/api/swap/quote', {
+        token: alice.token,
+        body: { fromCurrencyId: USDT, toCurrencyId: BTC, amount: '1234.567891' },
+      });
+      expect(res.code).toBe(0);
+      expect(res.data.rate).toBe('0.000016616666666666');
+      expect(res.data.fee).toBe('0.00002052');
+      expect(res.data.toAmount).toBe('0.02049388');
+    });
+
+    it.each([
+      ['negative', '-1', 1001],
+      ['zero', '0', 1001],
+      ['zero with decimals', '0.000', 1001],
+      ['non-numeric', 'abc', 1001],
+      ['exponent', '1e3', 1001],
+      ['huge', '1'.repeat(21), 1001],
+      ['more decimals than ETH allows in the contract', `0.${'1'.repeat(19)}`, 1001],
+      ['more decimals than USDT has', '10.1234567', 3002],
+      ['below the minimum', '0.5', 3002],
+      ['above the maximum', '100001', 3002],
+    ])('refuses an amount: %s', async (_name, amount, code) => {
+      const res = await call('POST', '/api/swap/quote', { token: alice.token, body: { fromCurrencyId: USDT, toCurrencyId: ETH, amount } });
+      expect(res.code).toBe(code);
+      expect(res.data).toBeNull();
+    });
+
+    it('refuses a JSON number amount, missing fields, unknown currencies and same-currency swaps', async () => {
+      const num = await call('POST', '/api/swap/quote', { token: alice.token, body: { fromCurrencyId: USDT, toCurrencyId: ETH, amount: 5 } });
+      expect(num.code).toBe(1001);
+      expect(num.message).toContain('amount');
+      const missing = await call('POST', '/api/swap/quote', { token: alice.token, body: { fromCurrencyId: USDT, amount: '5' } });
+      expect(missing.code).toBe(1001);
+      const unknown = await call('POST', '/api/swap/quote', { token: alice.token, body: { fromCurrencyId: 999, toCurrencyId: ETH, amount: '5' } });
+      expect(unknown.code).toBe(3003);
+      const same = await call('POST', '/api/swap/quote', {
+        token: alice.token,
+        lang: 'en-US',
+        body: { fromCurrencyId: USDT, toCurrencyId: USDT, amount: '5' },
+      });
+      expect(same.code).toBe(1001);
+      expect(same.message).toBe('Invalid parameters: toCurrencyId: must differ from fromCurrencyId');
+    });
+
+    it('refuses an amount too small to receive anything', async () => {
+      await q(`update swap_pairs set min_amount = null where from_currency_id = $1 and to_currency_id = $2`, [USDT, BTC]);
+      const res = await call('POST', '/api/swap/quote', { token: alice.token, body: { fromCurrencyId: USDT, toCurrencyId: BTC, amount: '0.000001' } });
+      expect(res.code).toBe(3002);
+      await q(`update swap_pairs set min_amount = 1 where from_currency_id = $1 and to_currency_id = $2`, [USDT, BTC]);
+    });
+  });
+
+  describe('POST /api/swap/apply', () => {
+    it('swaps at the live rate as one balanced entry through the house, fee to the fees account', async () => {
+      const u = await makeUser(t.database);
+      await credit(t.database, u.uid, 'ETH', '2');
+      const houseEthBefore = await balanceOf(t.database, null, 'ETH', 'house');
+      const houseUsdtBefore = await balanceOf(t.database, null, 'USDT', 'house');
+      const feesBefore = await balanceOf(t.database, null, 'USDT', 'fees');
+      const res = await call<SwapApplyData>('POST', '/api/swap/apply', {
+        token: u.token,
+        key: key(),
+        body: { fromCurrencyId: ETH, toCurrencyId: USDT, amount: '1.5' },
+      });
+      expect(res.code).toBe(0);
+      // gross = 1.5 × 2991 = 4486.5; fee = 4.4865 → 4.4865 (exact at 6 dp); receive = 4482.0135
+      expect(res.data).toMatchObject({
+        fromCurrency: 'ETH',
+        toCurrency: 'USDT',
+        fromAmount: '1.5',
+        toAmount: '4482.0135',
+        fee: '4.4865',
+        feeCurrency: 'USDT',
+        rate: '2991',
+        midRate: '3000',
+        quoteId: null,
+        replayed: false,
+      });
+      expect(await balanceOf(t.database, u.uid, 'ETH')).toBe('0.5');
+      expect(await balanceOf(t.database, u.uid, 'USDT')).toBe('4482.0135');
+      const delta = (after: string, before: string) => new Decimal(after).minus(before).toFixed();
+      expect(delta(await balanceOf(t.database, null, 'ETH', 'house'), houseEthBefore)).toBe('1.5');
+      expect(delta(await balanceOf(t.database, null, 'USDT', 'house'), houseUsdtBefore)).toBe('-4486.5');
+      expect(delta(await balanceOf(t.database, null, 'USDT', 'fees'), feesBefore)).toBe('4.4865');
+      const postings = await q<{ kind: string; amount: string; user_id: number | null }>(
+        `select a.kind, p.amount::text as amount, a.user_id from postings p join accounts a on a.id = p.account_id
+          where p.entry_id = $1 order by p.id`,
+        [res.data.entryId],
+      );
+      expect(postings.map((p) => [p.kind, plain(p.amount)])).toEqual([
+        ['available', '-1.5'],
+        ['house', '1.5'],
+        ['house', '-4486.5'],
+        ['available', '4482.0135'],
+        ['fees', '4.4865'],
+      ]);
+      const [entry] = await q<{ kind: string; user_id: number }>(`select kind, user_id from journal_entries where id = $1`, [res.data.entryId]);
+      expect(entry).toEqual({ kind: 'swap', user_id: u.uid });
+    });
+
+    it('takes the fee from the sold side when the pair says so, rounding the fee up', async () => {
+      await q(`update swap_pairs set fee_currency = 'from' where from_currency_id = $1 and to_currency_id = $2`, [USDT, ETH]);
+      try {
+        // rate = ⌊0.000333333333333333 × 0.997⌋₁₈ = 0.000332333333333333
+        // fee = ⌈10.000001 × 0.001⌉₆ = 0.010001; receive = ⌊9.99 × rate⌋₁₈ (0.00332000999999999667 → …996)
+        const res = await call<SwapApplyData>('POST', '/api/swap/apply', {
+          token: alice.token,
+          key: key(),
+          body: { fromCurrencyId: USDT, toCurrencyId: ETH, amount: '10.000001' },
+        });
+        expect(res.code).toBe(0);
+        expect(res.data).toMatchObject({
+          fee: '0.010001',
+          feeCurrency: 'USDT',
+          rate: '0.000332333333333333',
+          toAmount: '0.003320009999999996',
+        });
+        const [house] = await q<{ amount: string }>(
+          `select p.amount::text as amount from postings p join accounts a on a.id = p.account_id
+            where p.entry_id = $1 and a.kind = 'house' and a.currency_id = $2`,
+          [res.data.entryId, USDT],
+        );
+        expect(house!.amount).toBe('9.990000000000000000');
+      } finally {
+        await q(`update swap_pairs set fee_currency = 'to' where from_currency_id = $1 and to_currency_id = $2`, [USDT, ETH]);
+      }
+    });
+
+    it('honours a valid quote exactly, once', async () => {
+      const quote = await call<SwapQuoteData>('POST', '/api/swap/quote', {
+        token: alice.token,
+        body: { fromCurrencyId: USDT, toCurrencyId: USDC, amount: '250' },
+      });
+      const res = await call<SwapApplyData>('POST', '/api/swap/apply', {
+        token: alice.token,
+        key: key(),
+        body: { fromCurrencyId: USDT, toCurrencyId: USDC, amount: '250.000', quoteId: quote.data.quoteId },
+      });
+      expect(res.code).toBe(0);
+      expect(res.data).toMatchObject({ quoteId: quote.data.quoteId, toAmount: quote.data.toAmount, fee: quote.data.fee, rate: '0.999' });
+      // 250 × 0.999 = 249.75; fee 0.24975; receive 249.50025
+      expect(quote.data).toMatchObject({ toAmount: '249.50025', fee: '0.24975' });
+      const again = await call('POST', '/api/swap/apply', {
+        token: alice.token,
+        key: key(),
+        body: { fromCurrencyId: USDT, toCurrencyId: USDC, amount: '250', quoteId: quote.data.quoteId },
+      });
+      expect(again.code).toBe(3006);
+    });
+
+    it('refuses a quote of another user, for another request, expired, or after the rate moved (3006)', async () => {
+      const body = { fromCurrencyId: ETH, toCurrencyId: USDT, amount: '0.01' };
+      const mine = await call<SwapQuoteData>('POST', '/api/swap/quote', { token: alice.token, body });
+      const bobs = await call('POST', '/api/swap/apply', { token: bob.token, key: key(), body: { ...body, quoteId: mine.data.quoteId } });
+      expect(bobs.code).toBe(3006);
+      const otherAmount = await call('POST', '/api/swap/apply', {
+        token: alice.token,
+        key: key(),
+        body: { ...body, amount: '0.02', quoteId: mine.data.quoteId },
+      });
+      expect(otherAmount.code).toBe(3006);
+      const otherPair = await call('POST', '/api/swap/apply', {
+        token: alice.token,
+        key: key(),
+        body: { ...body, toCurrencyId: USDC, quoteId: mine.data.quoteId },
+      });
+      expect(otherPair.code).toBe(3006);
+      const unknown = await call('POST', '/api/swap/apply', { token: alice.token, key: key(), body: { ...body, quoteId: 987654 } });
+      expect(unknown.code).toBe(3006);
+
+      await q(`update swap_quotes set expires_at = now() - interval '1 second' where id = $1`, [mine.data.quoteId]);
+      const expired = await call('POST', '/api/swap/apply', { token: alice.token, key: key(), body: { ...body, quoteId: mine.data.quoteId } });
+      expect(expired.code).toBe(3006);
+
+      // A move within the tolerance (0.1% < 0.2%) still honours the quote at the quoted amounts.
+      const small = await call<SwapQuoteData>('POST', '/api/swap/quote', { token: alice.token, body });
+      const big = await call<SwapQuoteData>('POST', '/api/swap/quote', { token: alice.token, body });
+      await q(`update swap_pairs set mid_rate = 3003, updated_at = now() where from_currency_id = $1 and to_currency_id = $2`, [ETH, USDT]);
+      try {
+        const held = await call<SwapApplyData>('POST', '/api/swap/apply', {
+          token: alice.token,
+          key: key(),
+          body: { ...body, quoteId: small.data.quoteId },
+        });
+        expect(held.code).toBe(0);
+        expect(held.data.toAmount).toBe(small.data.toAmount);
+        expect(held.data.rate).toBe('2991');
+        await q(`update swap_pairs set mid_rate = 2990 where from_currency_id = $1 and to_currency_id = $2`, [ETH, USDT]);
+        const moved = await call('POST', '/api/swap/apply', {
+          token: alice.token,
+          key: key(),
+          lang: 'en-US',
+          body: { ...body, quoteId: big.data.quoteId },
+        });
+        expect(moved.code).toBe(3006);
+        expect(moved.message).toBe('Quote expired or rate moved: rate moved');
+        const [unused] = await q<{ used_at: unknown }>(`select used_at from swap_quotes where id = $1`, [big.data.quoteId]);
+        expect(unused!.used_at).toBeNull();
+      } finally {
+        await q(`update swap_pairs set mid_rate = 3000 where from_currency_id = $1 and to_currency_id = $2`, [ETH, USDT]);
+      }
+    });
+
+    it('answers 3001 on insufficient balance and leaves nothing behind', async () => {
+      const entriesBefore = await q<{ n: number }>(`select count(*)::int as n from journal_entries`);
+      const res = await call('POST', '/api/swap/apply', {
+        token: bob.token,
+        key: key(),
+        body: { fromCurrencyId: USDT, toCurrencyId: ETH, amount: '1000.000001' },
+      });
+      expect(res.code).toBe(3001);
+      const noAccount = await call('POST', '/api/swap/apply', {
+        token: bob.token,
+        key: key(),
+        body: { fromCurrencyId: BTC, toCurrencyId: USDT, amount: '0.001' },
+      });
+      expect(noAccount.code).toBe(3001);
+      const entriesAfter = await q<{ n: number }>(`select count(*)::int as n from journal_entries`);
+      expect(entriesAfter[0]!.n).toBe(entriesBefore[0]!.n);
+      expect(await balanceOf(t.database, bob.uid, 'USDT')).toBe('1000');
+    });
+
+    it('applies the same input errors as quote', async () => {
+      const cases: [unknown, number][] = [
+        [{ fromCurrencyId: USDT, toCurrencyId: USDT, amount: '5' }, 1001],
+        [{ fromCurrencyId: USDT, toCurrencyId: 999, amount: '5' }, 3003],
+        [{ fromCurrencyId: USDT, toCurrencyId: ETH, amount: '-5' }, 1001],
+        [{ fromCurrencyId: USDT, toCurrencyId: ETH, amount: '5.0000001' }, 3002],
+        [{ fromCurrencyId: USDT, toCurrencyId: ETH, amount: '5', quoteId: 'x' }, 1001],
+      ];
+      for (const [body, code] of cases) {
+        const res = await call('POST', '/api/swap/apply', { token: alice.token, key: key(), body });
+        expect(res.code, JSON.stringify(body)).toBe(code);
+      }
+      const badKey = await call('POST', '/api/swap/apply', {
+        token: alice.token,
+        key: 'bad key!',
+        body: { fromCurrencyId: USDT, toCurrencyId: ETH, amount: '5' },
+      });
+      expect(badKey.code).toBe(1001);
+      const anonymous = await call('POST', '/api/swap/apply', { body: { fromCurrencyId: USDT, toCurrencyId: ETH, amount: '5' } });
+      expect(anonymous.code).toBe(2001);
+    });
+
+    it('replays the same key and body without moving money twice; another body is 3010', async () => {
+      const u = await makeUser(t.database);
+      await credit(t.database, u.uid, 'USDT', '100');
+      const k = key();
+      const body = { fromCurrencyId: USDT, toCurrencyId: USDC, amount: '40' };
+      const first = await call<SwapApplyData>('POST', '/api/swap/apply', { token: u.token, key: k, body });
+      const second = await call<SwapApplyData>('POST', '/api/swap/apply', { token: u.token, key: k, body: { ...body, amount: '40.0' } });
+      expect(first.code).toBe(0);
+      expect(second.code).toBe(0);
+      expect(second.data).toEqual({ ...first.data, replayed: true });
+      expect(await balanceOf(t.database, u.uid, 'USDT')).toBe('60');
+      const other = await call('POST', '/api/swap/apply', { token: u.token, key: k, body: { ...body, amount: '41' } });
+      expect(other.code).toBe(3010);
+      // The key is the user's own: another user may use the same key.
+      await credit(t.database, bob.uid, 'USDT', '40');
+      const bobs = await call<SwapApplyData>('POST', '/api/swap/apply', { token: bob.token, key: k, body });
+      expect(bobs.code).toBe(0);
+      expect(bobs.data.id).not.toBe(first.data.id);
+
+      // A replay of a quoted swap answers the swap even after its quote expired.
+      const quote = await call<SwapQuoteData>('POST', '/api/swap/quote', { token: u.token, body: { ...body, amount: '10' } });
+      const qk = key();
+      const quoted = await call<SwapApplyData>('POST', '/api/swap/apply', {
+        token: u.token,
+        key: qk,
+        body: { ...body, amount: '10', quoteId: quote.data.quoteId },
+      });
+      await q(`update swap_quotes set expires_at = now() - interval '1 minute' where id = $1`, [quote.data.quoteId]);
+      const replay = await call<SwapApplyData>('POST', '/api/swap/apply', {
+        token: u.token,
+        key: qk,
+        body: { ...body, amount: '10', quoteId: quote.data.quoteId },
+      });
+      expect(replay.code).toBe(0);
+      expect(replay.data.id).toBe(quoted.data.id);
+      expect(await balanceOf(t.database, u.uid, 'USDT')).toBe('50');
+    });
+
+    it('lands concurrent twins of one key exactly once', async () => {
+      const u = await makeUser(t.database);
+      await credit(t.database, u.uid, 'USDT', '100');
+      const k = key();
+      const body = { fromCurrencyId: USDT, toCurrencyId: USDC, amount: '30' };
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () => call<SwapApplyData>('POST', '/api/swap/apply', { token: u.token, key: k, body })),
+      );
+      expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0, 0]);
+      expect(new Set(results.map((r) => r.data.id)).size).toBe(1);
+      expect(results.filter((r) => !r.data.replayed)).toHaveLength(1);
+      expect(await balanceOf(t.database, u.uid, 'USDT')).toBe('70');
+    });
+
+    it('stops at the house limit (3011) set by an operator', async () => {
+      const operator = await makeUser(t.database, { role: 'operator' });
+      const denied = await t.app.inject({
+        method: 'POST',
+        url: '/api/swap/admin/houseLimit',
+        headers: { 'x-token': alice.token },
+        payload: { currencyId: BTC, limit: '1' },
+      });
+      expect(denied.statusCode).toBe(403);
+      const houseBtc = await balanceOf(t.database, null, 'BTC', 'house');
+      const set = await call<{ limit: string; minBalance: string }>('POST', '/api/swap/admin/houseLimit', {
+        token: operator.token,
+        body: { currencyId: BTC, limit: '0.01' },
+      });
+      expect(set.code).toBe(0);
+      expect(houseBtc).toBe('0');
+      expect(set.data).toMatchObject({ limit: '0.01', balance: '0', minBalance: '-0.01' });
+      // 1000 USDT ≈ 0.0166 BTC: more than the house may owe.
+      const res = await call('POST', '/api/swap/apply', {
+        token: alice.token,
+        key: key(),
+        body: { fromCurrencyId: USDT, toCurrencyId: BTC, amount: '1000' },
+      });
+      expect(res.code).toBe(3011);
+      const fits = await call('POST', '/api/swap/apply', {
+        token: alice.token,
+        key: key(),
+        body: { fromCurrencyId: USDT, toCurrencyId: BTC, amount: '500' },
+      });
+      expect(fits.code).toBe(0);
+      const restore = await call('POST', '/api/swap/admin/houseLimit', { token: operator.token, body: { currencyId: BTC, limit: '25' } });
+      expect(restore.code).toBe(0);
+      const unknown = await call('POST', '/api/swap/admin/houseLimit', { token: operator.token, body: { currencyId: 999, limit: '1' } });
+      expect(unknown.code).toBe(3003);
+    });
+  });
+
+  describe('swap records', () => {
+    it('pages the user own swaps newest first, with filters', async () => {
+      const u = await makeUser(t.database);
+      await credit(t.database, u.uid, 'USDT', '1000');
+      const ids: number[] = [];
+      for (const [to, amount] of [
+        [USDC, '10'],
+        [ETH, '20'],
+        [USDC, '30'],
+      ] as const) {
+        const r = await call<SwapApplyData>('POST', '/api/swap/apply', {
+          token: u.token,
+          key: key(),
+          body: { fromCurrencyId: USDT, toCurrencyId: to, amount },
+        });
+        ids.push(r.data.id);
+      }
+      const all = await call<SwapRecordPage>('POST', '/api/swap/swapRecordPage', { token: u.token, body: { page: 1, pageSize: 2 } });
+      expect(all.code).toBe(0);
+      expect(all.data.total).toBe(3);
+      expect(all.data.list.map((s) => s.id)).toEqual([ids[2], ids[1]]);
+      const page2 = await call<SwapRecordPage>('POST', '/api/swap/swapRecordPage', { token: u.token, body: { page: 2, pageSize: 2 } });
+      expect(page2.data.list.map((s) => s.id)).toEqual([ids[0]]);
+      const toEth = await call<SwapRecordPage>('POST', '/api/swap/swapRecordPage', { token: u.token, body: { toCurrencyId: ETH } });
+      expect(toEth.data.list.map((s) => s.fromAmount)).toEqual(['20']);
+      const either = await call<SwapRecordPage>('POST', '/api/swap/swapRecordPage', { token: u.token, body: { currencyId: USDC } });
+      expect(either.data.total).toBe(2);
+      const future = await call<SwapRecordPage>('POST', '/api/swap/swapRecordPage', {
+        token: u.token,
+        body: { from: new Date(Date.now() + 60_000).toISOString() },
+      });
+      expect(future.data.total).toBe(0);
+      const window = await call<SwapRecordPage>('POST', '/api/swap/swapRecordPage', {
+        token: u.token,
+        body: { from: new Date(Date.now() - 60_000).toISOString(), to: new Date(Date.now() + 60_000).toISOString() },
+      });
+      expect(window.data.total).toBe(3);
+      const bad = await call('POST', '/api/swap/swapRecordPage', { token: u.token, body: { pageSize: 101 } });
+      expect(bad.code).toBe(1001);
+      const badTime = await call('POST', '/api/swap/swapRecordPage', { token: u.token, body: { from: 'yesterday' } });
+      expect(badTime.code).toBe(1001);
+
+      const one = await call<SwapRecord>('GET', `/api/swap/${ids[1]}`, { token: u.token });
+      expect(one.code).toBe(0);
+      expect(one.data).toMatchObject({ id: ids[1], toCurrency: 'ETH', fromAmount: '20' });
+      const others = await call('GET', `/api/swap/${ids[1]}`, { token: bob.token });
+      expect(others).toMatchObject({ code: 4004, data: null });
+      const missing = await call('GET', '/api/swap/99999999', { token: u.token });
+      expect(missing.code).toBe(4004);
+      const notId = await call('GET', '/api/swap/abc', { token: u.token });
+      expect(notId.code).toBe(1001);
+      const anonymous = await call('GET', `/api/swap/${ids[1]}`);
+      expect(anonymous.code).toBe(2001);
+    });
+  });
+});
+
+describe('house limits from configuration', () => {
+  it('applies HOUSE_LIMITS at start', async () => {
+    const t = await createTestApp({ HOUSE_LIMITS: 'usdt=5,ETH=0.5,NOPE=1' });
+    try {
+      const rows = await t.database.sql.query<{ code: string; min_balance: string }>(
+        `select c.code, a.min_balance::text as min_balance from accounts a join currencies c on c.id = a.currency_id
+          where a.kind = 'house' and a.user_id is null order by c.code`,
+      );
+      const floors = Object.fromEntries(rows.map((r) => [r.code, plain(r.min_balance)]));
+      expect(floors).toEqual({ BTC: '0', ETH: '-0.5', USDC: '0', USDT: '-5' });
+      const u = await makeUser(t.database);
+      await credit(t.database, u.uid, 'ETH', '1');
+      const res = await caller(t)('POST', '/api/swap/apply', {
+        token: u.token,
+        key: 'house-limit-config-1',
+        body: { fromCurrencyId: await currencyId(t.database, 'ETH'), toCurrencyId: await currencyId(t.database, 'USDT'), amount: '0.01' },
+      });
+      expect(res.code).toBe(3011);
+    } finally {
+      await t.close();
+    }
+  });
+});
