@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { decimalString, id, isoTime, pageRequest, pageResponse } from './common.ts';
+import { counterparty } from './ledger.ts';
 
 /**
  * Statement line types: the entry kind, with transfers split by direction. Other kinds
@@ -42,11 +43,16 @@ export const turnoverItem = z.object({
   /** Signed: credit > 0, debit < 0. */
   amount: decimalString,
   balanceAfter: decimalString,
-  /** Masked e-mail and uid of a transfer's other side. */
-  counterparty: z.object({ uid: z.number().int(), email: z.string() }).nullable(),
+  /** A transfer's other side (uid, masked e-mail, nickname); null for other kinds. */
+  counterparty: counterparty.nullable(),
   /** A short human reference, e.g. "USDT→ETH" for a swap. */
   reference: z.string().nullable(),
+  /** A transfer's memo; null for other kinds. */
   memo: z.string().nullable(),
+  /** For swap lines: the rate (`to` per `from`) and the fee charged. */
+  rate: decimalString.nullable(),
+  fee: decimalString.nullable(),
+  feeCurrency: z.string().nullable(),
   createdAt: isoTime,
 });
 export type TurnoverItem = z.infer<typeof turnoverItem>;

@@ -4,6 +4,7 @@ import { ledgerAdminRoutes } from './ledger-admin/routes.ts';
 import { transferRoutes } from './transfer/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { swapRoutes } from './swap/routes.ts';
+import { turnoverRoutes } from './turnover/routes.ts';
 
 /**
  * Every feature module registers its routes here (mounted under /api).
@@ -16,4 +17,5 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(transferRoutes);
   await app.register(ledgerAdminRoutes);
   await app.register(swapRoutes);
+  await app.register(turnoverRoutes);
 }

@@ -1,24 +1,13 @@
-import crypto from 'node:crypto';
 import type { Envelope } from '@coffer/contract';
-import { createSession, TOKEN_HEAD } from '../../core/session.ts';
 import type { Database } from '../../db/client.ts';
 import type { TestApp } from '../../test/harness.ts';
+import { createUser, fund, type TestUser } from '../../test/users.ts';
 
 /** Swap and turnover tests: users, money and calls, straight through the ledger functions. */
-export interface SwapTestUser {
-  uid: number;
-  email: string;
-  token: string;
-}
+export type SwapTestUser = TestUser;
 
-export async function makeUser(database: Database, opts: { email?: string; role?: 'user' | 'operator' } = {}): Promise<SwapTestUser> {
-  const email = opts.email ?? `s-${crypto.randomBytes(5).toString('hex')}@test.coffer`;
-  const [row] = await database.sql.query<{ id: number }>(
-    `insert into users (email, password_hash, nickname, role) values ($1, 'no-login', $2, $3) returning id`,
-    [email, email.split('@')[0], opts.role ?? 'user'],
-  );
-  const token = await createSession(database.db, row!.id, 1, {});
-  return { uid: row!.id, email, token: TOKEN_HEAD + token };
+export function makeUser(database: Database, opts: { email?: string; role?: 'user' | 'operator' } = {}): Promise<SwapTestUser> {
+  return createUser({ database }, opts);
 }
 
 export async function currencyId(database: Database, code: string): Promise<number> {
@@ -27,15 +16,22 @@ export async function currencyId(database: Database, code: string): Promise<numb
   return row.id;
 }
 
-/** Credits a user's available balance from the adjustments account (one entry). */
-export async function credit(database: Database, uid: number, code: string, amount: string, kind = 'adjustment') {
+/** Credits a user's available balance through the operator adjustment (the real ledger path). */
+export async function credit(database: Database, uid: number, code: string, amount: string): Promise<number> {
+  const result = await fund({ database }, uid, code, amount);
+  return result.entryId;
+}
+
+/** A bare entry straight through ledger_post (no business row): for statement lines of any kind. */
+export async function rawPosting(database: Database, uid: number, code: string, amount: string, kind: string): Promise<number> {
   const cid = await currencyId(database, code);
   const [{ e }] = (await database.sql.query<{ e: number }>(`select ledger_open_entry($1, null, null, null, 'test') as e`, [
     kind,
   ])) as [{ e: number }];
+  const negated = amount.startsWith('-') ? amount.slice(1) : `-${amount}`;
   await database.sql.query(
-    `select ledger_post($1, array[ledger_account(null, $2, 'adjustments'), ledger_account($3, $2, 'available')], $4::numeric[])`,
-    [e, cid, uid, [`-${amount}`, amount]],
+    `select ledger_post($1, array[ledger_account(null, $2, 'world'), ledger_account($3, $2, 'available')], $4::numeric[])`,
+    [e, cid, uid, [negated, amount]],
   );
   return e;
 }

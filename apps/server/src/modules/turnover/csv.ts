@@ -1,0 +1,66 @@
+import type { Locale, TurnoverItem } from '@coffer/contract';
+
+/** A UTF-8 byte order mark: spreadsheet apps then read Chinese text correctly. */
+export const UTF8_BOM = '\uFEFF';
+
+const HEADERS: Record<Locale, string[]> = {
+  'zh-CN': ['流水号', '时间(UTC)', '类型', '币种', '金额', '变动后余额', '对方', '参考', '汇率', '手续费', '手续费币种', '备注'],
+  'en-US': ['ID', 'Time (UTC)', 'Type', 'Currency', 'Amount', 'Balance after', 'Counterparty', 'Reference', 'Rate', 'Fee', 'Fee currency', 'Memo'],
+};
+
+const TYPE_LABELS: Record<Locale, Record<string, string>> = {
+  'zh-CN': {
+    transfer_in: '转入',
+    transfer_out: '转出',
+    swap: '兑换',
+    adjustment: '调整',
+    deposit: '充值',
+    withdraw: '提现',
+    withdraw_fee: '提现手续费',
+    withdraw_refund: '提现退回',
+  },
+  'en-US': {
+    transfer_in: 'Transfer in',
+    transfer_out: 'Transfer out',
+    swap: 'Swap',
+    adjustment: 'Adjustment',
+    deposit: 'Deposit',
+    withdraw: 'Withdrawal',
+    withdraw_fee: 'Withdrawal fee',
+    withdraw_refund: 'Withdrawal refund',
+  },
+};
+
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, quote or line break, quotes
+ * doubled. Free text that a spreadsheet would run as a formula (=, +, -, @, tab, CR
+ * first) gets a leading apostrophe; numbers are written as they are.
+ */
+export function csvField(value: string | number | null, { text = false } = {}): string {
+  if (value === null) return '';
+  let s = String(value);
+  if (text && /^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
+}
+
+export function csvHeader(locale: Locale): string {
+  return `${HEADERS[locale].map((h) => csvField(h)).join(',')}\r\n`;
+}
+
+export function csvLine(item: TurnoverItem, locale: Locale): string {
+  const counterparty = item.counterparty ? `${item.counterparty.maskedEmail} (UID ${item.counterparty.uid})` : null;
+  return `${[
+    csvField(item.id),
+    csvField(item.createdAt),
+    csvField(TYPE_LABELS[locale][item.type] ?? item.type, { text: true }),
+    csvField(item.currency, { text: true }),
+    csvField(item.amount),
+    csvField(item.balanceAfter),
+    csvField(counterparty, { text: true }),
+    csvField(item.reference, { text: true }),
+    csvField(item.rate),
+    csvField(item.fee),
+    csvField(item.feeCurrency, { text: true }),
+    csvField(item.memo, { text: true }),
+  ].join(',')}\r\n`;
+}
