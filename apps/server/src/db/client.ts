@@ -34,6 +34,9 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export async function openPostgres(url: string, poolSize = 20): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // An idle connection that dies (server restart, database dropped) is discarded by the pool;
+  // without a listener its 'error' event would crash the process. Queries in flight still fail.
+  pool.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     kind: 'postgres',
