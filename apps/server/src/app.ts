@@ -98,6 +98,8 @@ export async function buildApp(deps: AppDeps, opts: { logger?: boolean } = {}) {
 function installErrorHandling(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const locale = requestLocale(request);
+    // Error bodies carry data: null, which the route's success schema need not allow.
+    reply.serializer(JSON.stringify);
     const send = (status: number, code: ErrorCodeValue, detail?: string, data: unknown = null) =>
       reply.status(status).send({ code, message: messageFor(code, locale, detail), data });
 
