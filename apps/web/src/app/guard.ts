@@ -3,7 +3,6 @@ import { ErrorCode } from '@coffer/contract/errors';
 import { type LoaderFunctionArgs, redirect } from 'react-router';
 import { isApiError } from '../lib/api-error';
 import { clearSession } from '../lib/session';
-import { useUserStore } from '../stores/user';
 import { startProgress } from './progress';
 import { recordRoute } from './route-history';
 import { needsCurrentUser } from './route-meta';
@@ -22,10 +21,9 @@ export function createGuard(queryClient: QueryClient) {
     if (!needsCurrentUser(url.pathname)) return null;
     // Loaded here, not at the top: public pages (the landing page among them) then start
     // without the HTTP client in their bundle.
-    const { getCurrentUserQueryOptions } = await import('../features/profile/api/get-current-user');
+    const { refreshCurrentUser } = await import('../lib/current-user');
     try {
-      const user = await queryClient.fetchQuery({ ...getCurrentUserQueryOptions(), staleTime: 0 });
-      if (user) useUserStore.getState().setUser(user);
+      await refreshCurrentUser(queryClient);
     } catch (error) {
       if (isApiError(error, ErrorCode.NOT_SIGNED_IN)) {
         clearSession();

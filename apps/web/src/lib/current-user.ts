@@ -1,6 +1,11 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api-client';
-import { type UserInfo, useUserStore } from '../../../stores/user';
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
+import { type UserInfo, useUserStore } from '../stores/user';
+import { apiGet } from './api-client';
+
+/*
+ * GET /api/getCurrentUser. Shared (like bulletproof-react's lib/auth) because the guard,
+ * the auth pages, home and profile all need the signed-in user.
+ */
 
 export const currentUserQueryKey = ['current-user'] as const;
 
@@ -16,4 +21,11 @@ export function getCurrentUserQueryOptions() {
 export function useCurrentUser() {
   const stored = useUserStore((state) => state.user);
   return useQuery({ ...getCurrentUserQueryOptions(), initialData: stored ?? undefined });
+}
+
+/** Fetches the user now (after sign-in, or when a page needs it) and keeps it in the store. */
+export async function refreshCurrentUser(queryClient: QueryClient): Promise<UserInfo> {
+  const user = await queryClient.fetchQuery({ ...getCurrentUserQueryOptions(), staleTime: 0 });
+  useUserStore.getState().setUser(user);
+  return user;
 }

@@ -1,7 +1,9 @@
 import { email, loginBody } from '@coffer/contract/auth';
 import { Button, Form, Input } from 'antd-mobile';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { refreshCurrentUser } from '../../../lib/current-user';
 import { schemaRule } from '../../../lib/form-rules';
 import { toastSuccess } from '../../../lib/notify';
 import { useLogin } from '../api/login';
@@ -16,6 +18,7 @@ export default function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const login = useLogin();
+  const queryClient = useQueryClient();
 
   const onFinish = async (values: Values) => {
     const body = loginBody.parse(values);
@@ -25,6 +28,8 @@ export default function LoginPage() {
       // Refusals were shown by the HTTP layer; the form stays filled in for another try.
       return;
     }
+    // Public pages (home among them) do not run the guard's user fetch.
+    await refreshCurrentUser(queryClient).catch(() => undefined);
     toastSuccess(t('auth.loginSuccess'));
     navigate('/', { replace: true });
   };

@@ -1,7 +1,9 @@
 import { email, emailCode, NICKNAME_MAX, nickname, PASSWORD_MAX, PASSWORD_MIN, password, registerBody } from '@coffer/contract/auth';
 import { Button, Form, Input } from 'antd-mobile';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { refreshCurrentUser } from '../../../lib/current-user';
 import { schemaRule } from '../../../lib/form-rules';
 import { toastSuccess } from '../../../lib/notify';
 import { isSignedIn } from '../../../lib/session';
@@ -21,6 +23,7 @@ export default function RegisterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const register = useRegister();
+  const queryClient = useQueryClient();
   const [form] = Form.useForm<Values>();
 
   const getEmail = async () => {
@@ -46,7 +49,12 @@ export default function RegisterPage() {
     }
     toastSuccess(t('auth.registerSuccess'));
     // A server that signs the user in on sign-up returned a token, which is now stored.
-    navigate(isSignedIn() ? '/' : '/login', { replace: true });
+    if (!isSignedIn()) {
+      navigate('/login', { replace: true });
+      return;
+    }
+    await refreshCurrentUser(queryClient).catch(() => undefined);
+    navigate('/', { replace: true });
   };
 
   return (

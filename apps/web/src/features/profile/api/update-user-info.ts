@@ -2,7 +2,7 @@ import type { UpdateUserInfoBody } from '@coffer/contract/auth';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
 import { type UserInfo, useUserStore } from '../../../stores/user';
-import { currentUserQueryKey } from './get-current-user';
+import { currentUserQueryKey } from '../../../lib/current-user';
 
 export function updateUserInfo(body: UpdateUserInfoBody): Promise<UserInfo | null> {
   return apiPost<UserInfo | null>('/updateUserInfo', body);

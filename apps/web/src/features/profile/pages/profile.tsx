@@ -13,7 +13,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { UserAvatar } from '../../../components/user-avatar';
-import { useCurrentUser } from '../api/get-current-user';
+import { useCurrentUser } from '../../../lib/current-user';
 import { AvatarPicker } from '../components/avatar-picker';
 import { NicknameDialog } from '../components/nickname-dialog';
 
