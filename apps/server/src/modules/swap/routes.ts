@@ -1,5 +1,5 @@
 import {
-  envelope,
+  apiResponse,
   houseLimitBody,
   houseLimitData,
   idParams,
@@ -14,7 +14,6 @@ import {
 } from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { notFound } from '../../core/errors.ts';
 import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
@@ -24,10 +23,6 @@ import { applyConfiguredHouseLimits, QUOTE_RATE_TOLERANCE_BPS, SwapService, setH
 
 const tags = ['swap'];
 const signedIn = [{ token: [] }];
-
-/** Business errors travel as HTTP 200 through the route's 200 schema: it admits `data: null`. */
-const failure = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
-const answer = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failure]) });
 
 export async function swapRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -44,7 +39,7 @@ export async function swapRoutes(fastify: FastifyInstance) {
         description:
           '`rate` is after the spread, `effectiveRate` after spread and fee; min/max are in the sold currency. ' +
           'Pairs without a fresh price are left out.',
-        response: answer(swapRatesData),
+        response: apiResponse(swapRatesData),
       },
     },
     async (request) => ok({ list: await service.listRates() }, requestLocale(request)),
@@ -61,7 +56,7 @@ export async function swapRoutes(fastify: FastifyInstance) {
         description:
           '1001 same currency; 3003 unknown or unavailable pair; 3002 amount out of range or too many decimals.',
         body: swapQuoteBody,
-        response: answer(swapQuoteData),
+        response: apiResponse(swapQuoteData),
       },
     },
     async (request) => ok(await service.quote(request.user.id, request.body), requestLocale(request)),
@@ -81,7 +76,7 @@ export async function swapRoutes(fastify: FastifyInstance) {
           'live rate applies. 3001 insufficient balance, 3011 house limit reached, 3010 key reused with another body; ' +
           'the same key and body answer the first swap again (replayed: true) without moving money twice.',
         body: swapApplyBody,
-        response: answer(swapApplyData),
+        response: apiResponse(swapApplyData),
       },
     },
     async (request) => {
@@ -99,7 +94,7 @@ export async function swapRoutes(fastify: FastifyInstance) {
         security: signedIn,
         summary: "The user's swaps, newest first",
         body: swapRecordPageBody,
-        response: answer(swapRecordPage),
+        response: apiResponse(swapRecordPage),
       },
     },
     async (request) => ok(await service.page(request.user.id, request.body), requestLocale(request)),
@@ -109,7 +104,7 @@ export async function swapRoutes(fastify: FastifyInstance) {
     '/swap/:id',
     {
       preHandler: app.authenticate,
-      schema: { tags, security: signedIn, summary: 'One of the user’s swaps (4004 otherwise)', params: idParams, response: answer(swapRecord) },
+      schema: { tags, security: signedIn, summary: 'One of the user’s swaps (4004 otherwise)', params: idParams, response: apiResponse(swapRecord) },
     },
     async (request) => {
       const record = await service.findOwn(request.user.id, request.params.id);
@@ -127,7 +122,7 @@ export async function swapRoutes(fastify: FastifyInstance) {
         security: signedIn,
         summary: 'Operator: how much of a currency the house may owe (its floor becomes −limit)',
         body: houseLimitBody,
-        response: answer(houseLimitData),
+        response: apiResponse(houseLimitData),
       },
     },
     async (request) =>

@@ -1,5 +1,6 @@
 import type { SwapApplyData, SwapPair, SwapQuoteData, SwapRecord, SwapRecordPage } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLedger } from '../../ledger/audit.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { Decimal, plain } from './pricing.ts';
 import { balanceOf, caller, credit, currencyId, makeUser, type SwapTestUser } from './test-support.ts';
@@ -431,6 +432,36 @@ describe('swap API', () => {
       expect(restore.code).toBe(0);
       const unknown = await call('POST', '/api/swap/admin/houseLimit', { token: operator.token, body: { currencyId: 999, limit: '1' } });
       expect(unknown.code).toBe(3003);
+    });
+  });
+
+  describe('under concurrency', () => {
+    it('keeps the ledger balanced: parallel swaps both ways through the same house rows, then the audit', async () => {
+      const people = await Promise.all(Array.from({ length: 8 }, () => makeUser(t.database)));
+      for (const p of people) {
+        await credit(t.database, p.uid, 'USDT', '50');
+        await credit(t.database, p.uid, 'USDC', '50');
+      }
+      const results = await Promise.all(
+        people.flatMap((p, i) =>
+          Array.from({ length: 4 }, (_, j) =>
+            call('POST', '/api/swap/apply', {
+              token: p.token,
+              key: `concurrent-${i}-${j}`,
+              // The last of each user's four asks for more than is left: some land, some get 3001.
+              body: { fromCurrencyId: (i + j) % 2 ? USDT : USDC, toCurrencyId: (i + j) % 2 ? USDC : USDT, amount: j === 3 ? '45' : '20' },
+            }),
+          ),
+        ),
+      );
+      expect(results.every((r) => r.code === 0 || r.code === 3001)).toBe(true);
+      expect(results.filter((r) => r.code === 0).length).toBeGreaterThanOrEqual(people.length * 3);
+      const report = await auditLedger(t.database);
+      expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+      const [swapsWithoutEntry] = await q<{ n: number }>(
+        `select count(*)::int as n from swaps s join journal_entries e on e.id = s.entry_id where e.kind <> 'swap' or e.user_id <> s.user_id`,
+      );
+      expect(swapsWithoutEntry!.n).toBe(0);
     });
   });
 

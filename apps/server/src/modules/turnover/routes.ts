@@ -1,8 +1,7 @@
 import { Readable } from 'node:stream';
-import { envelope, idParams, turnoverBody, turnoverDetail, turnoverExportQuery, turnoverPage } from '@coffer/contract';
+import { apiResponse, idParams, turnoverBody, turnoverDetail, turnoverExportQuery, turnoverPage } from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { notFound } from '../../core/errors.ts';
 import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
@@ -11,10 +10,6 @@ import { TurnoverService } from './service.ts';
 
 const tags = ['turnover'];
 const signedIn = [{ token: [] }];
-
-/** Business errors travel as HTTP 200 through the route's 200 schema: it admits `data: null`. */
-const failure = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
-const answer = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failure]) });
 
 export async function turnoverRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -32,7 +27,7 @@ export async function turnoverRoutes(fastify: FastifyInstance) {
           'type is the entry kind with transfers split into transfer_in / transfer_out; amount is signed; ' +
           'from is inclusive, to exclusive (ISO 8601).',
         body: turnoverBody,
-        response: answer(turnoverPage),
+        response: apiResponse(turnoverPage),
       },
     },
     async (request) => ok(await service.page(request.user.id, request.body), requestLocale(request)),
@@ -47,7 +42,7 @@ export async function turnoverRoutes(fastify: FastifyInstance) {
         security: signedIn,
         summary: 'One statement line with its journal entry and business record (4004 if not the user’s)',
         params: idParams,
-        response: answer(turnoverDetail),
+        response: apiResponse(turnoverDetail),
       },
     },
     async (request) => {
