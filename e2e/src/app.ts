@@ -1,0 +1,130 @@
+import { type Browser, type BrowserContext, chromium, devices, type Locator, type Page } from 'playwright-core';
+import { inject } from 'vitest';
+import enUS from '../../apps/web/src/locales/en-US.json';
+import zhCN from '../../apps/web/src/locales/zh-CN.json';
+import { waitForCode } from './mailbox';
+
+export type Lang = 'zh-CN' | 'en-US';
+export const LANGS: Lang[] = ['zh-CN', 'en-US'];
+
+/** Storage keys of apps/web/src/lib/storage.ts. */
+export const KEYS = { token: 'access_token', language: 'language', theme: 'theme', user: 'user_info' } as const;
+
+type Tree = { [key: string]: string | Tree };
+const texts: Record<Lang, Tree> = { 'zh-CN': zhCN, 'en-US': enUS };
+
+/** The app's own text for a key, so assertions follow the locale files instead of copies of them. */
+export function t(lang: Lang, key: string, vars: Record<string, string | number> = {}): string {
+  let node: string | Tree | undefined = texts[lang];
+  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+  if (typeof node !== 'string') throw new Error(`no text ${key} in ${lang}`);
+  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(vars[name] ?? ''));
+}
+
+export function pageTitle(lang: Lang, key: string): string {
+  return `${t(lang, key)} - ${t(lang, 'app.name')}`;
+}
+
+export const baseURL = () => inject('baseURL');
+export const mailDir = () => inject('mailDir');
+
+export function connectBrowser(): Promise<Browser> {
+  return chromium.connect(inject('wsEndpoint'));
+}
+
+let serial = 0;
+export function uniqueEmail(prefix: string): string {
+  serial += 1;
+  return `${prefix}-${Date.now().toString(36)}-${serial}-${Math.random().toString(36).slice(2, 6)}@example.com`.toLowerCase();
+}
+
+interface PhoneOptions {
+  token?: string;
+  localStorage?: Record<string, string>;
+  deviceScaleFactor?: number;
+}
+
+/** An iPhone 13 context whose browser language is `lang`, optionally already signed in. */
+export async function newPhone(browser: Browser, lang: Lang, options: PhoneOptions = {}): Promise<BrowserContext> {
+  const storage = { ...options.localStorage, ...(options.token ? { [KEYS.token]: options.token } : {}) };
+  return browser.newContext({
+    ...devices['iPhone 13'],
+    ...(options.deviceScaleFactor ? { deviceScaleFactor: options.deviceScaleFactor } : {}),
+    locale: lang,
+    baseURL: baseURL(),
+    storageState: {
+      cookies: [],
+      origins: [
+        {
+          origin: baseURL(),
+          localStorage: Object.entries(storage).map(([name, value]) => ({ name, value })),
+        },
+      ],
+    },
+  });
+}
+
+export interface TestUser {
+  email: string;
+  password: string;
+  nickname: string;
+  token: string;
+}
+
+interface Envelope<T> {
+  code: number;
+  message: string;
+  data: T;
+}
+
+async function api<T>(path: string, init: RequestInit & { lang: Lang }): Promise<T> {
+  const response = await fetch(`${baseURL()}/api${path}`, {
+    ...init,
+    headers: { 'content-type': 'application/json', 'accept-language': init.lang, ...init.headers },
+  });
+  const body = (await response.json()) as Envelope<T>;
+  if (body.code !== 0) throw new Error(`${path}: ${body.code} ${body.message}`);
+  return body.data;
+}
+
+/** Registers a user through the API (code read from the captured mailbox); returns the stored-token form. */
+export async function createUser(lang: Lang, nickname = lang === 'zh-CN' ? '测试用户' : 'Tester'): Promise<TestUser> {
+  const email = uniqueEmail('api');
+  const password = 'p4ssword-for-tests';
+  const since = Date.now();
+  await api(`/sendMail?email=${encodeURIComponent(email)}&type=register`, { method: 'GET', lang, headers: {} });
+  const code = await waitForCode(mailDir(), email, since);
+  await api('/register', { method: 'POST', lang, body: JSON.stringify({ email, password, code, nickname }) });
+  const login = await api<{ token: string; tokenHead: string }>('/login', {
+    method: 'POST',
+    lang,
+    body: JSON.stringify({ email, password }),
+  });
+  return { email, password, nickname, token: login.tokenHead + login.token };
+}
+
+export function storedToken(page: Page): Promise<string | null> {
+  return page.evaluate((key) => localStorage.getItem(key), KEYS.token);
+}
+
+/** Waits for a toast showing exactly `text` (an earlier toast may still be fading out). */
+export async function waitForToast(page: Page, text: string) {
+  await page.locator('.adm-toast-main').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`) }).waitFor();
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+export async function waitForPath(page: Page, path: string) {
+  await page.waitForURL((url) => url.pathname + url.search === path);
+}
+
+export function navTitle(page: Page): Promise<string> {
+  return text(page.locator('.adm-nav-bar-title'));
+}
+
+/** Trimmed text content of the first match. */
+export async function text(locator: Locator): Promise<string> {
+  return ((await locator.first().textContent()) ?? '').trim();
+}

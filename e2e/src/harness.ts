@@ -1,0 +1,157 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startSmtpCapture } from './mailbox';
+
+export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+export const WEB_DIR = join(REPO_ROOT, 'apps/web');
+export const WEB_DIST_DIR = join(WEB_DIR, 'dist');
+
+export const CHROMIUM_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    newest = Math.max(newest, newestMtime(join(path, entry)));
+  }
+  return newest;
+}
+
+/** The build is stale when any web source (or the contract it imports) is newer than dist/index.html. */
+export function webBuildIsStale(): boolean {
+  const index = join(WEB_DIST_DIR, 'index.html');
+  if (!existsSync(index)) return true;
+  const built = statSync(index).mtimeMs;
+  const sources = [join(WEB_DIR, 'src'), join(WEB_DIR, 'public'), join(WEB_DIR, 'index.html'), join(WEB_DIR, 'vite.config.ts'), join(REPO_ROOT, 'packages/contract/src')];
+  return sources.some((source) => existsSync(source) && newestMtime(source) > built);
+}
+
+/** `npm run build -w @coffer/web`, only when the existing build is missing or stale. */
+export function ensureWebBuild(log: (line: string) => void = () => {}) {
+  if (process.env.E2E_SKIP_BUILD === '1' && existsSync(join(WEB_DIST_DIR, 'index.html'))) return;
+  if (!webBuildIsStale()) return;
+  log('[e2e] building the web app');
+  execFileSync('npm', ['run', 'build', '-w', '@coffer/web'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+async function waitForHealth(baseURL: string, child: ChildProcess, output: () => string, timeoutMs = 90_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
+    try {
+      const response = await fetch(`${baseURL}/api/health`);
+      const body = (await response.json()) as { code?: number };
+      if (body.code === 0) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`server not healthy within ${timeoutMs} ms:\n${output()}`);
+}
+
+export interface Stack {
+  baseURL: string;
+  mailDir: string;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Captured SMTP + the real server in embedded mode (fresh DATA_DIR) serving the built web
+ * app, exactly as `npm start` runs it. The server runs in its own process group so its
+ * children (the embedded chain) go down with it.
+ */
+export async function startStack(): Promise<Stack> {
+  const workDir = mkdtempSync(join(tmpdir(), 'coffer-e2e-'));
+  const mailDir = join(workDir, 'mail');
+  const [smtpPort, port] = [await freePort(), await freePort()];
+  const smtp = await startSmtpCapture(mailDir, smtpPort);
+
+  let log = '';
+  const child = spawn(join(REPO_ROOT, 'node_modules/.bin/tsx'), ['apps/server/src/main.ts'], {
+    cwd: REPO_ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: join(workDir, 'data'),
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      WEB_DIST_DIR,
+      LOG_LEVEL: 'warn',
+      // The suite sends more code mails from one IP than a person would in a minute.
+      RATE_LIMIT: 'off',
+    },
+  });
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+
+  const baseURL = `http://127.0.0.1:${port}`;
+  const stopServer = async () => {
+    if (child.exitCode !== null || child.pid === undefined) return;
+    const exited = new Promise<void>((r) => child.once('exit', () => r()));
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      return;
+    }
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }, 10_000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  try {
+    await waitForHealth(baseURL, child, () => log);
+  } catch (error) {
+    await stopServer();
+    await smtp.close();
+    throw error;
+  }
+
+  return {
+    baseURL,
+    mailDir,
+    stop: async () => {
+      await stopServer();
+      await smtp.close();
+      rmSync(workDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// Runs from the repository root (`npx vitest run --config e2e/vitest.config.ts`) or from e2e/.
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  test: {
+    name: 'e2e',
+    include: ['src/**/*.test.ts'],
+    globalSetup: ['src/global-setup.ts'],
+    // One server and one browser on two cores: files run one after another.
+    fileParallelism: false,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
