@@ -20,6 +20,9 @@ function demoPages(enabled: boolean): Plugin {
 }
 
 export default defineConfig(({ command, mode }) => {
+  // A production build must bundle React's production code even when launched from a test
+  // runner (vitest sets NODE_ENV=test, which Vite would otherwise follow).
+  if (command === 'build' && mode === 'production') process.env.NODE_ENV = 'production';
   const env = { ...loadEnv(mode, process.cwd(), ['VITE_', 'COFFER_']), ...process.env };
   const demoEnabled = command === 'serve' || env.VITE_DEMO_PAGES === 'true';
   // The API server runs on 8080 in embedded mode; the dev server proxies /api there so the
@@ -28,11 +31,9 @@ export default defineConfig(({ command, mode }) => {
 
   return {
     plugins: [demoPages(demoEnabled), react(), UnoCSS()],
-    define: {
-      // Vite leaves an unset VITE_ variable as a runtime lookup; a literal lets the
-      // minifier fold DEMO_PAGES_ENABLED.
-      'import.meta.env.VITE_DEMO_PAGES': JSON.stringify(demoEnabled ? 'true' : 'false'),
-    },
+    // One switch for both the route list (plugin above) and the route rules (app/config.ts);
+    // import.meta.env.DEV would follow NODE_ENV, which test runners set to "test".
+    define: { __COFFER_DEMO_PAGES__: JSON.stringify(demoEnabled) },
     server: {
       host: '127.0.0.1',
       port: 5173,

@@ -58,7 +58,12 @@ export function ensureWebBuild(log: (line: string) => void = () => {}) {
   if (process.env.E2E_SKIP_BUILD === '1' && existsSync(join(WEB_DIST_DIR, 'index.html'))) return;
   if (!webBuildIsStale()) return;
   log('[e2e] building the web app');
-  execFileSync('npm', ['run', 'build', '-w', '@coffer/web'], { cwd: REPO_ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+  // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+  execFileSync('npm', ['run', 'build', '-w', '@coffer/web'], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 }
 
 async function waitForHealth(baseURL: string, child: ChildProcess, output: () => string, timeoutMs = 90_000) {
