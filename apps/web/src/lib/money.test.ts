@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { compareAmounts, formatAmount, fromUnits, toUnits } from './money';
+import {
+  addAmounts,
+  compareAmounts,
+  divideAmounts,
+  formatAmount,
+  formatRate,
+  fromUnits,
+  isZeroAmount,
+  multiplyAmounts,
+  toUnits,
+} from './money';
 
 describe('formatAmount', () => {
   it('groups thousands and drops trailing zeros by default', () => {
@@ -65,5 +75,37 @@ describe('units', () => {
     expect(compareAmounts('0.1', '0.10')).toBe(0);
     expect(compareAmounts('9007199254740993', '9007199254740992')).toBe(1);
     expect(compareAmounts('0.000000000000000001', '0.000000000000000002')).toBe(-1);
+  });
+});
+
+describe('arithmetic', () => {
+  it('adds exactly', () => {
+    expect(addAmounts('0.1', '0.2')).toBe('0.3');
+    expect(addAmounts('1.5', '-0.25', '100')).toBe('101.25');
+    expect(addAmounts()).toBe('0');
+  });
+
+  it('multiplies and divides, cutting toward zero', () => {
+    expect(multiplyAmounts('0.1', '3', 6)).toBe('0.3');
+    expect(multiplyAmounts('1.23456789', '1', 4)).toBe('1.2345');
+    expect(multiplyAmounts('2', '1.5', 0)).toBe('3');
+    expect(multiplyAmounts('-1.99', '1', 1)).toBe('-1.9');
+    expect(divideAmounts('1', '3', 6)).toBe('0.333333');
+    expect(divideAmounts('10', '0.000333333333333333', 6)).toBe('30000');
+    expect(() => divideAmounts('1', '0', 2)).toThrow(RangeError);
+  });
+
+  it('recognises zero', () => {
+    expect(isZeroAmount('0.000')).toBe(true);
+    expect(isZeroAmount('0.001')).toBe(false);
+    expect(isZeroAmount('x')).toBe(false);
+  });
+});
+
+describe('formatRate', () => {
+  it('keeps at most 8 decimals, cut', () => {
+    expect(formatRate('2991')).toBe('2,991');
+    expect(formatRate('0.000332333333333333')).toBe('0.00033233');
+    expect(formatRate(null)).toBe('--');
   });
 });

@@ -78,3 +78,49 @@ export function compareAmounts(a: string, b: string): -1 | 0 | 1 {
   const y = toUnits(b, scale);
   return x === y ? 0 : x < y ? -1 : 1;
 }
+
+/** The number of decimals a decimal string carries as written ("1.50" -> 2). */
+function scaleOf(value: string): number {
+  return parse(value)?.frac.length ?? 0;
+}
+
+/** Exact sum of decimal strings, in shortest form. */
+export function addAmounts(...values: string[]): string {
+  const scale = Math.max(0, ...values.map(scaleOf));
+  const sum = values.reduce((acc, value) => acc + toUnits(value, scale), 0n);
+  return fromUnits(sum, scale);
+}
+
+/** a * b, cut (toward zero, never rounded up) to `decimals`. */
+export function multiplyAmounts(a: string, b: string, decimals: number): string {
+  const sa = scaleOf(a);
+  const sb = scaleOf(b);
+  const product = toUnits(a, sa) * toUnits(b, sb);
+  const shift = sa + sb - decimals;
+  const units = shift >= 0 ? product / 10n ** BigInt(shift) : product * 10n ** BigInt(-shift);
+  return fromUnits(units, decimals);
+}
+
+/** a / b, cut toward zero to `decimals`; throws on division by zero. */
+export function divideAmounts(a: string, b: string, decimals: number): string {
+  const sa = scaleOf(a);
+  const sb = scaleOf(b);
+  const divisor = toUnits(b, sb);
+  if (divisor === 0n) throw new RangeError('division by zero');
+  // a/b = (A/10^sa) / (B/10^sb); scaled by 10^decimals: A * 10^(sb + decimals) / (B * 10^sa).
+  const numerator = toUnits(a, sa) * 10n ** BigInt(sb + decimals);
+  const denominator = divisor * 10n ** BigInt(sa);
+  return fromUnits(numerator / denominator, decimals);
+}
+
+/** True for a decimal string equal to zero ("0", "0.000"). */
+export function isZeroAmount(value: string): boolean {
+  const parsed = parse(value);
+  return parsed !== null && /^0*$/.test(parsed.int) && /^0*$/.test(parsed.frac);
+}
+
+/** A rate for display: at most 8 decimals (cut), trailing zeros dropped, thousands grouped. */
+export function formatRate(rate: string | null | undefined): string {
+  if (rate == null || parse(rate) === null) return '--';
+  return formatAmount(multiplyAmounts(rate, '1', 8));
+}

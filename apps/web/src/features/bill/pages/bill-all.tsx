@@ -1,8 +1,162 @@
-import { UnorderedListOutline } from 'antd-mobile-icons';
+import '../../../components/wallet/wallet.css';
+import '../bill.css';
+import type { TurnoverFilters } from '@coffer/contract/turnover';
+import { Button, CalendarPicker, Dropdown, type DropdownRef, Selector } from 'antd-mobile';
+import { DownlandOutline } from 'antd-mobile-icons';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PagePlaceholder } from '../../../components/page-placeholder';
+import { useSearchParams } from 'react-router';
+import { toastSuccess } from '../../../lib/notify';
+import { enabledCurrencies, useCurrencies } from '../../../lib/wallet/currencies';
+import { exportTurnover } from '../api/export-turnover';
+import { useTurnover } from '../api/get-turnover';
+import { PagedList } from '../components/paged-list';
+import { TurnoverRow } from '../components/turnover-row';
+import { turnoverTypeLabel } from '../utils/labels';
+import { isPeriod, localDay, PERIODS, type Period, periodRange } from '../utils/periods';
 
+/** The statement line types a user meets today (contract TURNOVER_TYPES). */
+const TYPES = ['transfer_in', 'transfer_out', 'swap', 'adjustment', 'deposit', 'withdraw', 'withdraw_fee', 'withdraw_refund'];
+
+/** /bill/all (the OTC tab): the statement with filters, export and record details. */
 export default function BillAllPage() {
   const { t } = useTranslation();
-  return <PagePlaceholder icon={<UnorderedListOutline />} hint={t('pages.billHint')} />;
+  const [params, setParams] = useSearchParams();
+  const currencies = enabledCurrencies(useCurrencies().data);
+  const dropdown = useRef<DropdownRef>(null);
+  const [calendarOpen, setCalendarOpen] = useState(false);
+  const [exporting, setExporting] = useState(false);
+
+  // Filters live in the URL so a refresh or a shared link keeps them.
+  const currencyId = Number(params.get('currencyId')) || undefined;
+  const type = params.get('type') || undefined;
+  const rawPeriod = params.get('period');
+  const period: Period = isPeriod(rawPeriod) ? rawPeriod : 'all';
+  const start = params.get('start');
+  const end = params.get('end');
+  // The day changes rarely while the page is open; recomputing per render keeps it right.
+  const range = periodRange(period, new Date(), { start, end });
+
+  const filters: TurnoverFilters = {
+    ...(currencyId ? { currencyId } : {}),
+    ...(type ? { type } : {}),
+    ...(range ? { from: range.from, to: range.to } : {}),
+  };
+  const query = useTurnover(filters);
+
+  const setFilters = (changes: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(params);
+    for (const [key, value] of Object.entries(changes)) {
+      if (value) next.set(key, value);
+      else next.delete(key);
+    }
+    setParams(next, { replace: true });
+    dropdown.current?.close();
+  };
+  const setFilter = (key: string, value: string | undefined) => setFilters({ [key]: value });
+
+  const currencyTitle = currencies.find((c) => c.id === currencyId)?.code ?? t('statement.allCurrencies');
+  const typeTitle = type ? turnoverTypeLabel(t, type) : t('statement.allTypes');
+  const periodTitle = t(`statement.periods.${period}`);
+
+  const onExport = async () => {
+    setExporting(true);
+    try {
+      const name = await exportTurnover(filters);
+      if (name) toastSuccess(t('statement.exported'));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <div className="wallet-page" data-testid="statement-page">
+      <div className="bill-statement-head">
+        <h1>{t('statement.title')}</h1>
+        <Button size="small" fill="outline" color="primary" loading={exporting} onClick={() => void onExport()} data-testid="statement-export">
+          <span className="inline-flex items-center gap-1">
+            <DownlandOutline />
+            {t('statement.export')}
+          </span>
+        </Button>
+      </div>
+
+      <div className="bill-filters">
+        <Dropdown ref={dropdown}>
+          <Dropdown.Item key="currency" title={<span data-testid="filter-currency">{currencyTitle}</span>}>
+            <div className="p-3">
+              <Selector
+                columns={3}
+                value={[currencyId ? String(currencyId) : '']}
+                options={[
+                  { label: t('statement.allCurrencies'), value: '' },
+                  ...currencies.map((c) => ({ label: c.code, value: String(c.id) })),
+                ]}
+                onChange={(values) => setFilter('currencyId', values[0] || undefined)}
+              />
+            </div>
+          </Dropdown.Item>
+          <Dropdown.Item key="type" title={<span data-testid="filter-type">{typeTitle}</span>}>
+            <div className="p-3">
+              <Selector
+                columns={2}
+                value={[type ?? '']}
+                options={[
+                  { label: t('statement.allTypes'), value: '' },
+                  ...TYPES.map((value) => ({ label: turnoverTypeLabel(t, value), value })),
+                ]}
+                onChange={(values) => setFilter('type', values[0] || undefined)}
+              />
+            </div>
+          </Dropdown.Item>
+          <Dropdown.Item key="period" title={<span data-testid="filter-period">{periodTitle}</span>}>
+            <div className="p-3">
+              <Selector
+                columns={3}
+                value={[period]}
+                options={PERIODS.map((value) => ({ label: t(`statement.periods.${value}`), value }))}
+                onChange={(values) => {
+                  const picked = values[0] as Period | undefined;
+                  if (picked === 'custom') {
+                    dropdown.current?.close();
+                    setCalendarOpen(true);
+                    return;
+                  }
+                  setFilters({ period: picked && picked !== 'all' ? picked : undefined, start: undefined, end: undefined });
+                }}
+              />
+            </div>
+          </Dropdown.Item>
+        </Dropdown>
+      </div>
+
+      {period === 'custom' && range ? (
+        <div className="wallet-muted" data-testid="statement-range">
+          {t('statement.range', { from: start, to: end })}
+        </div>
+      ) : null}
+
+      <PagedList
+        query={query}
+        keyOf={(item) => item.id}
+        renderItem={(item) => <TurnoverRow item={item} />}
+        emptyTitle={t('statement.empty')}
+        emptyDescription={t('statement.emptyHint')}
+        testId="statement-list"
+      />
+
+      <CalendarPicker
+        visible={calendarOpen}
+        selectionMode="range"
+        max={new Date()}
+        onClose={() => setCalendarOpen(false)}
+        onMaskClick={() => setCalendarOpen(false)}
+        onConfirm={(value) => {
+          setCalendarOpen(false);
+          if (!value) return;
+          setFilters({ period: 'custom', start: localDay(value[0]), end: localDay(value[1]) });
+        }}
+      />
+    </div>
+  );
 }

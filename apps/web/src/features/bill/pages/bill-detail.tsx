@@ -1,8 +1,222 @@
-import { FileOutline } from 'antd-mobile-icons';
+import '../../../components/wallet/wallet.css';
+import '../bill.css';
+import { ErrorCode } from '@coffer/contract/errors';
+import type { TransferRecord } from '@coffer/contract/ledger';
+import type { SwapRecord } from '@coffer/contract/swap';
+import type { TurnoverDetail } from '@coffer/contract/turnover';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Skeleton, Tag } from 'antd-mobile';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PagePlaceholder } from '../../../components/page-placeholder';
+import { useSearchParams } from 'react-router';
+import { CurrencyIcon } from '../../../components/wallet/currency-icon';
+import { EmptyState } from '../../../components/wallet/empty-state';
+import { isApiError } from '../../../lib/api-error';
+import { formatAmount, formatRate } from '../../../lib/money';
+import { formatDateTime } from '../../../lib/wallet/format';
+import { useSwap } from '../api/get-swap';
+import { useTransfer } from '../api/get-transfer';
+import { useTurnoverDetail } from '../api/get-turnover-detail';
+import { signClass, signed, turnoverTypeLabel } from '../utils/labels';
 
-export default function BillDetailPage() {
+type DetailType = 'transfer' | 'swap' | 'turnover';
+
+function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <div className="wallet-row" data-testid={testId}>
+      <span>{label}</span>
+      <span>{children}</span>
+    </div>
+  );
+}
+
+function NotFound() {
   const { t } = useTranslation();
-  return <PagePlaceholder icon={<FileOutline />} hint={t('pages.billHint')} />;
+  return <EmptyState title={t('bill.notFound')} description={t('bill.notFoundHint')} testId="bill-not-found" />;
+}
+
+/** Loading, not found (4004 or a malformed link), failed, or the record. */
+function Loaded<T>({ query, children }: { query: UseQueryResult<T>; children: (data: T) => ReactNode }) {
+  const { t } = useTranslation();
+  if (query.isPending && query.fetchStatus !== 'idle') {
+    return (
+      <div className="wallet-card">
+        <Skeleton.Title animated />
+        <Skeleton.Paragraph animated lineCount={6} />
+      </div>
+    );
+  }
+  if (query.isError) {
+    if (isApiError(query.error, ErrorCode.NOT_FOUND)) return <NotFound />;
+    return (
+      <EmptyState status="disconnected" title={t('wallet.loadFailed')}>
+        <button type="button" className="home-button home-button--outline" onClick={() => void query.refetch()}>
+          {t('common.retry')}
+        </button>
+      </EmptyState>
+    );
+  }
+  if (query.data === undefined) return <NotFound />;
+  return <>{children(query.data)}</>;
+}
+
+function Head({ code, amount, title, testId }: { code: string; amount: string; title: string; testId: string }) {
+  return (
+    <div className="bill-detail-head">
+      <CurrencyIcon code={code} size={44} />
+      <div className="wallet-muted">{title}</div>
+      <div className={`bill-detail-amount ${signClass(amount)}`} data-testid={testId}>
+        {amount} {code}
+      </div>
+    </div>
+  );
+}
+
+function TransferDetail({ record }: { record: TransferRecord }) {
+  const { t } = useTranslation();
+  const incoming = record.direction === 'in';
+  return (
+    <div className="wallet-card" data-testid="bill-detail-transfer">
+      <Head
+        code={record.code}
+        amount={signed(formatAmount(record.amount), record.direction)}
+        title={t(incoming ? 'bill.transferIn' : 'bill.transferOut')}
+        testId="detail-amount"
+      />
+      <Row label={t('bill.fields.status')}>
+        <Tag color="success">{t('bill.status.success')}</Tag>
+      </Row>
+      <Row label={t('bill.fields.id')} testId="detail-id">
+        {record.id}
+      </Row>
+      <Row label={t(incoming ? 'bill.fields.sender' : 'bill.fields.recipient')} testId="detail-counterparty">
+        {record.counterparty.nickname ? `${record.counterparty.nickname} · ` : ''}
+        {record.counterparty.maskedEmail}
+      </Row>
+      <Row label={t('bill.fields.counterpartyUid')}>{record.counterparty.uid}</Row>
+      <Row label={t('bill.fields.currency')}>{record.code}</Row>
+      <Row label={t('bill.fields.fee')}>{`0 ${record.code}`}</Row>
+      <Row label={t('bill.fields.memo')} testId="detail-memo">
+        {record.memo || '--'}
+      </Row>
+      <Row label={t('bill.fields.time')}>{formatDateTime(record.createdAt)}</Row>
+    </div>
+  );
+}
+
+function SwapDetail({ record }: { record: SwapRecord }) {
+  const { t } = useTranslation();
+  return (
+    <div className="wallet-card" data-testid="bill-detail-swap">
+      <Head
+        code={record.toCurrency}
+        amount={`+${formatAmount(record.toAmount)}`}
+        title={`${record.fromCurrency} → ${record.toCurrency}`}
+        testId="detail-amount"
+      />
+      <Row label={t('bill.fields.status')}>
+        <Tag color="success">{t('bill.status.success')}</Tag>
+      </Row>
+      <Row label={t('bill.fields.id')} testId="detail-id">
+        {record.id}
+      </Row>
+      <Row label={t('bill.fields.paid')} testId="detail-paid">
+        {`-${formatAmount(record.fromAmount)} ${record.fromCurrency}`}
+      </Row>
+      <Row label={t('bill.fields.received')}>{`+${formatAmount(record.toAmount)} ${record.toCurrency}`}</Row>
+      <Row label={t('bill.fields.rate')} testId="detail-rate">
+        {`1 ${record.fromCurrency} ≈ ${formatRate(record.rate)} ${record.toCurrency}`}
+      </Row>
+      <Row label={t('bill.fields.midRate')}>{formatRate(record.midRate)}</Row>
+      <Row label={t('bill.fields.fee')} testId="detail-fee">
+        {`${formatAmount(record.fee)} ${record.feeCurrency}`}
+      </Row>
+      <Row label={t('bill.fields.quoteId')}>{record.quoteId ?? '--'}</Row>
+      <Row label={t('bill.fields.entryId')}>{record.entryId}</Row>
+      <Row label={t('bill.fields.time')}>{formatDateTime(record.createdAt)}</Row>
+    </div>
+  );
+}
+
+function TurnoverDetailView({ detail }: { detail: TurnoverDetail }) {
+  const { t } = useTranslation();
+  const amount = formatAmount(detail.amount);
+  return (
+    <div className="wallet-page">
+      <div className="wallet-card" data-testid="bill-detail-turnover">
+        <Head
+          code={detail.currency}
+          amount={amount.startsWith('-') ? amount : `+${amount}`}
+          title={turnoverTypeLabel(t, detail.type)}
+          testId="detail-amount"
+        />
+        <Row label={t('bill.fields.id')} testId="detail-id">
+          {detail.id}
+        </Row>
+        <Row label={t('bill.fields.type')} testId="detail-type">
+          {turnoverTypeLabel(t, detail.type)}
+        </Row>
+        <Row label={t('bill.fields.balanceAfter')}>{`${formatAmount(detail.balanceAfter)} ${detail.currency}`}</Row>
+        <Row label={t('bill.fields.account')}>{t(`statement.accounts.${detail.accountKind}`, { defaultValue: detail.accountKind })}</Row>
+        {detail.counterparty ? (
+          <Row label={t('bill.fields.counterparty')} testId="detail-counterparty">
+            {detail.counterparty.nickname ? `${detail.counterparty.nickname} · ` : ''}
+            {detail.counterparty.maskedEmail}
+          </Row>
+        ) : null}
+        {detail.reference ? <Row label={t('bill.fields.reference')}>{detail.reference}</Row> : null}
+        {detail.memo ? (
+          <Row label={t('bill.fields.memo')} testId="detail-memo">
+            {detail.memo}
+          </Row>
+        ) : null}
+        {detail.rate ? <Row label={t('bill.fields.rate')}>{formatRate(detail.rate)}</Row> : null}
+        {detail.fee ? <Row label={t('bill.fields.fee')}>{`${formatAmount(detail.fee)} ${detail.feeCurrency ?? ''}`}</Row> : null}
+        <Row label={t('bill.fields.entryId')}>{detail.entryId}</Row>
+        <Row label={t('bill.fields.time')}>{formatDateTime(detail.createdAt)}</Row>
+      </div>
+      {detail.entry.postings.length > 1 ? (
+        <div className="wallet-card">
+          <h2 className="wallet-card-title">{t('bill.postings')}</h2>
+          {detail.entry.postings.map((posting) => {
+            const value = formatAmount(posting.amount);
+            return (
+              <div key={posting.id} className="wallet-row">
+                <span>
+                  {posting.currency} · {t(`statement.accounts.${posting.accountKind}`, { defaultValue: posting.accountKind })}
+                </span>
+                <span className={signClass(posting.amount)}>{value.startsWith('-') ? value : `+${value}`}</span>
+              </div>
+            );
+          })}
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+function parseId(raw: string | null): number | null {
+  return raw && /^[1-9]\d{0,15}$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : null;
+}
+
+/** /bill/detail?type=transfer|swap|turnover&id=N */
+export default function BillDetailPage() {
+  const [params] = useSearchParams();
+  const rawType = params.get('type');
+  const type: DetailType | null = rawType === 'transfer' || rawType === 'swap' || rawType === 'turnover' ? rawType : null;
+  const id = parseId(params.get('id'));
+  const valid = type !== null && id !== null;
+
+  const transfer = useTransfer(id ?? 0, valid && type === 'transfer');
+  const swap = useSwap(id ?? 0, valid && type === 'swap');
+  const turnover = useTurnoverDetail(id ?? 0, valid && type === 'turnover');
+
+  if (!valid) return <NotFound />;
+  return (
+    <div className="wallet-page" data-testid="bill-detail">
+      {type === 'transfer' ? <Loaded query={transfer}>{(record) => <TransferDetail record={record} />}</Loaded> : null}
+      {type === 'swap' ? <Loaded query={swap}>{(record) => <SwapDetail record={record} />}</Loaded> : null}
+      {type === 'turnover' ? <Loaded query={turnover}>{(detail) => <TurnoverDetailView detail={detail} />}</Loaded> : null}
+    </div>
+  );
 }

@@ -1,8 +1,79 @@
-import { BillOutline } from 'antd-mobile-icons';
+import '../../../components/wallet/wallet.css';
+import '../bill.css';
+import { CapsuleTabs } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { PagePlaceholder } from '../../../components/page-placeholder';
+import { useSearchParams } from 'react-router';
+import { EmptyState } from '../../../components/wallet/empty-state';
+import { useSwaps } from '../api/get-swaps';
+import { useTransfers } from '../api/get-transfers';
+import { PagedList } from '../components/paged-list';
+import { SwapRow } from '../components/swap-row';
+import { TransferRow } from '../components/transfer-row';
 
+/** The ?type= values of spec §2, most used first. */
+const BILL_TYPES = ['transfer', 'swap', 'charge', 'withdraw'] as const;
+type BillType = (typeof BILL_TYPES)[number];
+
+function isBillType(value: string | null): value is BillType {
+  return (BILL_TYPES as readonly (string | null)[]).includes(value);
+}
+
+function TransferBills() {
+  const { t } = useTranslation();
+  return (
+    <PagedList
+      query={useTransfers()}
+      keyOf={(record) => record.id}
+      renderItem={(record) => <TransferRow record={record} />}
+      emptyTitle={t('bill.empty.transfer')}
+      emptyDescription={t('bill.empty.transferHint')}
+      testId="bill-transfer"
+    />
+  );
+}
+
+function SwapBills() {
+  const { t } = useTranslation();
+  return (
+    <PagedList
+      query={useSwaps()}
+      keyOf={(record) => record.id}
+      renderItem={(record) => <SwapRow record={record} />}
+      emptyTitle={t('bill.empty.swap')}
+      emptyDescription={t('bill.empty.swapHint')}
+      testId="bill-swap"
+    />
+  );
+}
+
+/** /bill?type=charge|withdraw|swap|transfer; without a type it opens on transfers. */
 export default function BillListPage() {
   const { t } = useTranslation();
-  return <PagePlaceholder icon={<BillOutline />} hint={t('pages.billHint')} />;
+  const [params, setParams] = useSearchParams();
+  const raw = params.get('type');
+  const type: BillType = isBillType(raw) ? raw : 'transfer';
+
+  return (
+    <div className="wallet-page" data-testid={`bill-page-${type}`}>
+      <CapsuleTabs
+        className="bill-tabs"
+        activeKey={type}
+        onChange={(key) => setParams({ type: key }, { replace: true })}
+      >
+        {BILL_TYPES.map((key) => (
+          <CapsuleTabs.Tab key={key} title={t(`bill.tabs.${key}`)} />
+        ))}
+      </CapsuleTabs>
+      {type === 'transfer' ? <TransferBills /> : null}
+      {type === 'swap' ? <SwapBills /> : null}
+      {type === 'charge' || type === 'withdraw' ? (
+        <EmptyState
+          status="default"
+          title={t(`bill.empty.${type}`)}
+          description={t(`bill.comingWith.${type}`)}
+          testId={`bill-${type}-empty`}
+        />
+      ) : null}
+    </div>
+  );
 }

@@ -1,0 +1,30 @@
+import type { SwapRecord } from '@coffer/contract/swap';
+import { List } from 'antd-mobile';
+import { useNavigate } from 'react-router';
+import { CurrencyIcon } from '../../../components/wallet/currency-icon';
+import { formatAmount } from '../../../lib/money';
+import { formatDateTime } from '../../../lib/wallet/format';
+
+export function SwapRow({ record }: { record: SwapRecord }) {
+  const navigate = useNavigate();
+  return (
+    <List.Item
+      data-testid={`swap-row-${record.id}`}
+      prefix={<CurrencyIcon code={record.fromCurrency} size={32} />}
+      description={formatDateTime(record.createdAt)}
+      extra={
+        <div>
+          <div className="font-semibold wallet-amount-in">
+            +{formatAmount(record.toAmount)} {record.toCurrency}
+          </div>
+          <div className="wallet-muted">
+            -{formatAmount(record.fromAmount)} {record.fromCurrency}
+          </div>
+        </div>
+      }
+      onClick={() => navigate(`/bill/detail?type=swap&id=${record.id}`)}
+    >
+      {record.fromCurrency} → {record.toCurrency}
+    </List.Item>
+  );
+}

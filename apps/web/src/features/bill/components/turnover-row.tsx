@@ -1,0 +1,39 @@
+import type { TurnoverItem } from '@coffer/contract/turnover';
+import { List } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { CurrencyIcon } from '../../../components/wallet/currency-icon';
+import { formatAmount } from '../../../lib/money';
+import { formatDateTime } from '../../../lib/wallet/format';
+import { signClass, turnoverTypeLabel } from '../utils/labels';
+
+export function TurnoverRow({ item }: { item: TurnoverItem }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const amount = formatAmount(item.amount);
+  const shown = amount.startsWith('-') ? amount : `+${amount}`;
+  const who = item.counterparty ? item.counterparty.nickname || item.counterparty.maskedEmail : null;
+  return (
+    <List.Item
+      data-testid={`turnover-row-${item.id}`}
+      prefix={<CurrencyIcon code={item.currency} size={32} />}
+      description={
+        <>
+          {who ?? item.reference ? <div className="truncate">{who ?? item.reference}</div> : null}
+          <div>{formatDateTime(item.createdAt)}</div>
+        </>
+      }
+      extra={
+        <div>
+          <div className={`font-semibold ${signClass(item.amount)}`}>
+            {shown} {item.currency}
+          </div>
+          <div className="wallet-muted">{t('statement.balanceAfter', { amount: formatAmount(item.balanceAfter) })}</div>
+        </div>
+      }
+      onClick={() => navigate(`/bill/detail?type=turnover&id=${item.id}`)}
+    >
+      <span data-testid="turnover-type">{turnoverTypeLabel(t, item.type)}</span>
+    </List.Item>
+  );
+}

@@ -1,0 +1,115 @@
+import '../../../components/wallet/wallet.css';
+import { List, PullToRefresh, Skeleton } from 'antd-mobile';
+import { useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { CurrencyIcon } from '../../../components/wallet/currency-icon';
+import { EmptyState } from '../../../components/wallet/empty-state';
+import { formatAmount, isZeroAmount } from '../../../lib/money';
+import { balancesQueryKey, useBalances } from '../../../lib/wallet/balances';
+import { useCurrencies } from '../../../lib/wallet/currencies';
+import { useSwapRates } from '../../../lib/wallet/swap-rates';
+import { REFERENCE_CURRENCY, totalValue } from '../utils/total-value';
+
+interface WalletHomeProps {
+  brand: ReactNode;
+  greeting: string;
+  actions: ReactNode;
+}
+
+export default function WalletHome({ brand, greeting, actions }: WalletHomeProps) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const balances = useBalances();
+  const rates = useSwapRates();
+  const currencies = useCurrencies();
+
+  const reference = currencies.data?.find((c) => c.code === REFERENCE_CURRENCY);
+  const total = useMemo(() => {
+    if (!balances.data || !rates.data) return null;
+    return totalValue(balances.data, rates.data.list, REFERENCE_CURRENCY, reference?.decimals ?? 6);
+  }, [balances.data, rates.data, reference?.decimals]);
+
+  const icons = new Map(currencies.data?.map((c) => [c.id, c]) ?? []);
+
+  const refresh = async () => {
+    await Promise.all([
+      queryClient.refetchQueries({ queryKey: balancesQueryKey }),
+      queryClient.refetchQueries({ queryKey: ['swap-rates'] }),
+    ]);
+  };
+
+  return (
+    <PullToRefresh onRefresh={refresh}>
+      <div className="flex flex-col gap-4" data-testid="home">
+        <section className="home-hero">
+          {brand}
+          <h1 className="home-hero-title">{greeting}</h1>
+          <div>
+            <p className="home-hero-hint">{t('assets.totalIn', { code: REFERENCE_CURRENCY })}</p>
+            <div className="home-total" data-testid="home-total">
+              {total ? `≈ ${formatAmount(total.total, { decimals: 2 })}` : <Skeleton.Title animated />}
+            </div>
+            {total?.unpriced.length ? (
+              <p className="home-hero-hint text-xs">{t('assets.unpriced', { codes: total.unpriced.join(', ') })}</p>
+            ) : null}
+          </div>
+        </section>
+
+        {actions}
+
+        <section className="card" aria-labelledby="home-balances">
+          <h2 id="home-balances" className="m-0 mb-1 text-base font-semibold">
+            {t('assets.balances')}
+          </h2>
+          {balances.isPending ? (
+            <Skeleton.Paragraph animated lineCount={4} />
+          ) : balances.isError ? (
+            <EmptyState
+              status="disconnected"
+              title={t('wallet.loadFailed')}
+              description={
+                <button type="button" className="home-button home-button--outline" onClick={() => void refresh()}>
+                  {t('common.retry')}
+                </button>
+              }
+            />
+          ) : (
+            <List className="home-balances" style={{ '--border-top': 'none', '--border-bottom': 'none' }}>
+              {balances.data.map((balance) => {
+                const currency = icons.get(balance.currencyId);
+                return (
+                  <List.Item
+                    key={balance.currencyId}
+                    data-testid={`balance-${balance.code}`}
+                    prefix={<CurrencyIcon code={balance.code} icon={currency?.icon} size={36} />}
+                    description={currency?.name}
+                    extra={
+                      <div className="text-right">
+                        <div className="home-balance-amount" data-testid={`balance-${balance.code}-total`}>
+                          {formatAmount(balance.total)}
+                        </div>
+                        {isZeroAmount(balance.frozen) ? null : (
+                          <div className="wallet-muted">
+                            {t('assets.frozen', { amount: formatAmount(balance.frozen) })}
+                          </div>
+                        )}
+                      </div>
+                    }
+                    onClick={() => navigate(`/bill/all?currencyId=${balance.currencyId}`)}
+                    arrow={false}
+                  >
+                    <span className="font-semibold">{balance.code}</span>
+                  </List.Item>
+                );
+              })}
+            </List>
+          )}
+        </section>
+      </div>
+    </PullToRefresh>
+  );
+}

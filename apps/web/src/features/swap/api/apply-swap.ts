@@ -1,0 +1,23 @@
+import type { SwapApplyBody, SwapApplyData } from '@coffer/contract/swap';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiPost } from '../../../lib/api-client';
+import { IDEMPOTENCY_HEADER } from '../../../lib/idempotency';
+import { balancesQueryKey } from '../../../lib/wallet/balances';
+
+/** POST /api/swap/apply at the quoted rate (3006 once the quote has expired). */
+export function applySwap(body: SwapApplyBody, idempotencyKey: string): Promise<SwapApplyData> {
+  return apiPost<SwapApplyData>('/swap/apply', body, { headers: { [IDEMPOTENCY_HEADER]: idempotencyKey } });
+}
+
+export function useApplySwap() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, idempotencyKey }: { body: SwapApplyBody; idempotencyKey: string }) =>
+      applySwap(body, idempotencyKey),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: balancesQueryKey });
+      void queryClient.invalidateQueries({ queryKey: ['swaps'] });
+      void queryClient.invalidateQueries({ queryKey: ['turnover'] });
+    },
+  });
+}

@@ -1,0 +1,34 @@
+import type { TransferResult } from '@coffer/contract/ledger';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { balancesQueryKey } from '../../../lib/wallet/balances';
+import { transferByEmail } from './transfer-by-email';
+import { transferByUid } from './transfer-by-uid';
+
+export type TransferTarget = { email: string } | { uid: number };
+
+export interface SendTransferInput {
+  to: TransferTarget;
+  currencyId: number;
+  amount: string;
+  memo?: string;
+  idempotencyKey: string;
+}
+
+function send({ to, idempotencyKey, ...rest }: SendTransferInput): Promise<TransferResult> {
+  return 'email' in to
+    ? transferByEmail({ email: to.email, ...rest }, idempotencyKey)
+    : transferByUid({ uid: to.uid, ...rest }, idempotencyKey);
+}
+
+/** Sends by e-mail or UID; balances and the record lists are stale afterwards. */
+export function useSendTransfer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: send,
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: balancesQueryKey });
+      void queryClient.invalidateQueries({ queryKey: ['transfers'] });
+      void queryClient.invalidateQueries({ queryKey: ['turnover'] });
+    },
+  });
+}

@@ -1,0 +1,10 @@
+import type { TransferByEmailBody, TransferResult } from '@coffer/contract/ledger';
+import { apiPost } from '../../../lib/api-client';
+import { IDEMPOTENCY_HEADER } from '../../../lib/idempotency';
+
+/** POST /api/transfer/transferByEmail with the submit's Idempotency-Key. */
+export function transferByEmail(body: TransferByEmailBody, idempotencyKey: string): Promise<TransferResult> {
+  return apiPost<TransferResult>('/transfer/transferByEmail', body, {
+    headers: { [IDEMPOTENCY_HEADER]: idempotencyKey },
+  });
+}

@@ -1,0 +1,10 @@
+import type { TransferByUidBody, TransferResult } from '@coffer/contract/ledger';
+import { apiPost } from '../../../lib/api-client';
+import { IDEMPOTENCY_HEADER } from '../../../lib/idempotency';
+
+/** POST /api/transfer/transferByUID with the submit's Idempotency-Key. */
+export function transferByUid(body: TransferByUidBody, idempotencyKey: string): Promise<TransferResult> {
+  return apiPost<TransferResult>('/transfer/transferByUID', body, {
+    headers: { [IDEMPOTENCY_HEADER]: idempotencyKey },
+  });
+}
