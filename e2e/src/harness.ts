@@ -22,6 +22,9 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+/** Registers with the operator role (OPERATOR_EMAILS); see wallet-support.ts. */
+export const E2E_OPERATOR_EMAIL = 'operator@example.com';
+
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
@@ -114,6 +117,8 @@ export async function startStack(): Promise<Stack> {
       LOG_LEVEL: 'warn',
       // The suite sends more code mails from one IP than a person would in a minute.
       RATE_LIMIT: 'off',
+      // The wallet tests fund their users through the operator's adjust endpoint.
+      OPERATOR_EMAILS: E2E_OPERATOR_EMAIL,
     },
   });
   const keep = (chunk: Buffer) => {

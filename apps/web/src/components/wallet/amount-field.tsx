@@ -18,7 +18,8 @@ export interface AmountFieldProps {
 /**
  * A read-only amount display driven by antd's numeric keypad: phones get no system
  * keyboard, and every key press goes through appendAmountKey so the text is always a
- * valid decimal for the currency.
+ * valid decimal for the currency. Pages put a KeyboardSpacer at their end so the keypad
+ * never hides the last fields.
  */
 export function AmountField({
   value,
@@ -55,8 +56,11 @@ export function AmountField({
         onClose={() => onOpenChange(false)}
         safeArea
       />
-      {/* Keeps the fields below reachable while the keypad covers the bottom of the page. */}
-      {open ? <div className="amount-keyboard-spacer" aria-hidden /> : null}
     </>
   );
+}
+
+/** Room at the bottom of a page for the open keypad. */
+export function KeyboardSpacer({ open }: { open: boolean }) {
+  return open ? <div className="amount-keyboard-spacer" aria-hidden /> : null;
 }

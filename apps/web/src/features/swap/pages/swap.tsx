@@ -7,7 +7,7 @@ import { Button, Popup, Result, Skeleton } from 'antd-mobile';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { AmountField } from '../../../components/wallet/amount-field';
+import { AmountField, KeyboardSpacer } from '../../../components/wallet/amount-field';
 import { amountErrorText } from '../../../components/wallet/amount-error';
 import { CurrencyButton } from '../../../components/wallet/currency-button';
 import { CurrencyPicker } from '../../../components/wallet/currency-picker';
@@ -313,6 +313,8 @@ export default function SwapPage() {
           </Button>
         </>
       )}
+
+      <KeyboardSpacer open={keyboardOpen} />
 
       <CurrencyPicker
         visible={picking !== null}

@@ -5,7 +5,7 @@ import { Button, Input, Popup, Result, Tabs, TextArea } from 'antd-mobile';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { AmountField } from '../../../components/wallet/amount-field';
+import { AmountField, KeyboardSpacer } from '../../../components/wallet/amount-field';
 import { amountErrorText } from '../../../components/wallet/amount-error';
 import { CurrencyButton } from '../../../components/wallet/currency-button';
 import { CurrencyPicker } from '../../../components/wallet/currency-picker';
@@ -282,6 +282,8 @@ export default function TransferPage() {
       <Button block color="primary" size="large" onClick={openConfirm} data-testid="transfer-next">
         {t('transfer.next')}
       </Button>
+
+      <KeyboardSpacer open={keyboardOpen} />
 
       <CurrencyPicker
         visible={pickerOpen}

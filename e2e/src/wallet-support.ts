@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import type { Currency } from '@coffer/contract/ledger';
+import type { Page } from 'playwright-core';
+import { baseURL, type Lang, mailDir, type TestUser } from './app';
+import { E2E_OPERATOR_EMAIL } from './harness';
+import { waitForCode } from './mailbox';
+
+/** Helpers shared by the wallet-*.test.ts files: API calls that set the scene, and the keypad. */
+
+interface Envelope<T> {
+  code: number;
+  message: string;
+  data: T;
+}
+
+interface CallOptions {
+  method?: 'GET' | 'POST';
+  body?: unknown;
+  token?: string;
+  lang?: Lang;
+  headers?: Record<string, string>;
+}
+
+/** One API call; resolves to the whole envelope so callers can look at refusals. */
+export async function call<T>(path: string, options: CallOptions = {}): Promise<Envelope<T>> {
+  const response = await fetch(`${baseURL()}/api${path}`, {
+    method: options.method ?? (options.body === undefined ? 'GET' : 'POST'),
+    headers: {
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      'accept-language': options.lang ?? 'en-US',
+      ...(options.token ? { 'x-token': options.token } : {}),
+      ...options.headers,
+    },
+    ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+  });
+  return (await response.json()) as Envelope<T>;
+}
+
+/** Like call, but throws unless the code is 0. */
+export async function must<T>(path: string, options: CallOptions = {}): Promise<T> {
+  const reply = await call<T>(path, options);
+  if (reply.code !== 0) throw new Error(`${path}: ${reply.code} ${reply.message}`);
+  return reply.data;
+}
+
+const OPERATOR_PASSWORD = 'operator-Password-1';
+let operator: Promise<string> | null = null;
+
+async function signInOperator(): Promise<string> {
+  const login = () =>
+    call<{ token: string; tokenHead: string }>('/login', {
+      body: { email: E2E_OPERATOR_EMAIL, password: OPERATOR_PASSWORD },
+    });
+  let reply = await login();
+  if (reply.code !== 0) {
+    // First wallet file in this run: the operator does not exist yet.
+    const since = Date.now();
+    await must(`/sendMail?email=${encodeURIComponent(E2E_OPERATOR_EMAIL)}&type=register`);
+    const code = await waitForCode(mailDir(), E2E_OPERATOR_EMAIL, since);
+    await must('/register', { body: { email: E2E_OPERATOR_EMAIL, password: OPERATOR_PASSWORD, code, nickname: 'Operator' } });
+    reply = await login();
+  }
+  if (reply.code !== 0) throw new Error(`operator login: ${reply.code} ${reply.message}`);
+  return reply.data.tokenHead + reply.data.token;
+}
+
+/** The operator's stored-token form (registered once per server, signed in once per file). */
+export function operatorToken(): Promise<string> {
+  operator ??= signInOperator();
+  return operator;
+}
+
+/** Credits `amount` of `currency` to a user through POST /api/admin/ledger/adjust. */
+export async function fund(email: string, amount: string, currency = 'USDT'): Promise<void> {
+  await must('/admin/ledger/adjust', {
+    token: await operatorToken(),
+    headers: { 'idempotency-key': randomUUID() },
+    body: { email, currency, amount, direction: 'credit', reason: 'e2e funding' },
+  });
+}
+
+let currencies: Promise<Currency[]> | null = null;
+export async function currencyId(code: string): Promise<number> {
+  currencies ??= must<Currency[]>('/currency/list');
+  const found = (await currencies).find((c) => c.code === code);
+  if (!found) throw new Error(`no currency ${code}`);
+  return found.id;
+}
+
+/** A transfer made through the API, to give a user some history. */
+export async function apiTransfer(from: TestUser, toEmail: string, amount: string, memo?: string) {
+  return must<{ id: number }>('/transfer/transferByEmail', {
+    token: from.token,
+    headers: { 'idempotency-key': randomUUID() },
+    body: { email: toEmail, currencyId: await currencyId('USDT'), amount, ...(memo ? { memo } : {}) },
+  });
+}
+
+/** A swap made through the API at the current rate. */
+export async function apiSwap(user: TestUser, from: string, to: string, amount: string) {
+  return must<{ id: number }>('/swap/apply', {
+    token: user.token,
+    headers: { 'idempotency-key': randomUUID() },
+    body: { fromCurrencyId: await currencyId(from), toCurrencyId: await currencyId(to), amount },
+  });
+}
+
+/** Opens the amount field's numeric keypad, types `amount` key by key, and closes it. */
+export async function typeAmount(page: Page, amount: string, field = 'amount-field') {
+  await page.getByTestId(field).click();
+  const keyboard = page.locator('.adm-number-keyboard-popup .adm-number-keyboard');
+  await keyboard.waitFor();
+  for (const key of amount) await keyboard.locator(`.adm-number-keyboard-key[aria-label="${key}"]`).click();
+  await keyboard.locator('.adm-number-keyboard-key-ok').click();
+  await keyboard.waitFor({ state: 'hidden' });
+}
+
+/** Clears the amount field through the keypad's backspace. */
+export async function clearAmount(page: Page, length: number, field = 'amount-field') {
+  await page.getByTestId(field).click();
+  const keyboard = page.locator('.adm-number-keyboard-popup .adm-number-keyboard');
+  await keyboard.waitFor();
+  for (let i = 0; i < length; i += 1) await keyboard.locator('.adm-number-keyboard-key-bs').click();
+  await keyboard.locator('.adm-number-keyboard-key-ok').click();
+  await keyboard.waitFor({ state: 'hidden' });
+}
