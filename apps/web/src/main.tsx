@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { AppProvider } from './app/provider';
 import { createAppRouter } from './app/router';
+import { loadAntdLocale } from './lib/antd-locale';
 import { initI18n } from './lib/i18n';
 import { queryClient } from './lib/query-client';
 import { applyLanguage, useLanguageStore } from './stores/language';
@@ -16,6 +17,10 @@ initI18n(language);
 applyLanguage(language);
 applyTheme(useThemeStore.getState().theme);
 
+// Started now (zh-CN is antd's built-in default; the English pack is preloaded by
+// index.html), it is ready before the router has its first page, so that page renders
+// with the right texts at once.
+if (language !== 'zh-CN') void loadAntdLocale(language);
 const router = createAppRouter(queryClient);
 
 createRoot(document.getElementById('app')!).render(

@@ -3,6 +3,7 @@ import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { BillIcon, HomeIcon, ListIcon, SwapIcon, UserIcon } from '../../components/icons';
+import { removeBootScreen } from '../boot';
 import { DEMO_PAGES_ENABLED } from '../config';
 import {
   billShortcutFor,
@@ -42,6 +43,9 @@ export function AppLayout() {
   useEffect(() => {
     document.title = composeDocumentTitle(t(titleKey), t('app.name'));
   }, [t, titleKey]);
+
+  // The first rendered page replaces the boot screen of index.html.
+  useEffect(removeBootScreen, []);
 
   const goBack = () => {
     if (hasHistoryEntry()) navigate(-1);

@@ -1,4 +1,6 @@
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
+import { removeBootScreen } from '../boot';
 
 /**
  * Shown when a route module fails to load (e.g. a chunk vanished after a deploy). Plain
@@ -6,6 +8,7 @@ import { useTranslation } from 'react-i18next';
  */
 export function RouteError() {
   const { t } = useTranslation();
+  useEffect(removeBootScreen, []);
   return (
     <div className="app-main app-main--padded page-center">
       <p className="page-hint">{t('errors.unexpected')}</p>

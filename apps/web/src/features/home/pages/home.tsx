@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isSignedIn } from '../../../lib/session';
+import { useAfterPaint } from '../../../lib/use-after-paint';
 import { useUserStore } from '../../../stores/user';
 import { QuickActions } from '../components/quick-actions';
 
@@ -20,6 +21,7 @@ export default function HomePage() {
   const user = useUserStore((state) => state.user);
   const signedIn = isSignedIn();
   const queryClient = useQueryClient();
+  const afterPaint = useAfterPaint();
 
   // Home is public, so the guard does not load the user. A signed-in visitor in a new tab
   // has none stored yet: load it here, through a dynamic import so that signed-out
@@ -74,9 +76,7 @@ export default function HomePage() {
         </div>
       </section>
       <QuickActions />
-      <Suspense fallback={null}>
-        <PublicRates />
-      </Suspense>
+      <Suspense fallback={null}>{afterPaint ? <PublicRates /> : null}</Suspense>
     </div>
   );
 }

@@ -1,0 +1,242 @@
+#!/usr/bin/env node
+/**
+ * Web bundle and Lighthouse benchmark.
+ *
+ *   npm run bench:web                 # build, measure, 3 Lighthouse runs
+ *   npm run bench:web -- --runs=5     # more Lighthouse runs (the median is reported)
+ *   npm run bench:web -- --no-build   # measure the existing apps/web/dist
+ *
+ * 1. Builds apps/web (production).
+ * 2. Initial JS/CSS for "/": the files index.html loads (entry script, modulepreloads,
+ *    stylesheets) and, separately, what a browser really fetches for a signed-out visit of
+ *    "/" (recorded with playwright-core until the network is idle; this adds the lazy
+ *    route chunk and the locale pack). Raw and gzip (level 9) bytes.
+ * 3. Starts the real server (embedded mode, fresh DATA_DIR) serving the build and runs
+ *    Lighthouse's default mobile profile (performance only) N times; prints the median.
+ * Budgets: initial JS for "/" <= 150 kB gzip (browser-recorded figure), Lighthouse mobile
+ * performance >= 95. Exits 1 when a budget is missed.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
+const DIST = join(ROOT, 'apps/web/dist');
+const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const CHROME_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const BUDGET_JS_GZIP_KB = 150;
+const BUDGET_LIGHTHOUSE = 95;
+
+const args = process.argv.slice(2);
+const runs = Number(args.find((a) => a.startsWith('--runs='))?.split('=')[1] ?? 3);
+const build = !args.includes('--no-build');
+
+const kb = (bytes) => (bytes / 1000).toFixed(1);
+const gzipSize = (buffer) => gzipSync(buffer, { level: 9 }).length;
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+function table(title, rows) {
+  console.log(`\n${title}`);
+  const width = Math.max(...rows.map((r) => r.file.length), 4);
+  console.log(`  ${'file'.padEnd(width)}  ${'raw kB'.padStart(8)}  ${'gzip kB'.padStart(8)}`);
+  for (const r of rows) console.log(`  ${r.file.padEnd(width)}  ${kb(r.raw).padStart(8)}  ${kb(r.gzip).padStart(8)}`);
+  const raw = rows.reduce((s, r) => s + r.raw, 0);
+  const gzip = rows.reduce((s, r) => s + r.gzip, 0);
+  console.log(`  ${'total'.padEnd(width)}  ${kb(raw).padStart(8)}  ${kb(gzip).padStart(8)}`);
+  return { raw, gzip };
+}
+
+function fileRow(path) {
+  const buffer = readFileSync(join(DIST, path));
+  return { file: path, raw: buffer.length, gzip: gzipSize(buffer) };
+}
+
+/** What index.html itself pulls in before any route code runs. */
+function staticEntry() {
+  const html = readFileSync(join(DIST, 'index.html'), 'utf8');
+  const js = new Set();
+  const css = new Set();
+  for (const match of html.matchAll(/<script[^>]*type="module"[^>]*src="\/([^"]+)"/g)) js.add(match[1]);
+  for (const match of html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="\/([^"]+)"/g)) js.add(match[1]);
+  for (const match of html.matchAll(/<link[^>]*rel="stylesheet"[^>]*href="\/([^"]+)"/g)) css.add(match[1]);
+  return { js: [...js].map(fileRow), css: [...css].map(fileRow) };
+}
+
+async function startServer() {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'coffer-bench-web-'));
+  let log = '';
+  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['apps/server/src/main.ts'], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIST_DIR: DIST, LOG_LEVEL: 'warn' },
+  });
+  const keep = (chunk) => {
+    log = (log + chunk).slice(-10_000);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const baseURL = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+        await exited;
+      } catch {
+        // Already gone.
+      }
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${log}`);
+    try {
+      const body = await (await fetch(`${baseURL}/api/health`)).json();
+      if (body.code === 0) return { baseURL, stop };
+    } catch {
+      // Not up yet.
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  await stop();
+  throw new Error(`server not healthy in 90 s:\n${log}`);
+}
+
+/** Every JS/CSS response of a signed-out phone visit to "/", in request order. */
+async function recordBrowserLoad(baseURL) {
+  const { chromium, devices } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROME_PATH, headless: true, args: CHROME_FLAGS });
+  try {
+    const context = await browser.newContext({ ...devices['iPhone 13'], locale: 'zh-CN' });
+    const page = await context.newPage();
+    const seen = [];
+    page.on('response', (response) => {
+      const path = new URL(response.url()).pathname;
+      if (/\.(js|css)$/.test(path)) seen.push(path.slice(1));
+    });
+    await page.goto(`${baseURL}/`, { waitUntil: 'networkidle' });
+    await page.locator('.adm-tab-bar').waitFor();
+    await context.close();
+    const unique = [...new Set(seen)].filter((path) => existsSync(join(DIST, path)));
+    return {
+      js: unique.filter((p) => p.endsWith('.js')).map(fileRow),
+      css: unique.filter((p) => p.endsWith('.css')).map(fileRow),
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+function lighthouseOnce(url, outFile) {
+  execFileSync(
+    join(ROOT, 'node_modules/.bin/lighthouse'),
+    [
+      url,
+      '--quiet',
+      '--only-categories=performance',
+      '--output=json',
+      `--output-path=${outFile}`,
+      `--chrome-flags=${CHROME_FLAGS.join(' ')}`,
+    ],
+    { cwd: ROOT, env: { ...process.env, CHROME_PATH }, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  const report = JSON.parse(readFileSync(outFile, 'utf8'));
+  const audit = (id) => report.audits[id]?.numericValue ?? Number.NaN;
+  return {
+    score: Math.round((report.categories.performance.score ?? 0) * 100),
+    fcp: audit('first-contentful-paint'),
+    lcp: audit('largest-contentful-paint'),
+    tbt: audit('total-blocking-time'),
+    cls: audit('cumulative-layout-shift'),
+    si: audit('speed-index'),
+    bytes: audit('total-byte-weight'),
+  };
+}
+
+async function main() {
+  if (build) {
+    console.log('building apps/web ...');
+    execFileSync('npm', ['run', 'build', '-w', '@coffer/web'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
+  }
+  if (!existsSync(join(DIST, 'index.html'))) throw new Error('apps/web/dist/index.html missing; run without --no-build');
+
+  const entry = staticEntry();
+  table('index.html: entry JS (script + modulepreload)', entry.js);
+  table('index.html: CSS', entry.css);
+
+  const server = await startServer();
+  let browserJs;
+  let results = [];
+  try {
+    const recorded = await recordBrowserLoad(server.baseURL);
+    browserJs = table('browser, signed-out visit of "/": JS fetched', recorded.js);
+    table('browser, signed-out visit of "/": CSS fetched', recorded.css);
+
+    const outDir = mkdtempSync(join(tmpdir(), 'coffer-lh-'));
+    for (let i = 1; i <= runs; i += 1) {
+      const result = lighthouseOnce(`${server.baseURL}/`, join(outDir, `run-${i}.json`));
+      results.push(result);
+      console.log(
+        `lighthouse run ${i}/${runs}: score ${result.score}  FCP ${Math.round(result.fcp)} ms  LCP ${Math.round(result.lcp)} ms  TBT ${Math.round(result.tbt)} ms  CLS ${result.cls.toFixed(3)}  bytes ${kb(result.bytes)} kB`,
+      );
+    }
+    rmSync(outDir, { recursive: true, force: true });
+  } finally {
+    await server.stop();
+  }
+
+  results = results.filter((r) => Number.isFinite(r.score));
+  const score = median(results.map((r) => r.score));
+  console.log(
+    `\nLighthouse mobile performance, median of ${results.length}: ${score}` +
+      `  (FCP ${Math.round(median(results.map((r) => r.fcp)))} ms, LCP ${Math.round(median(results.map((r) => r.lcp)))} ms,` +
+      ` TBT ${Math.round(median(results.map((r) => r.tbt)))} ms, CLS ${median(results.map((r) => r.cls)).toFixed(3)})`,
+  );
+
+  const jsOk = browserJs.gzip <= BUDGET_JS_GZIP_KB * 1000;
+  const lhOk = score >= BUDGET_LIGHTHOUSE;
+  console.log('\nbudgets');
+  console.log(`  initial JS for "/" ${kb(browserJs.gzip)} kB gzip <= ${BUDGET_JS_GZIP_KB} kB: ${jsOk ? 'PASS' : 'FAIL'}`);
+  console.log(`  Lighthouse mobile performance ${score} >= ${BUDGET_LIGHTHOUSE}: ${lhOk ? 'PASS' : 'FAIL'}`);
+  if (!jsOk || !lhOk) process.exitCode = 1;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
