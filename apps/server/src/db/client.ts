@@ -17,7 +17,11 @@ export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
  * return int8 as a JS number (ids stay below 2^53) and numeric as a string.
  */
 export interface SqlClient {
-  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /**
+   * `name` makes it a prepared statement on PostgreSQL (parsed and planned once per
+   * connection): for fixed hot-path statements only. PGlite ignores it.
+   */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[], opts?: { name?: string }): Promise<T[]>;
 }
 
 export interface Database {
@@ -42,8 +46,10 @@ export async function openPostgres(url: string, poolSize = 20): Promise<Database
     kind: 'postgres',
     db,
     sql: {
-      async query(text, params) {
-        const res = await pool.query(text, params as unknown[]);
+      async query(text, params, opts) {
+        const res = opts?.name
+          ? await pool.query({ name: opts.name, text, values: params as unknown[] })
+          : await pool.query(text, params as unknown[]);
         return res.rows;
       },
     },

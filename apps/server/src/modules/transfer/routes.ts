@@ -1,4 +1,5 @@
 import {
+  ErrorCode,
   envelope,
   idParams,
   recipient,
@@ -10,13 +11,15 @@ import {
   transferRecord,
   transferResult,
 } from '@coffer/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { BizError } from '../../core/errors.ts';
 import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
+import { hashToken, requireSession, tokenFromRequest } from '../../core/session.ts';
 import { idempotencyKeyOf } from '../../ledger/idempotency.ts';
-import { previewRecipient, transfer, transferDetails, transferPage as listTransfers } from './service.ts';
+import { type Caller, previewRecipient, transfer, transferDetails, transferPage as listTransfers } from './service.ts';
 
 const tags = ['transfer'];
 const security = [{ token: [] }];
@@ -35,10 +38,16 @@ export async function transferRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { database, config } = app.deps;
 
+  /** The hot path resolves the session inside the transfer statement (see service.ts). */
+  const callerOf = (request: FastifyRequest): Caller => {
+    const token = tokenFromRequest(request);
+    if (!token) throw new BizError(ErrorCode.NOT_SIGNED_IN);
+    return { tokenHash: hashToken(token), requireSession: () => requireSession(database.db, request) };
+  };
+
   app.post(
     '/transfer/transferByEmail',
     {
-      preHandler: app.authenticate,
       schema: {
         tags,
         security,
@@ -51,7 +60,7 @@ export async function transferRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const { email, ...rest } = request.body;
-      const data = await transfer(database, request.user, { ...rest, to: { email } }, idempotencyKeyOf(request));
+      const data = await transfer(database, callerOf(request), { ...rest, to: { email } }, idempotencyKeyOf(request));
       return ok(data, requestLocale(request));
     },
   );
@@ -59,7 +68,6 @@ export async function transferRoutes(fastify: FastifyInstance) {
   app.post(
     '/transfer/transferByUID',
     {
-      preHandler: app.authenticate,
       schema: {
         tags,
         security,
@@ -72,7 +80,7 @@ export async function transferRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const { uid, ...rest } = request.body;
-      const data = await transfer(database, request.user, { ...rest, to: { uid } }, idempotencyKeyOf(request));
+      const data = await transfer(database, callerOf(request), { ...rest, to: { uid } }, idempotencyKeyOf(request));
       return ok(data, requestLocale(request));
     },
   );

@@ -16,6 +16,7 @@ import { parseAmount } from '../../ledger/amounts.ts';
 import { currencies, enabledCurrency } from '../../ledger/currencies.ts';
 import { requestHash } from '../../ledger/idempotency.ts';
 import { rethrowLedgerError } from '../../ledger/sql-errors.ts';
+import { type BatchItem, transferBatcher } from './batcher.ts';
 
 export type RecipientRef = { uid: number } | { email: string };
 
@@ -26,57 +27,62 @@ export interface TransferInput {
   memo?: string | undefined;
 }
 
-interface TransferFnRow {
-  t_id: number;
-  t_entry: number;
-  t_to: number;
-  t_to_email: string;
-  t_to_nickname: string;
-  t_amount: string;
-  t_memo: string | null;
-  t_created: Date | string;
-  t_replayed: boolean;
-}
-
-const TRANSFER_SQL = 'select * from coffer_transfer($1, $2, $3, $4, $5::numeric, $6, $7, $8)';
-
 const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
 
+/** Who is asking: a token hash (resolved with the transfer) and how to tell 2001 first. */
+export interface Caller {
+  tokenHash: string;
+  /** Resolves the session on its own (2001 when there is none); used only on refusals. */
+  requireSession(): Promise<unknown>;
+}
+
 /**
- * Moves `amount` from the signed-in user's available balance to another user's, in one
- * round trip to coffer_transfer() (DESIGN §6). Checks that need no database (shape,
- * decimals, limits, sending to oneself by uid or e-mail) answer before it is called.
+ * Moves `amount` from the caller's available balance to another user's: one coffer_transfer()
+ * inside coffer_transfer_batch(), which also resolves the session, so a request costs one
+ * statement shared with the transfers that arrived with it (group commit, see batcher.ts).
+ * Checks that need no database (shape, decimals, limits) answer before it, after the session
+ * is confirmed, so a caller without a session always hears 2001 first.
  */
 export async function transfer(
   database: Database,
-  from: SessionUser,
+  caller: Caller,
   input: TransferInput,
   idempotencyKey: string | null,
 ): Promise<TransferResult> {
-  const currency = await enabledCurrency(database, input.currencyId);
-  const amount = parseAmount(input.amount, currency);
-  const memo = input.memo?.trim() || null;
-  if ('uid' in input.to ? input.to.uid === from.id : input.to.email.toLowerCase() === from.email.toLowerCase()) {
-    throw new BizError(ErrorCode.CANNOT_SEND_TO_SELF);
-  }
-  const target = 'uid' in input.to ? { uid: input.to.uid } : { email: input.to.email.toLowerCase() };
-  const hash = idempotencyKey ? requestHash('transfer', { ...target, currencyId: currency.id, amount, memo }) : null;
-  let row: TransferFnRow | undefined;
+  let currency: Currency;
+  let amount: string;
   try {
-    [row] = await database.sql.query<TransferFnRow>(TRANSFER_SQL, [
-      from.id,
-      'uid' in target ? target.uid : null,
-      'email' in target ? target.email : null,
-      currency.id,
-      amount,
-      memo,
-      idempotencyKey,
-      hash,
-    ]);
+    currency = await enabledCurrency(database, input.currencyId);
+    amount = parseAmount(input.amount, currency);
   } catch (e) {
-    rethrowLedgerError(e);
+    await caller.requireSession();
+    throw e;
   }
-  if (!row) throw new Error('coffer_transfer returned no row');
+  const memo = input.memo?.trim() || null;
+  const toUid = 'uid' in input.to ? input.to.uid : null;
+  const toEmail = 'email' in input.to ? input.to.email.toLowerCase() : null;
+  const target = toUid !== null ? { uid: toUid } : { email: toEmail };
+  const hash = idempotencyKey ? requestHash('transfer', { ...target, currencyId: currency.id, amount, memo }) : null;
+  const item: BatchItem = {
+    tokenHash: caller.tokenHash,
+    toUid,
+    toEmail,
+    currencyId: currency.id,
+    amount,
+    memo,
+    key: idempotencyKey,
+    hash,
+  };
+  let row = await transferBatcher(database).submit(item);
+  // Batches of two API processes may deadlock on crossing idempotency keys of concurrent
+  // twins (PostgreSQL breaks it by refusing one item): run that item again.
+  for (let retry = 0; retry < 3 && (row.b_state === '40P01' || row.b_state === '40001'); retry++) {
+    row = await transferBatcher(database).submit(item);
+  }
+  if (row.b_state === 'AUTH') throw new BizError(ErrorCode.NOT_SIGNED_IN);
+  if (row.b_state) {
+    rethrowLedgerError(Object.assign(new Error(`transfer refused: SQLSTATE ${row.b_state}`), { code: row.b_state }));
+  }
   return {
     id: Number(row.t_id),
     direction: 'out',

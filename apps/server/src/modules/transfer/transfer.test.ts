@@ -211,6 +211,23 @@ describe('transfers', () => {
     expect(badKey.code).toBe(1001);
   });
 
+  it('moves nothing without an active session (missing, wrong, revoked or expired): 2001 first', async () => {
+    const before = await countTransfers();
+    const body = { uid: bob.uid, currencyId: usdt, amount: '1' };
+    expect((await sendUid({ ...alice, token: 'Bearer not-a-token' }, body)).code).toBe(2001);
+    const temp = await createUser(t);
+    await fund(t, temp.uid, 'USDT', '5');
+    await t.database.sql.query('update sessions set revoked_at = now() where user_id = $1', [temp.uid]);
+    expect(await sendUid(temp, body, { lang: 'en-US' })).toMatchObject({ code: 2001, message: 'Not signed in or session expired' });
+    const other = await createUser(t);
+    await t.database.sql.query(`update sessions set expires_at = now() - interval '1 second' where user_id = $1`, [other.uid]);
+    expect((await send(other, { email: 'bob@example.com', currencyId: usdt, amount: '1' })).code).toBe(2001);
+    // Refusals that need no database still say 2001 first to a caller without a session.
+    expect((await sendUid(temp, { ...body, currencyId: 999 })).code).toBe(2001);
+    expect((await sendUid(temp, { ...body, amount: '0.0000001' })).code).toBe(2001);
+    expect(await countTransfers()).toBe(before);
+  });
+
   it('replays a repeated Idempotency-Key with the same body and refuses another body (3010)', async () => {
     const key = nextKey();
     const body = { email: 'carol@example.com', currencyId: usdt, amount: '2', memo: 'rent' };

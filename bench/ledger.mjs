@@ -1,0 +1,335 @@
+#!/usr/bin/env node
+// Ledger benchmark (DESIGN §6, §9): API transfers per second against pgbench's tpcb-like rate
+// on the same PostgreSQL, measured in the same run.
+//
+//   npm run bench:ledger            (env: BENCH_PG_URL, BENCH_SECONDS, BENCH_USERS, BENCH_CLIENTS)
+//
+// 1. pgbench -i -s 10, then pgbench -c 16 -j 2 -T 15 (tpcb-like) in a fresh database: reference TPS.
+// 2. The real server (tsx apps/server/src/main.ts) on a fresh database and a free port, users
+//    registered through the API (codes read from the console-mode outbox), funded through
+//    POST /api/admin/ledger/adjust, then 16 keep-alive clients POST /api/transfer/transferByUID:
+//    uniform random pairs, then a hot run (every transfer credits one account).
+// 3. The same uniform run in the embedded mode (PGlite, no DATABASE_URL).
+// After each run the operator audit must pass. Every database it creates is dropped at the end.
+import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+const root = path.resolve(import.meta.dirname, '..');
+const ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const USERS = Number(process.env.BENCH_USERS ?? 200);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
+/** For quicker runs while tuning: BENCH_MODES=postgres (or pglite), BENCH_PGBENCH=0. */
+const MODES = (process.env.BENCH_MODES ?? 'postgres,pglite').split(',');
+const RUN_PGBENCH = process.env.BENCH_PGBENCH !== '0';
+const GOALS = { uniformVsPgbench: 1.0, hotVsUniform: 0.75, p99Ms: 50, pgliteTps: 1000 };
+
+const suffix = crypto.randomBytes(4).toString('hex');
+const createdDbs = [];
+const children = new Set();
+const tmpDirs = [];
+let seq = 0;
+
+function dbUrl(name) {
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+function sh(cmd, args, opts = {}) {
+  const res = spawnSync(cmd, args, { encoding: 'utf8', ...opts });
+  if (res.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed:\n${res.stderr || res.stdout}`);
+  return res.stdout;
+}
+
+function psqlAdmin(sql) {
+  return sh('psql', [ADMIN_URL, '-v', 'ON_ERROR_STOP=1', '-qAtc', sql]);
+}
+
+function createDb(name) {
+  psqlAdmin(`create database ${name}`);
+  createdDbs.push(name);
+  return dbUrl(name);
+}
+
+function dropDbs() {
+  for (const name of createdDbs.splice(0)) {
+    try {
+      psqlAdmin(`drop database if exists ${name} with (force)`);
+    } catch (e) {
+      console.error(`could not drop ${name}: ${e.message}`);
+    }
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------- pgbench reference
+function pgbenchReference() {
+  const url = createDb(`coffer_bench_pgb_${suffix}`);
+  console.log('pgbench: initialising scale 10 ...');
+  sh('pgbench', ['-i', '-s', '10', '-q', url]);
+  console.log(`pgbench: tpcb-like -c 16 -j 2 -T ${SECONDS} ...`);
+  const out = sh('pgbench', ['-c', '16', '-j', '2', '-T', String(SECONDS), url]);
+  const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1]);
+  const lat = Number(/latency average = ([\d.]+) ms/.exec(out)?.[1]);
+  if (!tps) throw new Error(`could not read pgbench output:\n${out}`);
+  psqlAdmin(`drop database if exists coffer_bench_pgb_${suffix} with (force)`);
+  createdDbs.splice(createdDbs.indexOf(`coffer_bench_pgb_${suffix}`), 1);
+  return { tps, latencyAvgMs: lat };
+}
+
+// ---------------------------------------------------------------- server
+async function startServer(env) {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-bench-'));
+  tmpDirs.push(dataDir);
+  // Same as `tsx apps/server/src/main.ts`; BENCH_SERVER_NODE_ARGS adds node flags (e.g. --cpu-prof).
+  const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      RATE_LIMIT: 'off',
+      LOG_LEVEL: 'warn',
+      OPERATOR_EMAILS: 'ops@bench.coffer',
+      SMTP_URL: '',
+      DATABASE_URL: '',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.add(child);
+  let stderr = '';
+  child.stderr.on('data', (d) => {
+    stderr = (stderr + d).slice(-4000);
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${stderr}`);
+    try {
+      const res = await fetch(`${base}/api/health`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    await sleep(100);
+  }
+  return {
+    base,
+    dataDir,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, sleep(15_000)]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+      children.delete(child);
+    },
+  };
+}
+
+async function api(base, method, url, { token, body, key } = {}) {
+  const headers = { 'content-type': 'application/json' };
+  if (token) headers['x-token'] = token;
+  if (key) headers['idempotency-key'] = key;
+  const res = await fetch(base + url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const json = await res.json();
+  if (json.code !== 0) throw new Error(`${method} ${url}: ${json.code} ${json.message}`);
+  return json.data;
+}
+
+/** Registers through the API, reading the code from the console-mode outbox in DATA_DIR/mail. */
+async function register(server, email) {
+  await api(server.base, 'GET', `/api/sendMail?email=${encodeURIComponent(email)}&type=register`);
+  const outbox = path.join(server.dataDir, 'mail');
+  const tail = `-${email.replace(/[^a-z0-9@.]/gi, '_')}.json`;
+  let code;
+  for (let i = 0; i < 100 && !code; i++) {
+    const file = fs.existsSync(outbox) ? fs.readdirSync(outbox).find((f) => f.endsWith(tail)) : undefined;
+    if (file) code = /\b(\d{6})\b/.exec(JSON.parse(fs.readFileSync(path.join(outbox, file), 'utf8')).text)?.[1];
+    if (!code) await sleep(20);
+  }
+  if (!code) throw new Error(`no code mailed to ${email}`);
+  const data = await api(server.base, 'POST', '/api/register', { body: { email, password: 'bench-password-1', code } });
+  return data.tokenHead + data.token;
+}
+
+async function inBatches(items, size, fn) {
+  const out = [];
+  for (let i = 0; i < items.length; i += size) out.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
+  return out;
+}
+
+/** An operator and USERS funded users; returns their uids and tokens. */
+async function prepare(server, usdtId) {
+  const opToken = await register(server, 'ops@bench.coffer');
+  const emails = Array.from({ length: USERS }, (_, i) => `user${i}@bench.coffer`);
+  const tokens = await inBatches(emails, 8, (email) => register(server, email));
+  const users = await inBatches(tokens, 16, async (token, i) => {
+    const me = await api(server.base, 'GET', '/api/getCurrentUser', { token });
+    await api(server.base, 'POST', '/api/admin/ledger/adjust', {
+      token: opToken,
+      body: { uid: me.uid, currency: usdtId, amount: '1000000', reason: `bench funding ${i}` },
+    });
+    return { uid: me.uid, token };
+  });
+  return { opToken, users };
+}
+
+// ---------------------------------------------------------------- load
+function runLoad(server, users, usdtId, { hot }) {
+  const target = users[0];
+  const senders = hot ? users.slice(1) : users;
+  const codes = new Map();
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: server.base,
+        connections: CLIENTS,
+        duration: SECONDS,
+        pipelining: 1,
+        requests: [
+          {
+            method: 'POST',
+            path: '/api/transfer/transferByUID',
+            setupRequest(req) {
+              const from = senders[Math.floor(Math.random() * senders.length)];
+              let to = target;
+              if (!hot) {
+                do to = users[Math.floor(Math.random() * users.length)];
+                while (to === from);
+              }
+              const cents = 1 + Math.floor(Math.random() * 100);
+              return {
+                ...req,
+                headers: {
+                  'content-type': 'application/json',
+                  'x-token': from.token,
+                  'idempotency-key': `bench-${suffix}-${++seq}`,
+                },
+                body: JSON.stringify({ uid: to.uid, currencyId: usdtId, amount: `0.${String(cents).padStart(2, '0')}` }),
+              };
+            },
+            onResponse(status, body) {
+              const code = status === 200 ? JSON.parse(body).code : `http ${status}`;
+              codes.set(code, (codes.get(code) ?? 0) + 1);
+            },
+          },
+        ],
+      },
+      (err, result) => (err ? reject(err) : resolve({ result, codes })),
+    );
+    autocannon.track(instance, { renderProgressBar: false, renderResultsTable: false, renderLatencyTable: false });
+  });
+}
+
+function summarize(name, { result, codes }) {
+  const ok = codes.get(0) ?? 0;
+  const failed = [...codes.entries()].filter(([c]) => c !== 0);
+  const tps = ok / SECONDS;
+  const row = {
+    name,
+    tps,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    failed: Object.fromEntries(failed),
+  };
+  console.log(
+    `${name}: ${tps.toFixed(0)} transfers/s, p50 ${row.p50} ms, p99 ${row.p99} ms` +
+      (failed.length || row.errors ? `, non-zero answers ${JSON.stringify(row.failed)}, errors ${row.errors}` : ''),
+  );
+  return row;
+}
+
+async function benchServer(label, env, runs) {
+  const server = await startServer(env);
+  try {
+    const currencies = await api(server.base, 'GET', '/api/currency/list');
+    const usdtId = currencies.find((c) => c.code === 'USDT').id;
+    const started = Date.now();
+    const { opToken, users } = await prepare(server, usdtId);
+    console.log(`${label}: ${USERS} users registered and funded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const rows = {};
+    for (const run of runs) {
+      rows[run] = summarize(`${label} ${run}`, await runLoad(server, users, usdtId, { hot: run === 'hot' }));
+      const audit = await api(server.base, 'GET', '/api/admin/ledger/audit', { token: opToken });
+      if (!audit.ok) throw new Error(`audit failed after ${label} ${run}: ${JSON.stringify(audit.checks.filter((c) => !c.ok))}`);
+    }
+    console.log(`${label}: ledger audit ok`);
+    return rows;
+  } finally {
+    await server.stop();
+  }
+}
+
+async function main() {
+  console.log(`ledger bench: ${CLIENTS} clients, ${SECONDS} s per run, ${USERS} users, ${os.cpus().length} CPUs\n`);
+  const pgbench = RUN_PGBENCH ? pgbenchReference() : undefined;
+  if (pgbench) console.log(`pgbench tpcb-like: ${pgbench.tps.toFixed(0)} TPS (latency avg ${pgbench.latencyAvgMs} ms)\n`);
+  const pg = MODES.includes('postgres')
+    ? await benchServer('postgres', { DATABASE_URL: createDb(`coffer_bench_app_${suffix}`) }, ['uniform', 'hot'])
+    : undefined;
+  const lite = MODES.includes('pglite') ? await benchServer('pglite', {}, ['uniform']) : undefined;
+
+  const verdict = (ok) => (ok ? 'met' : 'NOT met');
+  const line = (label, r) => `  ${label.padEnd(26)} ${r.tps.toFixed(0)}/s  p50 ${r.p50} ms  p99 ${r.p99} ms`;
+  console.log('\nresults');
+  if (pgbench) console.log(`  ${'pgbench tpcb-like'.padEnd(26)} ${pgbench.tps.toFixed(0)} TPS`);
+  if (pg) console.log(`${line('postgres uniform', pg.uniform)}\n${line('postgres hot account', pg.hot)}`);
+  if (lite) console.log(line('pglite uniform', lite.uniform));
+  console.log('goals');
+  if (pg && pgbench) {
+    const r = pg.uniform.tps / pgbench.tps;
+    console.log(`  uniform / pgbench = ${r.toFixed(2)}x (goal >= ${GOALS.uniformVsPgbench}x): ${verdict(r >= GOALS.uniformVsPgbench)}`);
+  }
+  if (pg) {
+    const r = pg.hot.tps / pg.uniform.tps;
+    console.log(`  hot / uniform     = ${r.toFixed(2)}x (goal >= ${GOALS.hotVsUniform}x): ${verdict(r >= GOALS.hotVsUniform)}`);
+    const p99 = Math.max(pg.uniform.p99, pg.hot.p99);
+    console.log(`  p99 (postgres)    = ${p99} ms (goal <= ${GOALS.p99Ms} ms): ${verdict(p99 <= GOALS.p99Ms)}`);
+  }
+  if (lite) {
+    const ok = lite.uniform.tps >= GOALS.pgliteTps;
+    console.log(`  pglite            = ${lite.uniform.tps.toFixed(0)}/s (goal >= ${GOALS.pgliteTps}/s): ${verdict(ok)}`);
+  }
+}
+
+const cleanup = () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  dropDbs();
+  for (const dir of tmpDirs) fs.rmSync(dir, { recursive: true, force: true });
+};
+process.once('SIGINT', () => {
+  cleanup();
+  process.exit(130);
+});
+
+try {
+  await main();
+} catch (e) {
+  console.error(e);
+  process.exitCode = 1;
+} finally {
+  cleanup();
+}
