@@ -88,6 +88,29 @@ function preloadLandingRoute(moduleSuffixes: string[]): Plugin {
   };
 }
 
+/**
+ * Fills index.html's locale-file map, so its inline script can preload the one locale
+ * the app will import (the choice depends on the browser, so it cannot be static).
+ */
+function localeChunkMap(): Plugin {
+  const placeholder = '/*coffer:locale-chunks*/ {}';
+  return {
+    name: 'coffer-locale-chunk-map',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const map: Record<string, string> = {};
+        for (const output of Object.values(ctx.bundle ?? {})) {
+          const match = output.type === 'chunk' ? /\/src\/locales\/([\w-]+)\.json$/.exec(output.facadeModuleId ?? '') : null;
+          if (match?.[1]) map[match[1]] = `/${output.fileName}`;
+        }
+        return html.replace(placeholder, JSON.stringify(map));
+      },
+    },
+  };
+}
+
 export default defineConfig(({ command, mode }) => {
   // A production build must bundle React's production code even when launched from a test
   // runner (vitest sets NODE_ENV=test, which Vite would otherwise follow).
@@ -105,6 +128,7 @@ export default defineConfig(({ command, mode }) => {
       UnoCSS(),
       // The landing route, and antd-mobile's English pack that main.tsx waits for.
       preloadLandingRoute(['/src/features/home/pages/home.tsx', '/antd-mobile/es/locales/en-US.js']),
+      localeChunkMap(),
       precompress(),
     ],
     // One switch for both the route list (plugin above) and the route rules (app/config.ts);

@@ -12,21 +12,22 @@ import { applyLanguage, useLanguageStore } from './stores/language';
 import { applyTheme, useThemeStore } from './stores/theme';
 
 const language = useLanguageStore.getState().language;
-initI18n(language);
-// Saving the first pick keeps the accept-language header in step with the interface.
-applyLanguage(language);
 applyTheme(useThemeStore.getState().theme);
-
 // Started now (zh-CN is antd's built-in default; the English pack is preloaded by
 // index.html), it is ready before the router has its first page, so that page renders
 // with the right texts at once.
 if (language !== 'zh-CN') void loadAntdLocale(language);
-const router = createAppRouter(queryClient);
 
-createRoot(document.getElementById('app')!).render(
-  <StrictMode>
-    <AppProvider>
-      <RouterProvider router={router} />
-    </AppProvider>
-  </StrictMode>,
-);
+// The guard titles the first page, so the texts come before the router.
+void initI18n(language).then(() => {
+  // Saving the first pick keeps the accept-language header in step with the interface.
+  applyLanguage(language);
+  const router = createAppRouter(queryClient);
+  createRoot(document.getElementById('app')!).render(
+    <StrictMode>
+      <AppProvider>
+        <RouterProvider router={router} />
+      </AppProvider>
+    </StrictMode>,
+  );
+});

@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { i18n } from '../lib/i18n';
+import { ensureMessages, i18n } from '../lib/i18n';
 import { type AppLanguage, browserLanguages, pickLanguage } from '../lib/language';
 import { local, STORAGE_KEYS } from '../lib/storage';
 
@@ -16,12 +16,14 @@ export function applyLanguage(language: AppLanguage) {
 
 interface LanguageState {
   language: AppLanguage;
-  setLanguage: (language: AppLanguage) => void;
+  setLanguage: (language: AppLanguage) => Promise<void>;
 }
 
 export const useLanguageStore = create<LanguageState>((set) => ({
   language: initialLanguage(),
-  setLanguage: (language) => {
+  setLanguage: async (language) => {
+    // Texts first, so the interface never shows keys while the other file loads.
+    await ensureMessages(language);
     applyLanguage(language);
     set({ language });
   },

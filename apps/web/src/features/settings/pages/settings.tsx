@@ -71,7 +71,7 @@ export default function SettingsPage() {
           'data-testid': `language-${lang}`,
         }))}
         onAction={(action) => {
-          setLanguage(action.key as AppLanguage);
+          void setLanguage(action.key as AppLanguage);
           setChoosingLanguage(false);
         }}
         onClose={() => setChoosingLanguage(false)}
