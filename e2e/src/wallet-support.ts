@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Currency } from '@coffer/contract/ledger';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { baseURL, type Lang, mailDir, type TestUser } from './app';
 import { E2E_OPERATOR_EMAIL } from './harness';
 import { waitForCode } from './mailbox';
@@ -123,4 +123,14 @@ export async function clearAmount(page: Page, length: number, field = 'amount-fi
   for (let i = 0; i < length; i += 1) await keyboard.locator('.adm-number-keyboard-key-bs').click();
   await keyboard.locator('.adm-number-keyboard-key-ok').click();
   await keyboard.waitFor({ state: 'hidden' });
+}
+
+/**
+ * A page that prefers reduced motion: the money screens then skip antd's slide-in
+ * animations (see apps/web/src/components/wallet/motion.ts), which keeps the suite fast.
+ */
+export async function openPage(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  return page;
 }

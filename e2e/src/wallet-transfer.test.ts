@@ -2,7 +2,7 @@ import { maskEmail } from '@coffer/contract/ledger';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBrowser, createUser, LANGS, newPhone, type TestUser, t, text, waitForPath } from './app';
-import { clearAmount, fund, must, typeAmount } from './wallet-support';
+import { clearAmount, fund, must, openPage, typeAmount } from './wallet-support';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -22,7 +22,7 @@ describe.each(LANGS)('wallet: transfer (%s)', (lang) => {
     ]);
     await fund(sender.email, '1000');
     senderContext = await newPhone(browser, lang, { token: sender.token });
-    page = await senderContext.newPage();
+    page = await openPage(senderContext);
   });
 
   afterAll(async () => {
@@ -94,7 +94,7 @@ describe.each(LANGS)('wallet: transfer (%s)', (lang) => {
 
   it('shows the transfer in the receiver\'s bills and statement', async () => {
     const context = await newPhone(browser, lang, { token: receiver.token });
-    const other = await context.newPage();
+    const other = await openPage(context);
     try {
       await other.goto('/bill?type=transfer');
       const row = other.locator('[data-testid^=transfer-row-]').first();

@@ -1,3 +1,4 @@
+import './motion';
 import { NumberKeyboard } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { appendAmountKey, deleteAmountKey } from '../../lib/amount-input';

@@ -1,3 +1,4 @@
+import './motion';
 import type { Currency } from '@coffer/contract/ledger';
 import { List, Popup } from 'antd-mobile';
 import { CheckOutline } from 'antd-mobile-icons';

@@ -14,7 +14,14 @@ export interface EmptyStateProps {
 export function EmptyState({ status = 'empty', title, description, children, testId }: EmptyStateProps) {
   return (
     <div className="wallet-empty" data-testid={testId ?? 'empty-state'}>
-      <Suspense fallback={<div className="wallet-empty-fallback">{title}</div>}>
+      <Suspense
+        fallback={
+          <div className="wallet-empty-fallback">
+            <div>{title}</div>
+            {description ? <div className="wallet-muted mt-2">{description}</div> : null}
+          </div>
+        }
+      >
         <ErrorBlock status={status} title={title} description={description ?? ''}>
           {children}
         </ErrorBlock>

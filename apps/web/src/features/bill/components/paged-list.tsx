@@ -1,3 +1,4 @@
+import '../../../components/wallet/motion';
 import type { PageResponse } from '@coffer/contract/common';
 import type { InfiniteData, UseInfiniteQueryResult } from '@tanstack/react-query';
 import { InfiniteScroll, List, PullToRefresh } from 'antd-mobile';

@@ -1,3 +1,4 @@
+import '../../../components/wallet/motion';
 import '../../../components/wallet/wallet.css';
 import '../bill.css';
 import type { TurnoverFilters } from '@coffer/contract/turnover';

@@ -23,9 +23,9 @@ type DetailType = 'transfer' | 'swap' | 'turnover';
 
 function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
-    <div className="wallet-row" data-testid={testId}>
+    <div className="wallet-row">
       <span>{label}</span>
-      <span>{children}</span>
+      <span data-testid={testId}>{children}</span>
     </div>
   );
 }

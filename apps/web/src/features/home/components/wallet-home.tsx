@@ -1,3 +1,4 @@
+import '../../../components/wallet/motion';
 import '../../../components/wallet/wallet.css';
 import { List, PullToRefresh, Skeleton } from 'antd-mobile';
 import { useQueryClient } from '@tanstack/react-query';

@@ -1,3 +1,4 @@
+import '../../../components/wallet/motion';
 import '../../../components/wallet/wallet.css';
 import '../swap.css';
 import type { Currency } from '@coffer/contract/ledger';

@@ -1,3 +1,4 @@
+import '../../../components/wallet/motion';
 import '../../../components/wallet/wallet.css';
 import { email as emailSchema } from '@coffer/contract/auth';
 import { type Currency, MEMO_MAX, type Recipient, type TransferResult } from '@coffer/contract/ledger';
