@@ -4,6 +4,7 @@ import {
   compareAmounts,
   divideAmounts,
   formatAmount,
+  formatCompact,
   formatRate,
   fromUnits,
   isZeroAmount,
@@ -99,6 +100,16 @@ describe('arithmetic', () => {
     expect(isZeroAmount('0.000')).toBe(true);
     expect(isZeroAmount('0.001')).toBe(false);
     expect(isZeroAmount('x')).toBe(false);
+  });
+});
+
+describe('formatCompact', () => {
+  it('cuts long amounts for lists', () => {
+    expect(formatCompact('0.033200099999999966')).toBe('0.03320009');
+    expect(formatCompact('-1234.123456789')).toBe('-1,234.12345678');
+    expect(formatCompact('0.00000000099', 8)).toBe('0');
+    expect(formatCompact('12.5', 2)).toBe('12.5');
+    expect(formatCompact('abc')).toBe('--');
   });
 });
 

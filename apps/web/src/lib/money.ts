@@ -119,8 +119,16 @@ export function isZeroAmount(value: string): boolean {
   return parsed !== null && /^0*$/.test(parsed.int) && /^0*$/.test(parsed.frac);
 }
 
+/**
+ * A short form for lists and rates: at most `maxDecimals` decimals (cut toward zero, never
+ * rounded up), trailing zeros dropped, thousands grouped. Details show the exact amount.
+ */
+export function formatCompact(value: string | null | undefined, maxDecimals = 8): string {
+  if (value == null || parse(value) === null) return '--';
+  return formatAmount(multiplyAmounts(value, '1', maxDecimals));
+}
+
 /** A rate for display: at most 8 decimals (cut), trailing zeros dropped, thousands grouped. */
 export function formatRate(rate: string | null | undefined): string {
-  if (rate == null || parse(rate) === null) return '--';
-  return formatAmount(multiplyAmounts(rate, '1', 8));
+  return formatCompact(rate, 8);
 }

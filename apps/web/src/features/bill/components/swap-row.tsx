@@ -2,7 +2,7 @@ import type { SwapRecord } from '@coffer/contract/swap';
 import { List } from 'antd-mobile';
 import { useNavigate } from 'react-router';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
-import { formatAmount } from '../../../lib/money';
+import { formatCompact } from '../../../lib/money';
 import { formatDateTime } from '../../../lib/wallet/format';
 
 export function SwapRow({ record }: { record: SwapRecord }) {
@@ -15,10 +15,10 @@ export function SwapRow({ record }: { record: SwapRecord }) {
       extra={
         <div>
           <div className="font-semibold wallet-amount-in">
-            +{formatAmount(record.toAmount)} {record.toCurrency}
+            +{formatCompact(record.toAmount)} {record.toCurrency}
           </div>
           <div className="wallet-muted">
-            -{formatAmount(record.fromAmount)} {record.fromCurrency}
+            -{formatCompact(record.fromAmount)} {record.fromCurrency}
           </div>
         </div>
       }

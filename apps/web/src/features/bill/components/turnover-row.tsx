@@ -3,14 +3,14 @@ import { List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
-import { formatAmount } from '../../../lib/money';
+import { formatCompact } from '../../../lib/money';
 import { formatDateTime } from '../../../lib/wallet/format';
 import { signClass, turnoverTypeLabel } from '../utils/labels';
 
 export function TurnoverRow({ item }: { item: TurnoverItem }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const amount = formatAmount(item.amount);
+  const amount = formatCompact(item.amount);
   const shown = amount.startsWith('-') ? amount : `+${amount}`;
   const who = item.counterparty ? item.counterparty.nickname || item.counterparty.maskedEmail : null;
   return (
@@ -28,7 +28,7 @@ export function TurnoverRow({ item }: { item: TurnoverItem }) {
           <div className={`font-semibold ${signClass(item.amount)}`}>
             {shown} {item.currency}
           </div>
-          <div className="wallet-muted">{t('statement.balanceAfter', { amount: formatAmount(item.balanceAfter) })}</div>
+          <div className="wallet-muted">{t('statement.balanceAfter', { amount: formatCompact(item.balanceAfter) })}</div>
         </div>
       }
       onClick={() => navigate(`/bill/detail?type=turnover&id=${item.id}`)}

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
 import { EmptyState } from '../../../components/wallet/empty-state';
-import { formatAmount, isZeroAmount } from '../../../lib/money';
+import { formatAmount, formatCompact, isZeroAmount } from '../../../lib/money';
 import { balancesQueryKey, useBalances } from '../../../lib/wallet/balances';
 import { useCurrencies } from '../../../lib/wallet/currencies';
 import { useSwapRates } from '../../../lib/wallet/swap-rates';
@@ -91,11 +91,11 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
                     extra={
                       <div className="text-right">
                         <div className="home-balance-amount" data-testid={`balance-${balance.code}-total`}>
-                          {formatAmount(balance.total)}
+                          {formatCompact(balance.total)}
                         </div>
                         {isZeroAmount(balance.frozen) ? null : (
                           <div className="wallet-muted">
-                            {t('assets.frozen', { amount: formatAmount(balance.frozen) })}
+                            {t('assets.frozen', { amount: formatCompact(balance.frozen) })}
                           </div>
                         )}
                       </div>
