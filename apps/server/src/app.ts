@@ -134,6 +134,8 @@ async function serveWebApp(app: FastifyInstance, distDir: string) {
     await app.register(fastifyStatic, {
       root: distDir,
       wildcard: false,
+      // The web build writes .br and .gz beside each asset; serve them to clients that accept them.
+      preCompressed: true,
       index: false,
       setHeaders: (reply, filePath) => {
         // Hashed assets never change; index.html must always be fresh.
