@@ -121,6 +121,7 @@ async function startServer(env) {
   children.add(child);
   let stderr = '';
   child.stderr.on('data', (d) => {
+    if (process.env.BENCH_SHOW_SERVER) process.stderr.write(d);
     stderr = (stderr + d).slice(-4000);
   });
   const base = `http://127.0.0.1:${port}`;
