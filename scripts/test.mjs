@@ -36,18 +36,18 @@ function vitest(name, config, env = {}) {
   return ok;
 }
 
+function apiOnPostgres() {
+  if (process.env.TEST_DATABASE_URL) return vitest('api-postgres', 'apps/server/vitest.config.ts', { TEST_DB: 'postgres' });
+  console.log('\n=== api-postgres: TEST_DATABASE_URL unset, PostgreSQL run left out');
+  return true;
+}
+
 const stages = [
   ['typecheck', () => run('typecheck', 'npm', ['run', 'typecheck'])],
   ['lint', () => run('lint', 'npx', ['biome', 'check', '.'])],
   ['unit', () => vitest('web-unit', 'apps/web/vitest.config.ts')],
   ['api', () => vitest('api-pglite', 'apps/server/vitest.config.ts', { TEST_DB: 'pglite' })],
-  [
-    'api-pg',
-    () =>
-      process.env.TEST_DATABASE_URL
-        ? vitest('api-postgres', 'apps/server/vitest.config.ts', { TEST_DB: 'postgres' })
-        : (console.log('\n=== api-postgres: TEST_DATABASE_URL unset, PostgreSQL run left out'), true),
-  ],
+  ['api-pg', () => apiOnPostgres()],
   ['build', () => run('build-web', 'npm', ['run', 'build', '-w', '@coffer/web'])],
   ['e2e', () => vitest('e2e', 'e2e/vitest.config.ts')],
 ];
