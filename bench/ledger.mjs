@@ -8,7 +8,9 @@
 // 2. The real server (tsx apps/server/src/main.ts) on a fresh database and a free port, users
 //    registered through the API (codes read from the console-mode outbox), funded through
 //    POST /api/admin/ledger/adjust, then 16 keep-alive clients POST /api/transfer/transferByUID:
-//    uniform random pairs, then a hot run (every transfer credits one account).
+//    uniform random pairs, then a hot run (every transfer credits one account), then swaps
+//    through the house (POST /api/swap/apply USDT -> USDC at the live rate: every swap posts to
+//    both house accounts and the fees account), printed as a ratio to uniform transfers.
 // 3. The same uniform run in the embedded mode (PGlite, no DATABASE_URL).
 // After each run the operator audit must pass. Every database it creates is dropped at the end.
 import { spawn, spawnSync } from 'node:child_process';
@@ -27,6 +29,8 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 16);
 /** For quicker runs while tuning: BENCH_MODES=postgres (or pglite), BENCH_PGBENCH=0. */
 const MODES = (process.env.BENCH_MODES ?? 'postgres,pglite').split(',');
 const RUN_PGBENCH = process.env.BENCH_PGBENCH !== '0';
+/** Runs on PostgreSQL, in order (BENCH_PG_RUNS=uniform,swaps for a quick swap ratio). */
+const PG_RUNS = (process.env.BENCH_PG_RUNS ?? 'uniform,hot,swaps').split(',');
 const GOALS = { uniformVsPgbench: 1.0, hotVsUniform: 0.75, p99Ms: 50, pgliteTps: 1000 };
 
 const suffix = crypto.randomBytes(4).toString('hex');
@@ -198,7 +202,8 @@ async function prepare(server, usdtId) {
 }
 
 // ---------------------------------------------------------------- load
-function runLoad(server, users, usdtId, { hot }) {
+function runLoad(server, users, ids, run) {
+  const hot = run === 'hot';
   const target = users[0];
   const senders = hot ? users.slice(1) : users;
   const codes = new Map();
@@ -212,9 +217,18 @@ function runLoad(server, users, usdtId, { hot }) {
         requests: [
           {
             method: 'POST',
-            path: '/api/transfer/transferByUID',
+            path: run === 'swaps' ? '/api/swap/apply' : '/api/transfer/transferByUID',
             setupRequest(req) {
               const from = senders[Math.floor(Math.random() * senders.length)];
+              const headers = {
+                'content-type': 'application/json',
+                'x-token': from.token,
+                'idempotency-key': `bench-${suffix}-${++seq}`,
+              };
+              if (run === 'swaps') {
+                const amount = String(1 + Math.floor(Math.random() * 100));
+                return { ...req, headers, body: JSON.stringify({ fromCurrencyId: ids.usdt, toCurrencyId: ids.usdc, amount }) };
+              }
               let to = target;
               if (!hot) {
                 do to = users[Math.floor(Math.random() * users.length)];
@@ -223,12 +237,8 @@ function runLoad(server, users, usdtId, { hot }) {
               const cents = 1 + Math.floor(Math.random() * 100);
               return {
                 ...req,
-                headers: {
-                  'content-type': 'application/json',
-                  'x-token': from.token,
-                  'idempotency-key': `bench-${suffix}-${++seq}`,
-                },
-                body: JSON.stringify({ uid: to.uid, currencyId: usdtId, amount: `0.${String(cents).padStart(2, '0')}` }),
+                headers,
+                body: JSON.stringify({ uid: to.uid, currencyId: ids.usdt, amount: `0.${String(cents).padStart(2, '0')}` }),
               };
             },
             onResponse(status, body) {
@@ -244,7 +254,7 @@ function runLoad(server, users, usdtId, { hot }) {
   });
 }
 
-function summarize(name, { result, codes }) {
+function summarize(name, { result, codes }, unit) {
   const ok = codes.get(0) ?? 0;
   const failed = [...codes.entries()].filter(([c]) => c !== 0);
   const tps = ok / SECONDS;
@@ -257,7 +267,7 @@ function summarize(name, { result, codes }) {
     failed: Object.fromEntries(failed),
   };
   console.log(
-    `${name}: ${tps.toFixed(0)} transfers/s, p50 ${row.p50} ms, p99 ${row.p99} ms` +
+    `${name}: ${tps.toFixed(0)} ${unit}/s, p50 ${row.p50} ms, p99 ${row.p99} ms` +
       (failed.length || row.errors ? `, non-zero answers ${JSON.stringify(row.failed)}, errors ${row.errors}` : ''),
   );
   return row;
@@ -267,13 +277,19 @@ async function benchServer(label, env, runs) {
   const server = await startServer(env);
   try {
     const currencies = await api(server.base, 'GET', '/api/currency/list');
-    const usdtId = currencies.find((c) => c.code === 'USDT').id;
+    const ids = { usdt: currencies.find((c) => c.code === 'USDT').id, usdc: currencies.find((c) => c.code === 'USDC').id };
     const started = Date.now();
-    const { opToken, users } = await prepare(server, usdtId);
+    const { opToken, users } = await prepare(server, ids.usdt);
     console.log(`${label}: ${USERS} users registered and funded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const rows = {};
     for (const run of runs) {
-      rows[run] = summarize(`${label} ${run}`, await runLoad(server, users, usdtId, { hot: run === 'hot' }));
+      if (run === 'swaps') {
+        // The house pays out USDC it does not hold: give it room to owe (its floor becomes -limit).
+        const body = { currencyId: ids.usdc, limit: '1000000000' };
+        await api(server.base, 'POST', '/api/swap/admin/houseLimit', { token: opToken, body });
+      }
+      const unit = run === 'swaps' ? 'swaps' : 'transfers';
+      rows[run] = summarize(`${label} ${run}`, await runLoad(server, users, ids, run), unit);
       const audit = await api(server.base, 'GET', '/api/admin/ledger/audit', { token: opToken });
       if (!audit.ok) throw new Error(`audit failed after ${label} ${run}: ${JSON.stringify(audit.checks.filter((c) => !c.ok))}`);
     }
@@ -289,7 +305,7 @@ async function main() {
   const pgbench = RUN_PGBENCH ? pgbenchReference() : undefined;
   if (pgbench) console.log(`pgbench tpcb-like: ${pgbench.tps.toFixed(0)} TPS (latency avg ${pgbench.latencyAvgMs} ms)\n`);
   const pg = MODES.includes('postgres')
-    ? await benchServer('postgres', { DATABASE_URL: createDb(`coffer_bench_app_${suffix}`) }, ['uniform', 'hot'])
+    ? await benchServer('postgres', { DATABASE_URL: createDb(`coffer_bench_app_${suffix}`) }, PG_RUNS)
     : undefined;
   const lite = MODES.includes('pglite') ? await benchServer('pglite', {}, ['uniform']) : undefined;
 
@@ -297,18 +313,24 @@ async function main() {
   const line = (label, r) => `  ${label.padEnd(26)} ${r.tps.toFixed(0)}/s  p50 ${r.p50} ms  p99 ${r.p99} ms`;
   console.log('\nresults');
   if (pgbench) console.log(`  ${'pgbench tpcb-like'.padEnd(26)} ${pgbench.tps.toFixed(0)} TPS`);
-  if (pg) console.log(`${line('postgres uniform', pg.uniform)}\n${line('postgres hot account', pg.hot)}`);
+  if (pg?.uniform) console.log(line('postgres uniform', pg.uniform));
+  if (pg?.hot) console.log(line('postgres hot account', pg.hot));
+  if (pg?.swaps) console.log(line('postgres swaps (house)', pg.swaps));
   if (lite) console.log(line('pglite uniform', lite.uniform));
   console.log('goals');
-  if (pg && pgbench) {
+  if (pg?.uniform && pgbench) {
     const r = pg.uniform.tps / pgbench.tps;
     console.log(`  uniform / pgbench = ${r.toFixed(2)}x (goal >= ${GOALS.uniformVsPgbench}x): ${verdict(r >= GOALS.uniformVsPgbench)}`);
   }
-  if (pg) {
+  if (pg?.uniform && pg.hot) {
     const r = pg.hot.tps / pg.uniform.tps;
     console.log(`  hot / uniform     = ${r.toFixed(2)}x (goal >= ${GOALS.hotVsUniform}x): ${verdict(r >= GOALS.hotVsUniform)}`);
     const p99 = Math.max(pg.uniform.p99, pg.hot.p99);
     console.log(`  p99 (postgres)    = ${p99} ms (goal <= ${GOALS.p99Ms} ms): ${verdict(p99 <= GOALS.p99Ms)}`);
+  }
+  if (pg?.uniform && pg.swaps) {
+    const s = pg.swaps.tps / pg.uniform.tps;
+    console.log(`  swaps / uniform   = ${s.toFixed(2)}x (swaps through the house vs uniform transfers)`);
   }
   if (lite) {
     const ok = lite.uniform.tps >= GOALS.pgliteTps;
