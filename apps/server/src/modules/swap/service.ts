@@ -13,6 +13,7 @@ import {
 import type { FastifyBaseLogger } from 'fastify';
 import { BizError } from '../../core/errors.ts';
 import type { Database } from '../../db/client.ts';
+import { type GroupCommitStatement, groupCommit } from '../../ledger/group-commit.ts';
 import { requestHash } from '../../ledger/idempotency.ts';
 import { rethrowLedgerError, sqlState } from '../../ledger/sql-errors.ts';
 import { Decimal, effectiveRate, movedBps, plain, priceSwap, rateAfterSpread, type SwapPrice } from './pricing.ts';
@@ -28,6 +29,67 @@ export const QUOTE_RATE_TOLERANCE_BPS = 20;
 const QUOTE_SQLSTATE = 'CB006';
 
 const quoteExpired = (detail?: string) => new BizError(ErrorCode.QUOTE_EXPIRED, detail);
+
+/** One swap as coffer_swap() takes it; coffer_swap_batch() takes one array per field. */
+interface SwapItem {
+  userId: number;
+  key: string | null;
+  hash: string;
+  quoteId: number | null;
+  price: SwapPrice;
+  fromCurrencyId: number;
+  toCurrencyId: number;
+}
+
+interface SwapBatchRow {
+  b_i: number;
+  /** null: done (the rest filled as coffer_swap answers); else the SQLSTATE that refused the item. */
+  b_state: string | null;
+  swap_id: number | string | null;
+  replayed: boolean | null;
+  key_conflict: boolean | null;
+}
+
+interface SwapOutcome {
+  state: string | null;
+  swapId: number | null;
+  replayed: boolean;
+  keyConflict: boolean;
+}
+
+/** coffer_swap_batch() (drizzle/0009) as a group-commit statement (ledger/group-commit.ts). */
+const SWAP_BATCH: GroupCommitStatement<SwapItem, SwapBatchRow, SwapOutcome> = {
+  name: 'coffer_swap_batch_v1',
+  sql: `select b_i, b_state, swap_id, replayed, key_conflict
+          from coffer_swap_batch($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::integer[], $6::integer[],
+                                 $7::numeric[], $8::numeric[], $9::numeric[], $10::integer[], $11::numeric[],
+                                 $12::numeric[], $13::integer[], $14::integer[])`,
+  params: (items) => [
+    items.map((s) => s.userId),
+    items.map((s) => s.key),
+    items.map((s) => s.hash),
+    items.map((s) => s.quoteId),
+    items.map((s) => s.fromCurrencyId),
+    items.map((s) => s.toCurrencyId),
+    items.map((s) => s.price.fromAmount),
+    items.map((s) => s.price.toAmount),
+    items.map((s) => s.price.fee),
+    items.map((s) => s.price.feeCurrencyId),
+    items.map((s) => s.price.rate),
+    items.map((s) => s.price.midRate),
+    items.map((s) => s.price.spreadBps),
+    items.map((s) => s.price.feeBps),
+  ],
+  row: (r) => ({
+    state: r.b_state,
+    swapId: r.swap_id === null ? null : Number(r.swap_id),
+    replayed: r.replayed === true,
+    keyConflict: r.key_conflict === true,
+  }),
+};
+
+/** Deadlock or serialization failure between batches of two API processes: run the item again. */
+const RETRY_SQLSTATES = new Set(['40P01', '40001']);
 
 interface SwapRow {
   id: number;
@@ -181,35 +243,33 @@ export class SwapService {
     const pair = await this.pairFor(body.fromCurrencyId, body.toCurrencyId);
     const price = body.quoteId === undefined ? priceSwap(pair, body.amount) : await this.quotedPrice(userId, body, pair);
 
-    let result: { swap_id: number | null; replayed: boolean; key_conflict: boolean } | undefined;
+    const item: SwapItem = {
+      userId,
+      key: idempotencyKey,
+      hash,
+      quoteId: body.quoteId ?? null,
+      price,
+      fromCurrencyId: pair.fromCurrencyId,
+      toCurrencyId: pair.toCurrencyId,
+    };
+    let result: SwapOutcome;
     try {
-      [result] = await this.database.sql.query<{ swap_id: number | null; replayed: boolean; key_conflict: boolean }>(
-        `select swap_id, replayed, key_conflict
-           from coffer_swap($1, $2, $3, $4, $5, $6, $7::numeric, $8::numeric, $9::numeric, $10, $11::numeric, $12::numeric, $13, $14)`,
-        [
-          userId,
-          idempotencyKey,
-          hash,
-          body.quoteId ?? null,
-          pair.fromCurrencyId,
-          pair.toCurrencyId,
-          price.fromAmount,
-          price.toAmount,
-          price.fee,
-          price.feeCurrencyId,
-          price.rate,
-          price.midRate,
-          price.spreadBps,
-          price.feeBps,
-        ],
-      );
+      // One coffer_swap() inside coffer_swap_batch(), shared with the swaps that arrived with it.
+      const writer = groupCommit(this.database, SWAP_BATCH);
+      result = await writer.submit(item);
+      for (let retry = 0; retry < 3 && result.state !== null && RETRY_SQLSTATES.has(result.state); retry++) {
+        result = await writer.submit(item);
+      }
+      if (result.state !== null) {
+        throw Object.assign(new Error(`swap refused: SQLSTATE ${result.state}`), { code: result.state });
+      }
     } catch (e) {
       if (sqlState(e) === QUOTE_SQLSTATE) throw quoteExpired('quoteId');
       rethrowLedgerError(e);
     }
-    if (!result || result.key_conflict || result.swap_id === null) throw new BizError(ErrorCode.IDEMPOTENCY_KEY_REUSED);
-    const record = await this.findOwn(userId, result.swap_id);
-    if (!record) throw new Error(`swap ${result.swap_id} vanished`);
+    if (result.keyConflict || result.swapId === null) throw new BizError(ErrorCode.IDEMPOTENCY_KEY_REUSED);
+    const record = await this.findOwn(userId, result.swapId);
+    if (!record) throw new Error(`swap ${result.swapId} vanished`);
     return { ...record, replayed: result.replayed };
   }
 

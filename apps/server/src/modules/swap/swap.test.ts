@@ -463,6 +463,134 @@ describe('swap API', () => {
       );
       expect(swapsWithoutEntry!.n).toBe(0);
     });
+
+    /** Holds the BTC house at its current balance (no further outflow) while `fn` runs. */
+    const withBtcHouseAtFloor = async (fn: () => Promise<void>) => {
+      const [house] = await q<{ id: number; min_balance: string | null }>(
+        `select id, min_balance::text as min_balance from accounts where id = swap_system_account($1, 'house')`,
+        [BTC],
+      );
+      await q(`update accounts set min_balance = balance where id = $1`, [house!.id]);
+      try {
+        await fn();
+      } finally {
+        await q(`update accounts set min_balance = $2::numeric where id = $1`, [house!.id, house!.min_balance]);
+      }
+    };
+
+    /** Lets the USDC house pay out what it does not hold (as a house limit does). */
+    const letUsdcHouseOwe = () =>
+      q(`update accounts set min_balance = least(-1000000, balance) where id = swap_system_account($1, 'house')`, [USDC]);
+
+    it('group commit: refused items of one batch roll back alone, the others commit together', async () => {
+      const [rich1, rich2, poor] = await Promise.all([makeUser(t.database), makeUser(t.database), makeUser(t.database)]);
+      await credit(t.database, rich1.uid, 'USDT', '100');
+      await credit(t.database, rich2.uid, 'USDT', '100');
+      await credit(t.database, poor.uid, 'USDT', '1');
+      await letUsdcHouseOwe();
+      const toUsdc = { from: USDT, to: USDC, fromAmount: '10', toAmount: '9.98', fee: '0.01', feeCurrency: USDC, rate: '0.999' };
+      const toBtc = { from: USDT, to: BTC, fromAmount: '10', toAmount: '0.00016616', fee: '0.00000017', feeCurrency: BTC, rate: '0.0000166' };
+      const k1 = key();
+      const items = [
+        { user: rich1.uid, key: k1, hash: 'h1', ...toUsdc }, // done
+        { user: poor.uid, key: key(), hash: 'h2', ...toUsdc }, // 3001
+        { user: rich2.uid, key: key(), hash: 'h3', ...toBtc }, // 3011 (BTC house at its floor)
+        { user: rich2.uid, key: key(), hash: 'h4', ...toUsdc }, // done
+        { user: rich1.uid, key: k1, hash: 'h1', ...toUsdc }, // replay of the first item
+        { user: rich1.uid, key: k1, hash: 'other', ...toUsdc }, // same key, another request: 3010
+      ];
+      const col = <K extends keyof (typeof items)[number]>(k: K) => items.map((i) => i[k]);
+      let rows: { b_i: number; b_state: string | null; swap_id: string | number | null; replayed: boolean; key_conflict: boolean }[] = [];
+      await withBtcHouseAtFloor(async () => {
+        rows = await q(
+          `select * from coffer_swap_batch($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::integer[], $6::integer[],
+             $7::numeric[], $8::numeric[], $9::numeric[], $10::integer[], $11::numeric[], $12::numeric[], $13::integer[], $14::integer[])
+           order by b_i`,
+          [
+            col('user'),
+            col('key'),
+            col('hash'),
+            items.map(() => null),
+            col('from'),
+            col('to'),
+            col('fromAmount'),
+            col('toAmount'),
+            col('fee'),
+            col('feeCurrency'),
+            col('rate'),
+            col('rate'),
+            items.map(() => 10),
+            items.map(() => 10),
+          ],
+        );
+      });
+      expect(rows.map((r) => r.b_state)).toEqual([null, 'CB001', 'CB011', null, null, null]);
+      const [first, , , fourth, replay, reused] = rows;
+      expect(first).toMatchObject({ replayed: false, key_conflict: false });
+      expect(fourth).toMatchObject({ replayed: false, key_conflict: false });
+      expect(Number(replay!.swap_id)).toBe(Number(first!.swap_id));
+      expect(replay).toMatchObject({ replayed: true, key_conflict: false });
+      expect(reused).toMatchObject({ swap_id: null, replayed: true, key_conflict: true });
+      // Both done items committed in the same transaction (now() is the transaction's start).
+      const done = await q<{ created_at: string }>(`select created_at::text as created_at from swaps where id in ($1, $2)`, [
+        first!.swap_id,
+        fourth!.swap_id,
+      ]);
+      expect(done).toHaveLength(2);
+      expect(done[0]!.created_at).toBe(done[1]!.created_at);
+      expect(await balanceOf(t.database, rich1.uid, 'USDT')).toBe('90');
+      expect(await balanceOf(t.database, rich1.uid, 'USDC')).toBe('9.98');
+      expect(await balanceOf(t.database, rich2.uid, 'USDT')).toBe('90');
+      expect(await balanceOf(t.database, rich2.uid, 'BTC')).toBe('0');
+      expect(await balanceOf(t.database, poor.uid, 'USDT')).toBe('1');
+      const [left] = await q<{ n: number }>(
+        `select count(*)::int as n from journal_entries where kind = 'swap' and user_id = any($1::bigint[])`,
+        [[rich1.uid, rich2.uid, poor.uid]],
+      );
+      expect(left!.n).toBe(2);
+      const report = await auditLedger(t.database);
+      expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    });
+
+    it('group commit over the API: concurrent swaps with refused ones answer 3001 / 3011, the rest land, audit passes', async () => {
+      const people = await Promise.all(Array.from({ length: 6 }, () => makeUser(t.database)));
+      for (const p of people) await credit(t.database, p.uid, 'USDT', '30');
+      await letUsdcHouseOwe();
+      const btcBefore = await Promise.all(people.map((p) => balanceOf(t.database, p.uid, 'BTC')));
+      let results: { uid: number; kind: 'usdc' | 'btc'; code: number }[] = [];
+      await withBtcHouseAtFloor(async () => {
+        results = await Promise.all(
+          people.flatMap((p, i) => [
+            // Two of 20 from 30: one lands, the other is 3001 (whichever the batch runs second).
+            ...[0, 1].map(async (j) => {
+              const res = await call('POST', '/api/swap/apply', {
+                token: p.token,
+                key: `group-${i}-${j}`,
+                body: { fromCurrencyId: USDT, toCurrencyId: USDC, amount: '20' },
+              });
+              return { uid: p.uid, kind: 'usdc' as const, code: res.code };
+            }),
+            (async () => {
+              const res = await call('POST', '/api/swap/apply', {
+                token: p.token,
+                key: `group-${i}-btc`,
+                body: { fromCurrencyId: USDT, toCurrencyId: BTC, amount: '5' },
+              });
+              return { uid: p.uid, kind: 'btc' as const, code: res.code };
+            })(),
+          ]),
+        );
+      });
+      for (const p of people) {
+        const usdc = results.filter((r) => r.uid === p.uid && r.kind === 'usdc').map((r) => r.code);
+        expect(usdc.sort()).toEqual([0, 3001]);
+        expect(results.find((r) => r.uid === p.uid && r.kind === 'btc')!.code).toBe(3011);
+        expect(await balanceOf(t.database, p.uid, 'USDT')).toBe('10');
+      }
+      expect(await Promise.all(people.map((p) => balanceOf(t.database, p.uid, 'BTC')))).toEqual(btcBefore);
+      const report = await auditLedger(t.database);
+      expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    });
   });
 
   describe('swap records', () => {
