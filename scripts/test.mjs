@@ -44,7 +44,7 @@ function apiOnPostgres() {
 
 const stages = [
   ['typecheck', () => run('typecheck', 'npm', ['run', 'typecheck'])],
-  ['lint', () => run('lint', 'npx', ['biome', 'check', '.'])],
+  ['lint', () => run('lint', 'npx', ['biome', 'check', '--error-on-warnings', '.'])],
   ['unit', () => vitest('web-unit', 'apps/web/vitest.config.ts')],
   ['api', () => vitest('api-pglite', 'apps/server/vitest.config.ts', { TEST_DB: 'pglite' })],
   ['api-pg', () => apiOnPostgres()],

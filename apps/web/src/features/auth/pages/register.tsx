@@ -1,15 +1,14 @@
-import { email, emailCode, NICKNAME_MAX, nickname, PASSWORD_MAX, PASSWORD_MIN, password, registerBody } from '@coffer/contract/auth';
+import { NICKNAME_MAX, nickname, registerBody } from '@coffer/contract/auth';
 import { Button, Form, Input } from 'antd-mobile';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { refreshCurrentUser } from '../../../lib/current-user';
-import { schemaRule } from '../../../lib/form-rules';
 import { toastSuccess } from '../../../lib/notify';
 import { isSignedIn } from '../../../lib/session';
 import { useRegister } from '../api/register';
 import { AuthHeader } from '../components/auth-header';
-import { SendCodeButton } from '../components/send-code-button';
+import { EmailCodeField, EmailField, NewPasswordFields } from '../components/account-fields';
 
 interface Values {
   email: string;
@@ -26,14 +25,6 @@ export default function RegisterPage() {
   const queryClient = useQueryClient();
   const [form] = Form.useForm<Values>();
 
-  const getEmail = async () => {
-    try {
-      const values = await form.validateFields(['email']);
-      return email.parse(values.email);
-    } catch {
-      return null;
-    }
-  };
 
   const onFinish = async (values: Values) => {
     const body = registerBody.parse({
@@ -77,23 +68,8 @@ export default function RegisterPage() {
           </Button>
         }
       >
-        <Form.Item name="email" label={t('auth.email')} rules={[schemaRule(email, t('validation.email'))]}>
-          <Input name="email" type="email" autoComplete="email" placeholder={t('auth.emailPlaceholder')} clearable />
-        </Form.Item>
-        <Form.Item
-          name="code"
-          label={t('auth.code')}
-          rules={[schemaRule(emailCode, t('validation.code'))]}
-          extra={<SendCodeButton type="register" getEmail={getEmail} />}
-        >
-          <Input
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            placeholder={t('auth.codePlaceholder')}
-          />
-        </Form.Item>
+        <EmailField />
+        <EmailCodeField form={form} type="register" />
         <Form.Item
           name="nickname"
           label={t('auth.nickname')}
@@ -109,37 +85,7 @@ export default function RegisterPage() {
         >
           <Input name="nickname" autoComplete="nickname" maxLength={NICKNAME_MAX} placeholder={t('auth.nicknamePlaceholder')} />
         </Form.Item>
-        <Form.Item
-          name="password"
-          label={t('auth.password')}
-          rules={[schemaRule(password, t('validation.password', { min: PASSWORD_MIN, max: PASSWORD_MAX }))]}
-        >
-          <Input
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            placeholder={t('auth.newPasswordPlaceholder', { min: PASSWORD_MIN })}
-          />
-        </Form.Item>
-        <Form.Item
-          name="confirm"
-          label={t('auth.confirmPassword')}
-          dependencies={['password']}
-          rules={[
-            {
-              validator: async (_rule: unknown, value: unknown) => {
-                if (value !== form.getFieldValue('password')) throw new Error(t('validation.passwordMismatch'));
-              },
-            },
-          ]}
-        >
-          <Input
-            name="confirm"
-            type="password"
-            autoComplete="new-password"
-            placeholder={t('auth.confirmPasswordPlaceholder')}
-          />
-        </Form.Item>
+        <NewPasswordFields form={form} passwordLabel={t('auth.password')} />
       </Form>
       <nav className="flex justify-center px-4 py-2 text-sm">
         <Link to="/login" data-testid="to-login">

@@ -1,0 +1,75 @@
+import { email, emailCode, type MailType, PASSWORD_MAX, PASSWORD_MIN, password } from '@coffer/contract/auth';
+import { Form, Input } from 'antd-mobile';
+import type { FormInstance } from 'antd-mobile/es/components/form';
+import { useTranslation } from 'react-i18next';
+import { schemaRule } from '../../../lib/form-rules';
+import { SendCodeButton } from './send-code-button';
+
+/** The e-mail, mailed code and new-password fields that register and reset share. */
+
+export function EmailField() {
+  const { t } = useTranslation();
+  return (
+    <Form.Item name="email" label={t('auth.email')} rules={[schemaRule(email, t('validation.email'))]}>
+      <Input name="email" type="email" autoComplete="email" placeholder={t('auth.emailPlaceholder')} clearable />
+    </Form.Item>
+  );
+}
+
+/** The code field with its send button; the button mails to the form's validated e-mail. */
+export function EmailCodeField({ form, type }: { form: FormInstance; type: MailType }) {
+  const { t } = useTranslation();
+  const getEmail = async () => {
+    try {
+      const values = await form.validateFields(['email']);
+      return email.parse(values.email);
+    } catch {
+      return null;
+    }
+  };
+  return (
+    <Form.Item
+      name="code"
+      label={t('auth.code')}
+      rules={[schemaRule(emailCode, t('validation.code'))]}
+      extra={<SendCodeButton type={type} getEmail={getEmail} />}
+    >
+      <Input name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder={t('auth.codePlaceholder')} />
+    </Form.Item>
+  );
+}
+
+/** A new password and its confirmation, checked against the contract's password rule. */
+export function NewPasswordFields({ form, passwordLabel }: { form: FormInstance; passwordLabel: string }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Form.Item
+        name="password"
+        label={passwordLabel}
+        rules={[schemaRule(password, t('validation.password', { min: PASSWORD_MIN, max: PASSWORD_MAX }))]}
+      >
+        <Input
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          placeholder={t('auth.newPasswordPlaceholder', { min: PASSWORD_MIN })}
+        />
+      </Form.Item>
+      <Form.Item
+        name="confirm"
+        label={t('auth.confirmPassword')}
+        dependencies={['password']}
+        rules={[
+          {
+            validator: async (_rule: unknown, value: unknown) => {
+              if (value !== form.getFieldValue('password')) throw new Error(t('validation.passwordMismatch'));
+            },
+          },
+        ]}
+      >
+        <Input name="confirm" type="password" autoComplete="new-password" placeholder={t('auth.confirmPasswordPlaceholder')} />
+      </Form.Item>
+    </>
+  );
+}
