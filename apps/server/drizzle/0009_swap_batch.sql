@@ -7,7 +7,9 @@
 -- locked by the batch); a null account is resolved here as before. Same order of checks:
 -- arguments (CB900), then the idempotency key (a replay answers even if things changed since;
 -- another body is (null, true, true) -> 3010), then the quote (CB006), then the postings
--- (CB001 / CB011 from ledger_post), then the swaps row.
+-- (CB001 / CB011 from ledger_post), then the swaps row. Besides coffer_swap's columns it
+-- answers the new swap's entry and creation time (null on a replay or a reused key), so that
+-- a caller has the whole record without reading it back.
 CREATE OR REPLACE FUNCTION coffer_swap_apply(
   p_user bigint,
   p_key text,
@@ -29,13 +31,14 @@ CREATE OR REPLACE FUNCTION coffer_swap_apply(
   p_user_to_acc bigint,
   p_fees_acc bigint
 )
-RETURNS TABLE (swap_id bigint, replayed boolean, key_conflict boolean)
+RETURNS TABLE (swap_id bigint, replayed boolean, key_conflict boolean, s_entry bigint, s_created timestamptz)
 LANGUAGE plpgsql AS $$
 #variable_conflict use_column
 DECLARE
   v_entry bigint;
   v_hash text;
   v_swap bigint;
+  v_created timestamptz;
   v_accounts bigint[];
   v_amounts numeric[];
 BEGIN
@@ -51,9 +54,9 @@ BEGIN
     FROM journal_entries e WHERE e.user_id = p_user AND e.idempotency_key = p_key;
     SELECT s.id INTO v_swap FROM swaps s WHERE s.entry_id = v_entry;
     IF v_hash IS DISTINCT FROM p_hash OR v_swap IS NULL THEN
-      RETURN QUERY SELECT NULL::bigint, true, true;
+      RETURN QUERY SELECT NULL::bigint, true, true, NULL::bigint, NULL::timestamptz;
     ELSE
-      RETURN QUERY SELECT v_swap, true, false;
+      RETURN QUERY SELECT v_swap, true, false, NULL::bigint, NULL::timestamptz;
     END IF;
     RETURN;
   END IF;
@@ -92,8 +95,8 @@ BEGIN
                      rate, mid_rate, spread_bps, fee_bps, fee, fee_currency_id)
   VALUES (v_entry, p_user, p_quote, p_from_currency, p_to_currency, p_from_amount, p_to_amount,
           p_rate, p_mid_rate, p_spread_bps, p_fee_bps, p_fee, p_fee_currency)
-  RETURNING id INTO v_swap;
-  RETURN QUERY SELECT v_swap, false, false;
+  RETURNING id, created_at INTO v_swap, v_created;
+  RETURN QUERY SELECT v_swap, false, false, v_entry, v_created;
 END $$;
 --> statement-breakpoint
 
@@ -117,16 +120,16 @@ CREATE OR REPLACE FUNCTION coffer_swap(
 RETURNS TABLE (swap_id bigint, replayed boolean, key_conflict boolean)
 LANGUAGE plpgsql AS $$
 BEGIN
-  RETURN QUERY SELECT * FROM coffer_swap_apply(p_user, p_key, p_hash, p_quote, p_from_currency, p_to_currency,
+  RETURN QUERY SELECT a.swap_id, a.replayed, a.key_conflict FROM coffer_swap_apply(p_user, p_key, p_hash, p_quote, p_from_currency, p_to_currency,
     p_from_amount, p_to_amount, p_fee, p_fee_currency, p_rate, p_mid_rate, p_spread_bps, p_fee_bps,
-    NULL, NULL, NULL, NULL, NULL);
+    NULL, NULL, NULL, NULL, NULL) a;
 END $$;
 --> statement-breakpoint
 
 -- Many swaps in one statement and one transaction, like coffer_transfer_batch (0008). Every
 -- item is coffer_swap_apply() in its own subtransaction: a refusal rolls back that item alone
 -- and comes back as its SQLSTATE (b_state); the others commit together. b_state null: done,
--- with coffer_swap's result columns. At most 50 items (PostgreSQL caches 64 subtransactions
+-- with coffer_swap_apply's result columns. At most 50 items (PostgreSQL caches 64 subtransactions
 -- per transaction).
 --
 -- Deadlock freedom: the accounts of all items (both user accounts, both houses, the fees
@@ -152,7 +155,8 @@ CREATE OR REPLACE FUNCTION coffer_swap_batch(
   p_spread_bps integer[],
   p_fee_bps integer[]
 )
-RETURNS TABLE (b_i integer, b_state text, swap_id bigint, replayed boolean, key_conflict boolean)
+RETURNS TABLE (b_i integer, b_state text, swap_id bigint, replayed boolean, key_conflict boolean,
+               s_entry bigint, s_created timestamptz)
 LANGUAGE plpgsql AS $$
 DECLARE
   v_n integer := coalesce(array_length(p_users, 1), 0);
@@ -219,7 +223,7 @@ BEGIN
         p_rates[i], p_mid_rates[i], p_spread_bps[i], p_fee_bps[i],
         v_user_from[i], v_house_from[i], v_house_to[i], v_user_to[i], v_fees[i]) s;
     EXCEPTION WHEN OTHERS THEN
-      RETURN QUERY SELECT i, SQLSTATE::text, NULL::bigint, NULL::boolean, NULL::boolean;
+      RETURN QUERY SELECT i, SQLSTATE::text, NULL::bigint, NULL::boolean, NULL::boolean, NULL::bigint, NULL::timestamptz;
     END;
   END LOOP;
 END $$;

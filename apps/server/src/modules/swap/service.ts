@@ -48,6 +48,9 @@ interface SwapBatchRow {
   swap_id: number | string | null;
   replayed: boolean | null;
   key_conflict: boolean | null;
+  /** A new swap's journal entry and creation time (null on a replay). */
+  s_entry: number | string | null;
+  s_created: Date | string | null;
 }
 
 interface SwapOutcome {
@@ -55,12 +58,14 @@ interface SwapOutcome {
   swapId: number | null;
   replayed: boolean;
   keyConflict: boolean;
+  entryId: number | null;
+  createdAt: Date | string | null;
 }
 
 /** coffer_swap_batch() (drizzle/0009) as a group-commit statement (ledger/group-commit.ts). */
 const SWAP_BATCH: GroupCommitStatement<SwapItem, SwapBatchRow, SwapOutcome> = {
-  name: 'coffer_swap_batch_v1',
-  sql: `select b_i, b_state, swap_id, replayed, key_conflict
+  name: 'coffer_swap_batch_v2',
+  sql: `select b_i, b_state, swap_id, replayed, key_conflict, s_entry, s_created
           from coffer_swap_batch($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::integer[], $6::integer[],
                                  $7::numeric[], $8::numeric[], $9::numeric[], $10::integer[], $11::numeric[],
                                  $12::numeric[], $13::integer[], $14::integer[])`,
@@ -85,6 +90,8 @@ const SWAP_BATCH: GroupCommitStatement<SwapItem, SwapBatchRow, SwapOutcome> = {
     swapId: r.swap_id === null ? null : Number(r.swap_id),
     replayed: r.replayed === true,
     keyConflict: r.key_conflict === true,
+    entryId: r.s_entry === null ? null : Number(r.s_entry),
+    createdAt: r.s_created,
   }),
 };
 
@@ -234,13 +241,17 @@ export class SwapService {
       amount: plain(body.amount),
       quoteId: body.quoteId ?? null,
     });
-    // A replay answers what the first request got, even if its quote has expired since.
+    // The pair is looked up while the replay check runs (one round trip less per swap). A
+    // replay answers what the first request got, even if its quote has expired or its pair is
+    // unavailable since, so the lookup's refusal only counts once there is no earlier answer.
+    const pairLookup = this.pairFor(body.fromCurrencyId, body.toCurrencyId);
+    pairLookup.catch(() => undefined);
     if (idempotencyKey) {
       const earlier = await this.replay(userId, idempotencyKey, hash);
       if (earlier) return earlier;
     }
 
-    const pair = await this.pairFor(body.fromCurrencyId, body.toCurrencyId);
+    const pair = await pairLookup;
     const price = body.quoteId === undefined ? priceSwap(pair, body.amount) : await this.quotedPrice(userId, body, pair);
 
     const item: SwapItem = {
@@ -268,6 +279,28 @@ export class SwapService {
       rethrowLedgerError(e);
     }
     if (result.keyConflict || result.swapId === null) throw new BizError(ErrorCode.IDEMPOTENCY_KEY_REUSED);
+    if (!result.replayed && result.entryId !== null && result.createdAt !== null) {
+      // A new swap stored exactly these values (all within NUMERIC(38,18)): no need to read it back.
+      const feeCurrency = price.feeCurrencyId === pair.fromCurrencyId ? pair.fromCode : pair.toCode;
+      return {
+        id: result.swapId,
+        entryId: result.entryId,
+        quoteId: body.quoteId ?? null,
+        fromCurrencyId: pair.fromCurrencyId,
+        fromCurrency: pair.fromCode,
+        toCurrencyId: pair.toCurrencyId,
+        toCurrency: pair.toCode,
+        fromAmount: plain(price.fromAmount),
+        toAmount: plain(price.toAmount),
+        rate: plain(price.rate),
+        midRate: plain(price.midRate),
+        fee: plain(price.fee),
+        feeCurrencyId: price.feeCurrencyId,
+        feeCurrency,
+        createdAt: new Date(result.createdAt).toISOString(),
+        replayed: false,
+      };
+    }
     const record = await this.findOwn(userId, result.swapId);
     if (!record) throw new Error(`swap ${result.swapId} vanished`);
     return { ...record, replayed: result.replayed };
@@ -279,6 +312,7 @@ export class SwapService {
          from journal_entries e left join swaps s on s.entry_id = e.id
         where e.user_id = $1 and e.idempotency_key = $2`,
       [userId, key],
+      { name: 'swap_replay_v1' },
     );
     if (!row) return null;
     if (row.request_hash !== hash || row.swap_id === null) throw new BizError(ErrorCode.IDEMPOTENCY_KEY_REUSED);
@@ -322,7 +356,9 @@ export class SwapService {
 
   /** One of the user's swaps; another user's id is simply not found. */
   async findOwn(userId: number, swapId: number): Promise<SwapRecord | null> {
-    const [row] = await this.database.sql.query<SwapRow>(`${SWAP_SELECT} where s.id = $1 and s.user_id = $2`, [swapId, userId]);
+    const [row] = await this.database.sql.query<SwapRow>(`${SWAP_SELECT} where s.id = $1 and s.user_id = $2`, [swapId, userId], {
+      name: 'swap_find_own_v1',
+    });
     return row ? toRecord(row) : null;
   }
 

@@ -17,6 +17,12 @@ describe('swap API', () => {
   let keyN = 0;
   const key = () => `swap-test-key-${++keyN}-${Date.now()}`;
   const q = <T = Record<string, unknown>>(text: string, params?: unknown[]) => t.database.sql.query<T>(text, params);
+  /** The answer to a new swap is the stored record, as GET /api/swap/:id reads it back. */
+  const expectStored = async (data: SwapApplyData, token: string) => {
+    const { replayed, ...record } = data;
+    expect(replayed).toBe(false);
+    expect((await call<SwapRecord>('GET', `/api/swap/${record.id}`, { token })).data).toEqual(record);
+  };
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -200,6 +206,7 @@ describe('swap API', () => {
       ]);
       const [entry] = await q<{ kind: string; user_id: number }>(`select kind, user_id from journal_entries where id = $1`, [res.data.entryId]);
       expect(entry).toEqual({ kind: 'swap', user_id: u.uid });
+      await expectStored(res.data, u.token);
     });
 
     it('takes the fee from the sold side when the pair says so, rounding the fee up', async () => {
@@ -244,6 +251,7 @@ describe('swap API', () => {
       expect(res.data).toMatchObject({ quoteId: quote.data.quoteId, toAmount: quote.data.toAmount, fee: quote.data.fee, rate: '0.999' });
       // 250 × 0.999 = 249.75; fee 0.24975; receive 249.50025
       expect(quote.data).toMatchObject({ toAmount: '249.50025', fee: '0.24975' });
+      await expectStored(res.data, alice.token);
       const again = await call('POST', '/api/swap/apply', {
         token: alice.token,
         key: key(),
@@ -500,7 +508,14 @@ describe('swap API', () => {
         { user: rich1.uid, key: k1, hash: 'other', ...toUsdc }, // same key, another request: 3010
       ];
       const col = <K extends keyof (typeof items)[number]>(k: K) => items.map((i) => i[k]);
-      let rows: { b_i: number; b_state: string | null; swap_id: string | number | null; replayed: boolean; key_conflict: boolean }[] = [];
+      let rows: {
+        b_i: number;
+        b_state: string | null;
+        swap_id: string | number | null;
+        replayed: boolean;
+        key_conflict: boolean;
+        s_entry: string | number | null;
+      }[] = [];
       await withBtcHouseAtFloor(async () => {
         rows = await q(
           `select * from coffer_swap_batch($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::integer[], $6::integer[],
@@ -528,6 +543,8 @@ describe('swap API', () => {
       const [first, , , fourth, replay, reused] = rows;
       expect(first).toMatchObject({ replayed: false, key_conflict: false });
       expect(fourth).toMatchObject({ replayed: false, key_conflict: false });
+      expect(first!.s_entry).not.toBeNull();
+      expect(replay!.s_entry).toBeNull();
       expect(Number(replay!.swap_id)).toBe(Number(first!.swap_id));
       expect(replay).toMatchObject({ replayed: true, key_conflict: false });
       expect(reused).toMatchObject({ swap_id: null, replayed: true, key_conflict: true });
@@ -557,26 +574,26 @@ describe('swap API', () => {
       for (const p of people) await credit(t.database, p.uid, 'USDT', '30');
       await letUsdcHouseOwe();
       const btcBefore = await Promise.all(people.map((p) => balanceOf(t.database, p.uid, 'BTC')));
-      let results: { uid: number; kind: 'usdc' | 'btc'; code: number }[] = [];
+      let results: { uid: number; token: string; kind: 'usdc' | 'btc'; code: number; data: SwapApplyData }[] = [];
       await withBtcHouseAtFloor(async () => {
         results = await Promise.all(
           people.flatMap((p, i) => [
             // Two of 20 from 30: one lands, the other is 3001 (whichever the batch runs second).
             ...[0, 1].map(async (j) => {
-              const res = await call('POST', '/api/swap/apply', {
+              const res = await call<SwapApplyData>('POST', '/api/swap/apply', {
                 token: p.token,
                 key: `group-${i}-${j}`,
                 body: { fromCurrencyId: USDT, toCurrencyId: USDC, amount: '20' },
               });
-              return { uid: p.uid, kind: 'usdc' as const, code: res.code };
+              return { uid: p.uid, token: p.token, kind: 'usdc' as const, code: res.code, data: res.data };
             }),
             (async () => {
-              const res = await call('POST', '/api/swap/apply', {
+              const res = await call<SwapApplyData>('POST', '/api/swap/apply', {
                 token: p.token,
                 key: `group-${i}-btc`,
                 body: { fromCurrencyId: USDT, toCurrencyId: BTC, amount: '5' },
               });
-              return { uid: p.uid, kind: 'btc' as const, code: res.code };
+              return { uid: p.uid, token: p.token, kind: 'btc' as const, code: res.code, data: res.data };
             })(),
           ]),
         );
@@ -588,6 +605,7 @@ describe('swap API', () => {
         expect(await balanceOf(t.database, p.uid, 'USDT')).toBe('10');
       }
       expect(await Promise.all(people.map((p) => balanceOf(t.database, p.uid, 'BTC')))).toEqual(btcBefore);
+      for (const r of results.filter((x) => x.code === 0)) await expectStored(r.data, r.token);
       const report = await auditLedger(t.database);
       expect(report.checks.filter((c) => !c.ok)).toEqual([]);
     });

@@ -67,6 +67,7 @@ export async function loadPairConfigs(database: Database, direction?: { from: nu
         and ($1::integer is null or (p.from_currency_id = $1 and p.to_currency_id = $2::integer))
       order by f.sort, t.sort, p.id`,
     [direction?.from ?? null, direction?.to ?? null],
+    { name: 'swap_pair_configs_v1' },
   );
   return rows.map((r) => ({
     id: r.id,
