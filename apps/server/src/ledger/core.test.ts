@@ -37,3 +37,30 @@ describe('ledger_post core', () => {
     expect(after[0]!.balance).toBe('10.500000000000000000');
   });
 });
+
+describe('system accounts created on demand', () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.close());
+
+  it('get floor 0 for house and fees, none for world and adjustments', async () => {
+    const q = <T>(text: string, params?: unknown[]) => database.sql.query<T>(text, params);
+    const [cur] = await q<{ id: number }>(
+      `insert into currencies (code, name, decimals, icon) values ('XTS', 'Test', 2, '/currency/usdt.svg') returning id`,
+    );
+    const floors: Record<string, string | null> = {};
+    for (const kind of ['house', 'fees', 'world', 'adjustments']) {
+      const [created] = await q<{ id: number }>(`select ledger_account(null, $1, $2) as id`, [cur!.id, kind]);
+      const [row] = await q<{ min_balance: string | null }>(`select min_balance from accounts where id = $1`, [created!.id]);
+      floors[kind] = row!.min_balance === null ? null : String(Number(row!.min_balance));
+    }
+    expect(floors).toEqual({ house: '0', fees: '0', world: null, adjustments: null });
+    const [swapHouse] = await q<{ same: boolean }>(
+      `select swap_system_account($1, 'house') = ledger_account(null, $1, 'house') as same`,
+      [cur!.id],
+    );
+    expect(swapHouse!.same).toBe(true);
+  });
+});
