@@ -81,5 +81,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-  return { ...parsed.data, dataDir: path.resolve(parsed.data.DATA_DIR) };
+    // A relative DATA_DIR is taken from where the user ran npm (npm workspaces change the
+  // working directory to apps/server), so `npm start` at the root keeps data in ./.coffer.
+  const base = env.INIT_CWD ?? process.cwd();
+  return { ...parsed.data, dataDir: path.resolve(base, parsed.data.DATA_DIR) };
 }

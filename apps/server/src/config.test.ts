@@ -1,0 +1,38 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.ts';
+
+describe('configuration', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({ INIT_CWD: '/srv/coffer' });
+    expect(config).toMatchObject({ PORT: 8080, HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT: true });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.SMTP_URL).toBeUndefined();
+    // npm start from the repository root keeps data in ./.coffer there.
+    expect(config.dataDir).toBe(path.resolve('/srv/coffer', '.coffer'));
+  });
+
+  it('stops on a bad value and names every bad variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' })).toThrow(ConfigError);
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
+    } catch (e) {
+      const message = (e as Error).message;
+      expect(message).toContain('PORT');
+      expect(message).toContain('DATABASE_URL');
+      expect(message).toContain('LOG_LEVEL');
+    }
+  });
+
+  it('reads production settings', () => {
+    const config = loadConfig({
+      DATABASE_URL: 'postgres://app@db:5432/coffer',
+      SMTP_URL: 'smtp://mail:25',
+      DATA_DIR: '/var/lib/coffer',
+      OPERATOR_EMAILS: 'Ops@Example.com, b@x.io',
+    });
+    expect(config.DATABASE_URL).toBe('postgres://app@db:5432/coffer');
+    expect(config.dataDir).toBe('/var/lib/coffer');
+    expect(config.OPERATOR_EMAILS).toEqual(['ops@example.com', 'b@x.io']);
+  });
+});
