@@ -23,8 +23,8 @@ class MemoryStorage {
   }
 }
 
-vi.stubGlobal('localStorage', new MemoryStorage());
-vi.stubGlobal('sessionStorage', new MemoryStorage());
+// The node test environment has no Web Storage; the client's storage helpers need both.
+Object.assign(globalThis, { localStorage: new MemoryStorage(), sessionStorage: new MemoryStorage() });
 
 const { API_BASE_URL, API_TIMEOUT_MS, apiClient, apiGet, apiPost } = await import('./api-client');
 const { ApiError } = await import('./api-error');
