@@ -1,5 +1,6 @@
 import { email, emailCode, type MailType, PASSWORD_MAX, PASSWORD_MIN, password } from '@coffer/contract/auth';
-import { Form, Input } from 'antd-mobile';
+import { Button, Form, Input } from 'antd-mobile';
+import type { ReactNode } from 'react';
 import type { FormInstance } from 'antd-mobile/es/components/form';
 import { useTranslation } from 'react-i18next';
 import { schemaRule } from '../../../lib/form-rules';
@@ -71,5 +72,14 @@ export function NewPasswordFields({ form, passwordLabel }: { form: FormInstance;
         <Input name="confirm" type="password" autoComplete="new-password" placeholder={t('auth.confirmPasswordPlaceholder')} />
       </Form.Item>
     </>
+  );
+}
+
+/** The full-width submit button of the sign-in, sign-up and reset forms. */
+export function AuthSubmit({ loading, testId, children }: { loading: boolean; testId: string; children: ReactNode }) {
+  return (
+    <Button block type="submit" color="primary" size="large" loading={loading} data-testid={testId}>
+      {children}
+    </Button>
   );
 }

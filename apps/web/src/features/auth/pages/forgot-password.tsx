@@ -1,11 +1,11 @@
 import { resetPasswordBody } from '@coffer/contract/auth';
-import { Button, Form, } from 'antd-mobile';
+import { Form, } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { toastSuccess } from '../../../lib/notify';
 import { clearSession } from '../../../lib/session';
 import { useResetPassword } from '../api/reset-password';
-import { EmailCodeField, EmailField, NewPasswordFields } from '../components/account-fields';
+import { AuthSubmit, EmailCodeField, EmailField, NewPasswordFields } from '../components/account-fields';
 
 interface Values {
   email: string;
@@ -41,16 +41,9 @@ export default function ForgotPasswordPage() {
         layout="vertical"
         onFinish={onFinish}
         footer={
-          <Button
-            block
-            type="submit"
-            color="primary"
-            size="large"
-            loading={resetPassword.isPending}
-            data-testid="reset-submit"
-          >
+          <AuthSubmit loading={resetPassword.isPending} testId="reset-submit">
             {t('auth.reset')}
-          </Button>
+          </AuthSubmit>
         }
       >
         <EmailField />

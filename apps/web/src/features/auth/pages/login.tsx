@@ -1,5 +1,5 @@
-import { email, loginBody } from '@coffer/contract/auth';
-import { Button, Form, Input } from 'antd-mobile';
+import { loginBody } from '@coffer/contract/auth';
+import { Form, Input } from 'antd-mobile';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -7,6 +7,7 @@ import { refreshCurrentUser } from '../../../lib/current-user';
 import { schemaRule } from '../../../lib/form-rules';
 import { toastSuccess } from '../../../lib/notify';
 import { useLogin } from '../api/login';
+import { AuthSubmit, EmailField } from '../components/account-fields';
 import { AuthHeader } from '../components/auth-header';
 
 interface Values {
@@ -41,14 +42,12 @@ export default function LoginPage() {
         layout="vertical"
         onFinish={onFinish}
         footer={
-          <Button block type="submit" color="primary" size="large" loading={login.isPending} data-testid="login-submit">
+          <AuthSubmit loading={login.isPending} testId="login-submit">
             {t('auth.login')}
-          </Button>
+          </AuthSubmit>
         }
       >
-        <Form.Item name="email" label={t('auth.email')} rules={[schemaRule(email, t('validation.email'))]}>
-          <Input name="email" type="email" autoComplete="email" placeholder={t('auth.emailPlaceholder')} clearable />
-        </Form.Item>
+        <EmailField />
         <Form.Item
           name="password"
           label={t('auth.password')}

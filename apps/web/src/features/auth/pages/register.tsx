@@ -1,5 +1,5 @@
 import { NICKNAME_MAX, nickname, registerBody } from '@coffer/contract/auth';
-import { Button, Form, Input } from 'antd-mobile';
+import { Form, Input } from 'antd-mobile';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -8,7 +8,7 @@ import { toastSuccess } from '../../../lib/notify';
 import { isSignedIn } from '../../../lib/session';
 import { useRegister } from '../api/register';
 import { AuthHeader } from '../components/auth-header';
-import { EmailCodeField, EmailField, NewPasswordFields } from '../components/account-fields';
+import { AuthSubmit, EmailCodeField, EmailField, NewPasswordFields } from '../components/account-fields';
 
 interface Values {
   email: string;
@@ -56,16 +56,9 @@ export default function RegisterPage() {
         layout="vertical"
         onFinish={onFinish}
         footer={
-          <Button
-            block
-            type="submit"
-            color="primary"
-            size="large"
-            loading={register.isPending}
-            data-testid="register-submit"
-          >
+          <AuthSubmit loading={register.isPending} testId="register-submit">
             {t('auth.register')}
-          </Button>
+          </AuthSubmit>
         }
       >
         <EmailField />
