@@ -5,3 +5,4 @@ export * from './auth.ts';
 export * from './swap.ts';
 export * from './turnover.ts';
 export * from './ledger.ts';
+export * from './chain.ts';

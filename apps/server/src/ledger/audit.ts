@@ -13,6 +13,10 @@ const BUSINESS_KINDS: { table: string; kind: string }[] = [
   { table: 'transfers', kind: 'transfer' },
   { table: 'adjustments', kind: 'adjustment' },
   { table: 'swaps', kind: 'swap' },
+  { table: 'deposits', kind: 'deposit' },
+  { table: 'withdrawal_entries', kind: 'withdraw_hold' },
+  { table: 'withdrawal_entries', kind: 'withdraw_settle' },
+  { table: 'withdrawal_entries', kind: 'withdraw_refund' },
 ];
 
 interface Check {

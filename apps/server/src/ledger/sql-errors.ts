@@ -9,6 +9,10 @@ const LEDGER_SQLSTATES: Record<string, BizError['bizCode']> = {
   CB003: ErrorCode.CURRENCY_UNAVAILABLE,
   CB004: ErrorCode.RECIPIENT_NOT_FOUND,
   CB005: ErrorCode.CANNOT_SEND_TO_SELF,
+  CB007: ErrorCode.NOT_ALLOWED_IN_STATE,
+  CB008: ErrorCode.INVALID_ADDRESS,
+  CB009: ErrorCode.LIMIT_EXCEEDED,
+  CB012: ErrorCode.PAYOUTS_FROZEN,
   CB010: ErrorCode.IDEMPOTENCY_KEY_REUSED,
   CB011: ErrorCode.HOUSE_LIMIT_REACHED,
   // numeric_value_out_of_range: a balance would pass NUMERIC(38,18).

@@ -1,0 +1,211 @@
+import { z } from 'zod';
+import { id, idempotencyKey, isoTime, pageRequest, pageResponse } from './common.ts';
+import { amountInput, memo } from './ledger.ts';
+
+/**
+ * Money in and out on a chain (GitHub issue #6, DESIGN §7): networks, deposit addresses,
+ * deposits, withdrawals, the public configs and the live event stream. Amounts are decimal
+ * strings in the currency's unit ("12.5"), never base units and never JSON numbers.
+ */
+
+/** An EVM address as typed or pasted; the server checks the checksum (3008). */
+export const ADDRESS_MAX = 128;
+export const WITHDRAW_CODE_RE = /^\d{6}$/;
+
+export const chainFamily = z.enum(['evm']);
+
+/** One way a currency moves on a chain (native coin or token contract). */
+export const network = z.object({
+  id: z.number().int(),
+  currencyId: z.number().int(),
+  code: z.string(),
+  /** Display name of the network, e.g. "Ethereum (local)". */
+  name: z.string(),
+  family: chainFamily,
+  chainId: z.number().int(),
+  /** null: the chain's native coin; else the token contract. */
+  contract: z.string().nullable(),
+  tokenDecimals: z.number().int(),
+  confirmations: z.number().int(),
+  minDeposit: z.string(),
+  withdrawFee: z.string(),
+  minWithdraw: z.string(),
+  maxWithdraw: z.string(),
+  dailyWithdrawLimit: z.string(),
+  depositEnabled: z.boolean(),
+  withdrawEnabled: z.boolean(),
+  /** Set while payouts on this network are frozen (incident or reconciliation drift). */
+  payoutsFrozen: z.boolean(),
+});
+export type Network = z.infer<typeof network>;
+export const networkList = z.array(network);
+
+export const configsData = z.object({
+  productName: z.string(),
+  supportEmail: z.string(),
+  /** The local test faucet exists (embedded chain only). */
+  faucet: z.boolean(),
+  minAppVersion: z.string().nullable(),
+  networks: z.array(z.object({ id: z.number().int(), code: z.string(), name: z.string(), confirmations: z.number().int() })),
+});
+export type ConfigsData = z.infer<typeof configsData>;
+
+export const createAddressBody = z.object({ currencyId: id, networkId: id });
+export type CreateAddressBody = z.infer<typeof createAddressBody>;
+
+export const depositAddress = z.object({
+  currencyId: z.number().int(),
+  networkId: z.number().int(),
+  code: z.string(),
+  networkName: z.string(),
+  address: z.string(),
+  minDeposit: z.string(),
+  confirmations: z.number().int(),
+  createdAt: isoTime,
+});
+export type DepositAddress = z.infer<typeof depositAddress>;
+export const depositAddressList = z.array(depositAddress);
+
+export const DEPOSIT_STATUSES = ['pending', 'credited', 'dropped', 'below_minimum', 'reorged_after_credit'] as const;
+export const depositStatus = z.enum(DEPOSIT_STATUSES);
+export type DepositStatus = z.infer<typeof depositStatus>;
+
+export const depositRecord = z.object({
+  id: z.number().int(),
+  currencyId: z.number().int(),
+  code: z.string(),
+  networkId: z.number().int(),
+  networkName: z.string(),
+  amount: z.string(),
+  address: z.string(),
+  fromAddress: z.string(),
+  txHash: z.string(),
+  logIndex: z.number().int(),
+  blockNumber: z.number().int(),
+  confirmations: z.number().int(),
+  confirmationsRequired: z.number().int(),
+  status: depositStatus,
+  createdAt: isoTime,
+  creditedAt: isoTime.nullable(),
+});
+export type DepositRecord = z.infer<typeof depositRecord>;
+
+export const depositListBody = pageRequest.extend({ currencyId: id.optional(), status: depositStatus.optional() });
+export type DepositListBody = z.infer<typeof depositListBody>;
+export const depositPage = pageResponse(depositRecord);
+
+export const WITHDRAW_STATUSES = [
+  'review',
+  'queued',
+  'broadcast',
+  'confirming',
+  'completed',
+  'failed',
+  'cancelled',
+  'rejected',
+] as const;
+export const withdrawStatus = z.enum(WITHDRAW_STATUSES);
+export type WithdrawStatus = z.infer<typeof withdrawStatus>;
+/** Final states: the money has settled (completed) or gone back to available. */
+export const WITHDRAW_FINAL: readonly WithdrawStatus[] = ['completed', 'failed', 'cancelled', 'rejected'];
+/** The user may cancel until the sender has signed and broadcast. */
+export const WITHDRAW_CANCELLABLE: readonly WithdrawStatus[] = ['review', 'queued'];
+
+export const withdrawApplyBody = z.object({
+  currencyId: id,
+  networkId: id,
+  address: z.string().trim().min(1).max(ADDRESS_MAX),
+  amount: amountInput,
+  code: z.string().trim().regex(WITHDRAW_CODE_RE, 'code must be 6 digits'),
+  memo: memo.optional(),
+});
+export type WithdrawApplyBody = z.infer<typeof withdrawApplyBody>;
+
+export const withdrawRecord = z.object({
+  id: z.number().int(),
+  currencyId: z.number().int(),
+  code: z.string(),
+  networkId: z.number().int(),
+  networkName: z.string(),
+  address: z.string(),
+  /** What the address receives. */
+  amount: z.string(),
+  fee: z.string(),
+  /** amount + fee, held from available while in flight. */
+  total: z.string(),
+  memo: z.string().nullable(),
+  status: withdrawStatus,
+  txHash: z.string().nullable(),
+  confirmations: z.number().int(),
+  confirmationsRequired: z.number().int(),
+  /** Why it failed or was rejected, when it was. */
+  reason: z.string().nullable(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+  completedAt: isoTime.nullable(),
+});
+export type WithdrawRecord = z.infer<typeof withdrawRecord>;
+export const withdrawApplyData = withdrawRecord.extend({ replayed: z.boolean() });
+export type WithdrawApplyData = z.infer<typeof withdrawApplyData>;
+
+export const withdrawListBody = pageRequest.extend({ currencyId: id.optional(), status: withdrawStatus.optional() });
+export type WithdrawListBody = z.infer<typeof withdrawListBody>;
+export const withdrawPage = pageResponse(withdrawRecord);
+
+/** What the withdraw screen shows before submitting: fee, limits, what is left today. */
+export const withdrawQuoteQuery = z.object({ networkId: id });
+export const withdrawLimits = z.object({
+  networkId: z.number().int(),
+  fee: z.string(),
+  min: z.string(),
+  max: z.string(),
+  dailyLimit: z.string(),
+  dailyRemaining: z.string(),
+  available: z.string(),
+  payoutsFrozen: z.boolean(),
+});
+export type WithdrawLimits = z.infer<typeof withdrawLimits>;
+
+export const faucetBody = z.object({ networkId: id });
+export const faucetData = z.object({ txHash: z.string(), amount: z.string(), address: z.string() });
+export type FaucetData = z.infer<typeof faucetData>;
+
+/** Operator: approve or reject a withdrawal waiting for review. */
+export const withdrawReviewBody = z.object({ reason: z.string().trim().min(1).max(500) });
+
+export const chainIncident = z.object({
+  id: z.number().int(),
+  networkId: z.number().int(),
+  kind: z.string(),
+  detail: z.string(),
+  createdAt: isoTime,
+  resolvedAt: isoTime.nullable(),
+});
+export const reconcileRow = z.object({
+  networkId: z.number().int(),
+  code: z.string(),
+  networkName: z.string(),
+  /** Hot wallet + deposit addresses, in the currency's unit. */
+  onChain: z.string(),
+  /** Withdrawals broadcast but not yet settled in the ledger, and other in-flight amounts. */
+  inFlight: z.string(),
+  /** What users hold (available + frozen) in this currency, attributed to this network. */
+  owed: z.string(),
+  /** onChain - inFlight - owed: negative means Coffer holds less than it owes. */
+  drift: z.string(),
+  tolerance: z.string(),
+  ok: z.boolean(),
+});
+export const reconcileData = z.object({ ok: z.boolean(), rows: z.array(reconcileRow) });
+export type ReconcileData = z.infer<typeof reconcileData>;
+
+export const idempotencyKeyHeader = idempotencyKey;
+
+/** Server-sent events on GET /api/events: the app invalidates its queries on each. */
+export const LIVE_EVENT_TYPES = ['deposit', 'withdraw', 'balance'] as const;
+export const liveEvent = z.object({
+  type: z.enum(LIVE_EVENT_TYPES),
+  id: z.number().int(),
+  status: z.string(),
+});
+export type LiveEvent = z.infer<typeof liveEvent>;
