@@ -18,6 +18,9 @@ CREATE TABLE networks (
   name text NOT NULL,
   family text NOT NULL DEFAULT 'evm',
   chain_id integer NOT NULL,
+  -- The chain's own coin (contract null) or a token (contract set once deployed/known; a
+  -- token network without its contract is neither watched nor paid out).
+  native boolean NOT NULL,
   contract text,
   token_decimals integer NOT NULL,
   confirmations integer NOT NULL,
@@ -37,7 +40,8 @@ CREATE TABLE networks (
   CONSTRAINT networks_confirmations_check CHECK (confirmations BETWEEN 1 AND 1000),
   CONSTRAINT networks_limits_check CHECK (min_deposit > 0 AND withdraw_fee >= 0 AND min_withdraw > 0
     AND max_withdraw >= min_withdraw AND daily_withdraw_limit >= 0),
-  CONSTRAINT networks_contract_check CHECK (contract IS NULL OR contract ~ '^0x[0-9a-fA-F]{40}$')
+  CONSTRAINT networks_contract_check CHECK (contract IS NULL OR contract ~ '^0x[0-9a-fA-F]{40}$'),
+  CONSTRAINT networks_native_check CHECK (NOT native OR contract IS NULL)
 );
 --> statement-breakpoint
 CREATE UNIQUE INDEX networks_asset_key ON networks (chain_id, currency_id);
@@ -45,9 +49,9 @@ CREATE UNIQUE INDEX networks_asset_key ON networks (chain_id, currency_id);
 
 -- Seed: ETH, USDT and USDC on the local chain (anvil, chain id 31337). The token contracts'
 -- addresses are set at start by the local chain bootstrap (they are deployed there).
-INSERT INTO networks (currency_id, name, chain_id, contract, token_decimals, confirmations, min_deposit,
+INSERT INTO networks (currency_id, name, chain_id, native, contract, token_decimals, confirmations, min_deposit,
                       withdraw_fee, min_withdraw, max_withdraw, daily_withdraw_limit, review_threshold, sort)
-SELECT c.id, v.name, 31337, NULL, v.decimals, 3, v.min_deposit, v.fee, v.min_w, v.max_w, v.daily, v.review, v.sort
+SELECT c.id, v.name, 31337, v.code = 'ETH', NULL, v.decimals, 3, v.min_deposit, v.fee, v.min_w, v.max_w, v.daily, v.review, v.sort
 FROM (VALUES
   ('ETH', 'Ethereum (local)', 18, 0.001, 0.0005, 0.002, 100, 200, 50, 1),
   ('USDT', 'ERC-20 (local)', 6, 1, 1, 2, 100000, 200000, 50000, 2),
@@ -327,7 +331,7 @@ BEGIN
   END IF;
 
   SELECT * INTO v_net FROM networks WHERE id = p_network;
-  IF NOT FOUND OR NOT v_net.withdraw_enabled THEN
+  IF NOT FOUND OR NOT v_net.withdraw_enabled OR NOT (v_net.native OR v_net.contract IS NOT NULL) THEN
     RAISE EXCEPTION 'network % is unavailable', p_network USING ERRCODE = 'CB003';
   END IF;
   IF chain_payouts_frozen(p_network) THEN

@@ -17,7 +17,9 @@ import type { Config } from './config.ts';
 import type { Database } from './db/client.ts';
 import { BizError, isBizError } from './core/errors.ts';
 import { messageFor, requestLocale } from './core/locale.ts';
+import { LOG_REDACT_PATHS, sanitizeError } from './core/log.ts';
 import { requireSession, type SessionUser } from './core/session.ts';
+import type { ChainServices } from './chain/runtime.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { registerModules } from './modules/index.ts';
 
@@ -28,6 +30,7 @@ export interface AppDeps {
   config: Config;
   database: Database;
   mailer: Mailer;
+  chain: ChainServices;
 }
 
 declare module 'fastify' {
@@ -45,9 +48,24 @@ declare module 'fastify' {
 
 export type App = FastifyInstance;
 
-export async function buildApp(deps: AppDeps, opts: { logger?: boolean } = {}) {
+export interface BuildOptions {
+  /** false: no logging at all (tests). */
+  logger?: boolean;
+  /** Where the log goes (default stdout); tests capture it. */
+  logStream?: NodeJS.WritableStream;
+}
+
+export async function buildApp(deps: AppDeps, opts: BuildOptions = {}) {
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: deps.config.LOG_LEVEL },
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: deps.config.LOG_LEVEL,
+            // Credentials never reach the log, should a header ever be logged (see core/log.ts).
+            redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' },
+            ...(opts.logStream && { stream: opts.logStream }),
+          },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: deps.config.TRUST_PROXY,
   }).withTypeProvider<ZodTypeProvider>();
@@ -114,7 +132,10 @@ function installErrorHandling(app: FastifyInstance) {
       // Malformed JSON, wrong content type and the like: the client's fault, said plainly.
       return send(200, ErrorCode.INVALID_PARAMS, 'body');
     }
-    request.log.error({ err: error }, 'unhandled error');
+    // Only the sanitized error: a driver error carries the statement's parameters (hashes,
+    // other users' token hashes, e-mails), which must never be written to the log. Not under
+    // `err`: pino's error serializer would fold it back into its own shape.
+    request.log.error({ error: sanitizeError(error) }, 'unhandled error');
     return send(500, ErrorCode.INTERNAL);
   });
 }

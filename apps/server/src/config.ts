@@ -69,6 +69,39 @@ const envSchema = z.object({
             return { code: code.toUpperCase(), limit };
           }),
     ),
+  /**
+   * The HD wallet's mnemonic (deposit addresses and the hot wallet). Production: set it or,
+   * better, WALLET_MNEMONIC_FILE (a mounted secret). Embedded mode generates one into
+   * DATA_DIR/wallet-mnemonic (0600). The anvil test mnemonic is refused off local chains.
+   */
+  WALLET_MNEMONIC: z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v : undefined)),
+  WALLET_MNEMONIC_FILE: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  /** `off` runs no chain at all (addresses still derive); `on` connects EVM_RPC_URL or the local chain. */
+  CHAIN: z.enum(['on', 'off']).default('on'),
+  /** Seconds per block of the embedded local chain. */
+  LOCAL_CHAIN_BLOCK_TIME: z.coerce.number().int().min(1).max(60).default(2),
+  /** How often the chain leader looks for new blocks and payouts. */
+  CHAIN_POLL_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
+  /** The local test faucet (only ever exists on the embedded local chain). */
+  FAUCET: z
+    .enum(['on', 'off'])
+    .default('on')
+    .transform((v) => v === 'on'),
+  PRODUCT_NAME: z.string().trim().min(1).max(64).default('Coffer'),
+  SUPPORT_EMAIL: z.string().trim().email().default('support@coffer.local'),
+  /** The oldest app version the server still serves (shown by /api/configs); unset: any. */
+  MIN_APP_VERSION: z
+    .string()
+    .trim()
+    .regex(/^\d+\.\d+\.\d+$/)
+    .optional(),
 });
 
 export type Config = z.infer<typeof envSchema> & { dataDir: string };

@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
 import { lockDataDir } from './core/data-dir-lock.ts';
 import { type Database, migrateDatabase, migratePostgresLocked, openPglite, openPostgres } from './db/client.ts';
+import { startChain } from './chain/runtime.ts';
 import { createMailer } from './mail/mailer.ts';
 
 /** Opens the configured database (PostgreSQL, or PGlite in DATA_DIR) and brings it up to date. */
@@ -28,11 +29,20 @@ export async function startServer(config: Config) {
   const log = pino({ level: config.LOG_LEVEL });
   const { database, release } = await openConfiguredDatabase(config);
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.dataDir, log });
-  const app = await buildApp({ config, database, mailer });
+  let chain: Awaited<ReturnType<typeof startChain>>;
+  try {
+    chain = await startChain({ config, database, log: log.child({ module: 'chain' }), connect: config.CHAIN === 'on' });
+  } catch (e) {
+    await database.close();
+    release();
+    throw e;
+  }
+  const app = await buildApp({ config, database, mailer, chain });
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       await app.close();
+      await chain.stop();
       mailer.close();
       await database.close();
       release();

@@ -29,6 +29,11 @@ export interface Database {
   db: Db;
   sql: SqlClient;
   close(): Promise<void>;
+  /**
+   * PostgreSQL only: a connection of its own, kept until released (session-level advisory
+   * locks, e.g. the chain leader's). PGlite has one connection and one process.
+   */
+  dedicated?(): Promise<{ query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>; release(destroy?: boolean): void; on(event: 'error', fn: (e: Error) => void): unknown }>;
 }
 
 export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');
@@ -54,6 +59,7 @@ export async function openPostgres(url: string, poolSize = 20): Promise<Database
       },
     },
     close: () => pool.end(),
+    dedicated: () => pool.connect(),
   };
 }
 

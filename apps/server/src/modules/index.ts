@@ -5,6 +5,10 @@ import { transferRoutes } from './transfer/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { swapRoutes } from './swap/routes.ts';
 import { turnoverRoutes } from './turnover/routes.ts';
+import { depositRoutes } from './deposits/routes.ts';
+import { eventRoutes } from './events/routes.ts';
+import { networkRoutes } from './networks/routes.ts';
+import { withdrawRoutes } from './withdrawals/routes.ts';
 
 /**
  * Every feature module registers its routes here (mounted under /api).
@@ -18,4 +22,8 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(ledgerAdminRoutes);
   await app.register(swapRoutes);
   await app.register(turnoverRoutes);
+  await app.register(networkRoutes);
+  await app.register(depositRoutes);
+  await app.register(withdrawRoutes);
+  await app.register(eventRoutes);
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { buildApp } from '../app.ts';
+import { startChain } from '../chain/runtime.ts';
 import { loadConfig } from '../config.ts';
 import { type Database, migrateDatabase, openPglite, openPostgres } from '../db/client.ts';
 import { createMailer } from '../mail/mailer.ts';
@@ -85,28 +86,42 @@ export async function createTestDatabase(): Promise<Database> {
   };
 }
 
-/** A full app (real database, real SMTP capture) for fastify.inject() tests. */
-export async function createTestApp(env: Record<string, string> = {}) {
+/**
+ * A full app (real database, real SMTP capture) for fastify.inject() tests. Logging is off
+ * unless `logStream` is given (then at env LOG_LEVEL, default info, as the server writes it).
+ * With `chain: true` a real anvil runs for the file (a block per transaction, no timer loop:
+ * the test drives the watcher and the payout workers with `chain.live.tick()`).
+ */
+export async function createTestApp(
+  env: Record<string, string> = {},
+  opts: { logStream?: NodeJS.WritableStream; chain?: boolean } = {},
+) {
   const mailbox = await startMailbox();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-test-'));
   const config = loadConfig({
     DATA_DIR: dataDir,
     SMTP_URL: mailbox.url,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: opts.logStream ? 'info' : 'silent',
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     ...env,
   });
   const database = await createTestDatabase();
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir, log: silentLog });
-  const app = await buildApp({ config, database, mailer }, { logger: false });
+  const chain = await startChain({ config, database, log: silentLog, connect: opts.chain === true, loop: false });
+  const app = await buildApp(
+    { config, database, mailer, chain },
+    opts.logStream ? { logStream: opts.logStream } : { logger: false },
+  );
   await app.ready();
   return {
     app,
     database,
     mailbox,
     config,
+    chain,
     async close() {
       await app.close();
+      await chain.stop();
       mailer.close();
       await database.close();
       await mailbox.close();

@@ -1,0 +1,45 @@
+import type { Database } from '../db/client.ts';
+
+/** The right to run singleton chain work (watcher, sender), held until released or lost. */
+export interface Leadership {
+  /** false once the connection holding the lock has died: stop and try to take it again. */
+  held(): boolean;
+  release(): Promise<void>;
+}
+
+/**
+ * One leader per database (DESIGN §4): on PostgreSQL a session advisory lock held on a
+ * connection of its own, so several API processes may run and exactly one of them works the
+ * chain; if it dies, its connection closes, the lock goes, and another process takes over on
+ * its next try. PGlite serves a single process (DATA_DIR is locked), which always leads.
+ * Answers null when another process leads.
+ */
+export async function takeLeadership(database: Database, key: number): Promise<Leadership | null> {
+  if (!database.dedicated) {
+    return { held: () => true, release: async () => {} };
+  }
+  const client = await database.dedicated();
+  let alive = true;
+  client.on('error', () => {
+    alive = false;
+  });
+  try {
+    const { rows } = await client.query('select pg_try_advisory_lock($1) as ok', [key]);
+    if (!rows[0]?.ok) {
+      client.release();
+      return null;
+    }
+  } catch (e) {
+    client.release(true);
+    throw e;
+  }
+  return {
+    held: () => alive,
+    async release() {
+      if (!alive) return;
+      alive = false;
+      await client.query('select pg_advisory_unlock($1)', [key]).catch(() => {});
+      client.release();
+    },
+  };
+}

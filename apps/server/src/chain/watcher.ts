@@ -1,0 +1,308 @@
+import { formatUnits } from 'viem';
+import type { Database } from '../db/client.ts';
+import type { ChainAdapter, ChainDeposit } from './adapter.ts';
+
+/** Blocks read per tick at most: a catching-up watcher commits its progress this often. */
+export const WATCH_MAX_BLOCKS_PER_TICK = 2000;
+/**
+ * Block hashes kept below the tip, for finding the common ancestor after a reorg. A reorg
+ * deeper than this cannot be walked back: it is recorded as an unrecoverable incident.
+ */
+export const WATCH_HASH_WINDOW = 128;
+
+export interface WatcherLog {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+interface WatchedNetwork {
+  id: number;
+  currency_id: number;
+  contract: string | null;
+  token_decimals: number;
+  currency_decimals: number;
+  min_deposit: string;
+  confirmations: number;
+}
+
+export interface TickResult {
+  /** Blocks scanned in this tick (from..to), or null when the cursor was at the tip. */
+  scanned: { from: number; to: number } | null;
+  found: number;
+  credited: number;
+  /** The height the watcher rewound to after a reorg, if one was seen. */
+  rewoundTo: number | null;
+}
+
+/**
+ * Follows one chain from a stored cursor (DESIGN §7): scans new blocks for transfers to
+ * deposit addresses, records them at once as pending, credits each exactly once when it has
+ * N confirmations, and on a reorg walks back to the common ancestor: pending deposits in the
+ * removed blocks become dropped, credited ones an incident that freezes payouts.
+ *
+ * Every step is idempotent and its state is in the database, so a watcher killed at any
+ * point and started again (here or in another process) neither misses nor double-credits:
+ * deposits are upserted on (network, tx hash, log index) before the cursor moves, and the
+ * credit is one SQL call that does nothing for a deposit that is not pending.
+ */
+export class DepositWatcher {
+  constructor(
+    private readonly database: Database,
+    private readonly chain: ChainAdapter,
+    private readonly chainId: number,
+    private readonly opts: {
+      log?: WatcherLog;
+      maxBlocksPerTick?: number;
+    } = {},
+  ) {}
+
+  async tick(): Promise<TickResult> {
+    const head = await this.chain.head();
+    const tip = Number(head.number);
+    let cursor = await this.cursor(tip);
+    let rewoundTo: number | null = null;
+
+    const stored = cursor.number >= 0 ? await this.chain.blockHeader(BigInt(cursor.number)) : null;
+    if (cursor.number >= 0 && stored?.hash !== cursor.hash) {
+      rewoundTo = await this.rewind(cursor.number);
+      cursor = await this.cursor(tip);
+    }
+
+    let scanned: TickResult['scanned'] = null;
+    let found = 0;
+    const from = cursor.number + 1;
+    const to = Math.min(tip, cursor.number + (this.opts.maxBlocksPerTick ?? WATCH_MAX_BLOCKS_PER_TICK));
+    if (from <= to) {
+      const result = await this.scan(from, to, tip);
+      if (result === 'reorged') return { scanned: null, found: 0, credited: 0, rewoundTo };
+      scanned = { from, to };
+      found = result;
+    }
+    const credited = await this.credit(Math.max(cursor.number, scanned?.to ?? cursor.number), scanned !== null);
+    return { scanned, found, credited, rewoundTo };
+  }
+
+  /** The stored cursor; a new chain starts just below the current tip (no history to scan). */
+  private async cursor(tip: number): Promise<{ number: number; hash: string }> {
+    const [row] = await this.database.sql.query<{ block_number: number; block_hash: string }>(
+      'select block_number, block_hash from chain_cursors where chain_id = $1',
+      [this.chainId],
+    );
+    if (row) return { number: Number(row.block_number), hash: row.block_hash };
+    const start = Math.max(-1, tip - 1);
+    const header = start >= 0 ? await this.chain.blockHeader(BigInt(start)) : null;
+    const hash = header?.hash ?? '';
+    await this.database.sql.query(
+      `insert into chain_cursors (chain_id, block_number, block_hash) values ($1, $2, $3) on conflict (chain_id) do nothing`,
+      [this.chainId, start, hash],
+    );
+    return { number: start, hash };
+  }
+
+  private async networks(): Promise<WatchedNetwork[]> {
+    return this.database.sql.query<WatchedNetwork>(
+      `select n.id, n.currency_id, n.contract, n.token_decimals, c.decimals as currency_decimals, n.min_deposit::text,
+              n.confirmations
+       from networks n join currencies c on c.id = n.currency_id
+       where n.chain_id = $1 and n.deposit_enabled and (n.native or n.contract is not null)`,
+      [this.chainId],
+    );
+  }
+
+  /**
+   * Scans [from, to], records what it finds and moves the cursor to `to`, storing the hashes
+   * of the blocks near the tip. Answers 'reorged' when the chain changed under the scan (the
+   * next tick walks back).
+   */
+  private async scan(from: number, to: number, tip: number): Promise<number | 'reorged'> {
+    const [networks, addresses] = await Promise.all([
+      this.networks(),
+      this.database.sql.query<{ address: string; user_id: number }>(
+        'select address, user_id from deposit_addresses where chain_id = $1',
+        [this.chainId],
+      ),
+    ]);
+    const owner = new Map(addresses.map((a) => [a.address.toLowerCase(), Number(a.user_id)]));
+    const keepFrom = Math.max(from, tip - WATCH_HASH_WINDOW + 1);
+    const numbers: number[] = [];
+    for (let n = keepFrom; n <= to; n++) numbers.push(n);
+
+    const [deposits, headers] = await Promise.all([
+      owner.size > 0
+        ? this.chain.scanDeposits(
+            BigInt(from),
+            BigInt(to),
+            new Set(owner.keys()),
+            networks.map((n) => ({ networkId: n.id, contract: n.contract })),
+          )
+        : Promise.resolve([] as ChainDeposit[]),
+      Promise.all(numbers.map((n) => this.chain.blockHeader(BigInt(n)))),
+    ]);
+    const last = to === numbers.at(-1) ? headers.at(-1) : await this.chain.blockHeader(BigInt(to));
+    if (!last || headers.some((h) => h === null)) return 'reorged';
+    // The headers must form one chain, and every deposit must sit in it (a reorg between the
+    // calls would mix two forks).
+    const hashOf = new Map(headers.map((h) => [Number(h!.number), h!.hash]));
+    for (let i = 1; i < headers.length; i++) {
+      if (headers[i]!.parentHash !== headers[i - 1]!.hash) return 'reorged';
+    }
+    if (deposits.some((d) => hashOf.has(Number(d.blockNumber)) && hashOf.get(Number(d.blockNumber)) !== d.blockHash)) {
+      return 'reorged';
+    }
+
+    const byId = new Map(networks.map((n) => [n.id, n]));
+    const rows = deposits
+      .map((d) => {
+        const net = byId.get(d.networkId)!;
+        const userId = owner.get(d.to.toLowerCase())!;
+        return { d, net, userId, amount: creditedAmount(d.value, net.token_decimals, net.currency_decimals) };
+      })
+      .filter((r) => r.userId !== undefined && r.amount !== null);
+
+    await this.database.sql.query(
+      `with incoming as (
+         select * from unnest($2::int[], $3::int[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::int[],
+                              $9::bigint[], $10::text[], $11::numeric[])
+           as x(network_id, currency_id, user_id, address, from_address, tx_hash, log_index, block_number, block_hash, amount)
+       ), upserted as (
+         insert into deposits (network_id, currency_id, user_id, address, from_address, tx_hash, log_index, block_number,
+                               block_hash, amount, status)
+         select i.network_id, i.currency_id, i.user_id, i.address, i.from_address, i.tx_hash, i.log_index, i.block_number,
+                i.block_hash, i.amount,
+                case when i.amount < n.min_deposit then 'below_minimum' else 'pending' end
+         from incoming i join networks n on n.id = i.network_id
+         -- The hot wallet's gas top-ups to deposit addresses are custody moves, not deposits
+         -- (they are recorded in chain_txs before they are broadcast).
+         where not exists (select 1 from chain_txs t where t.chain_id = $1 and t.tx_hash = i.tx_hash and t.purpose = 'gas_topup')
+         on conflict (network_id, tx_hash, log_index) do update
+           set block_number = excluded.block_number, block_hash = excluded.block_hash, updated_at = now(),
+               status = case when deposits.status = 'dropped' then excluded.status else deposits.status end
+         returning id, user_id, status
+       ), events as (
+         insert into user_events (user_id, type, ref_id, status) select user_id, 'deposit', id, status from upserted
+       ), blocks as (
+         insert into chain_blocks (chain_id, block_number, block_hash, parent_hash)
+         select $1, b, h, p from unnest($12::bigint[], $13::text[], $14::text[]) as y(b, h, p)
+         on conflict (chain_id, block_number) do update set block_hash = excluded.block_hash, parent_hash = excluded.parent_hash
+       ), pruned as (
+         delete from chain_blocks where chain_id = $1 and block_number < $15
+       )
+       update chain_cursors set block_number = $16, block_hash = $17, updated_at = now() where chain_id = $1`,
+      [
+        this.chainId,
+        rows.map((r) => r.net.id),
+        rows.map((r) => r.net.currency_id),
+        rows.map((r) => r.userId),
+        rows.map((r) => r.d.to),
+        rows.map((r) => r.d.from),
+        rows.map((r) => r.d.txHash),
+        rows.map((r) => r.d.logIndex),
+        rows.map((r) => Number(r.d.blockNumber)),
+        rows.map((r) => r.d.blockHash),
+        rows.map((r) => r.amount),
+        headers.map((h) => Number(h!.number)),
+        headers.map((h) => h!.hash),
+        headers.map((h) => h!.parentHash),
+        tip - WATCH_HASH_WINDOW,
+        to,
+        last.hash,
+      ],
+    );
+    if (rows.length > 0) this.opts.log?.info({ chainId: this.chainId, from, to, found: rows.length }, 'deposits seen');
+    return rows.length;
+  }
+
+  /**
+   * Credits pending deposits with N confirmations whose block is still the one the watcher
+   * has on record (a deposit in a block replaced since is left to the rewind). One statement:
+   * each credit is coffer_deposit_credit, which does nothing for a deposit already credited.
+   * Also tells the owners of the other pending deposits that their count moved.
+   */
+  private async credit(height: number, advanced: boolean): Promise<number> {
+    const rows = await this.database.sql.query<{ id: number }>(
+      `with due as (
+         select d.id from deposits d join networks n on n.id = d.network_id
+         left join chain_blocks b on b.chain_id = n.chain_id and b.block_number = d.block_number
+         where n.chain_id = $1 and d.status = 'pending' and $2 - d.block_number + 1 >= n.confirmations
+           and (b.block_hash is null or b.block_hash = d.block_hash)
+         order by d.id
+       ), credited as (
+         select d.id, coffer_deposit_credit(d.id) as entry from due d
+       ), progress as (
+         insert into user_events (user_id, type, ref_id, status)
+         select d.user_id, 'deposit', d.id, 'pending' from deposits d join networks n on n.id = d.network_id
+         where n.chain_id = $1 and d.status = 'pending' and d.id not in (select id from due)
+           and d.block_number <= $2 and $2 - d.block_number + 1 > 0 and $3
+       )
+       select id from credited where entry is not null`,
+      [this.chainId, height, advanced],
+    );
+    if (rows.length > 0) this.opts.log?.info({ chainId: this.chainId, credited: rows.length }, 'deposits credited');
+    return rows.length;
+  }
+
+  /**
+   * The block at `from` is no longer the one on record: walks back through the stored hashes
+   * to the highest block the chain still has, and undoes everything above it.
+   */
+  private async rewind(from: number): Promise<number> {
+    const stored = await this.database.sql.query<{ block_number: number; block_hash: string }>(
+      'select block_number, block_hash from chain_blocks where chain_id = $1 and block_number <= $2 order by block_number desc',
+      [this.chainId, from],
+    );
+    let ancestor: number | null = null;
+    for (const row of stored) {
+      const header = await this.chain.blockHeader(BigInt(row.block_number));
+      if (header?.hash === row.block_hash) {
+        ancestor = Number(row.block_number);
+        break;
+      }
+    }
+    if (ancestor === null) {
+      // Deeper than the stored window: start again below it and let an operator look.
+      ancestor = Math.max(-1, (stored.at(-1)?.block_number ?? from) - 1);
+      await this.database.sql.query(
+        `insert into chain_incidents (chain_id, kind, detail) values ($1, 'unrecoverable_reorg', $2)`,
+        [this.chainId, `reorg below block ${ancestor + 1}: no stored block hash matches the chain`],
+      );
+    }
+    const header = ancestor >= 0 ? await this.chain.blockHeader(BigInt(ancestor)) : null;
+    const [res] = await this.database.sql.query<{ dropped: number; incidents: number }>(
+      `with gone as (
+         select d.id, d.user_id, d.status, d.network_id, d.tx_hash, d.amount from deposits d join networks n on n.id = d.network_id
+         where n.chain_id = $1 and d.block_number > $2 and d.status in ('pending', 'credited', 'below_minimum')
+       ), dropped as (
+         update deposits d set status = case when g.status = 'credited' then 'reorged_after_credit' else 'dropped' end,
+                               updated_at = now()
+         from gone g where d.id = g.id returning d.id, d.user_id, d.status
+       ), events as (
+         insert into user_events (user_id, type, ref_id, status) select user_id, 'deposit', id, status from dropped
+       ), incidents as (
+         insert into chain_incidents (network_id, chain_id, kind, detail)
+         select g.network_id, $1, 'reorged_after_credit',
+                'deposit ' || g.id || ' (tx ' || g.tx_hash || ', ' || g.amount::text || ') was credited and then removed by a reorg'
+         from gone g where g.status = 'credited' returning id
+       ), blocks as (
+         delete from chain_blocks where chain_id = $1 and block_number > $2
+       )
+       update chain_cursors set block_number = $2, block_hash = $3, updated_at = now() where chain_id = $1
+       returning (select count(*) from dropped)::int as dropped, (select count(*) from incidents)::int as incidents`,
+      [this.chainId, ancestor, header?.hash ?? ''],
+    );
+    this.opts.log?.warn({ chainId: this.chainId, from, ancestor, ...res }, 'chain reorganized: rewound');
+    return ancestor;
+  }
+}
+
+/**
+ * The amount to credit, in the currency's unit: the token's base units cut to the
+ * currency's decimals (a remainder below the currency's precision is dust left on chain).
+ * null when nothing is left.
+ */
+export function creditedAmount(value: bigint, tokenDecimals: number, currencyDecimals: number): string | null {
+  const cut = tokenDecimals > currencyDecimals ? 10n ** BigInt(tokenDecimals - currencyDecimals) : 1n;
+  const kept = (value / cut) * cut;
+  if (kept <= 0n) return null;
+  return formatUnits(kept, tokenDecimals);
+}

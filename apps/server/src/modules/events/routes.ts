@@ -1,0 +1,58 @@
+import { envelope } from '@coffer/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+/** A comment line keeps proxies from closing an idle stream. */
+const HEARTBEAT_MS = 15_000;
+
+/**
+ * GET /api/events: the signed-in user's live events as server-sent events (deposit seen,
+ * confirmed, credited; withdrawal progress). `id:` is the event's sequence number, so a client
+ * that reconnects with Last-Event-ID gets what it missed. The app invalidates its queries
+ * on each event and falls back to polling while the stream is down.
+ */
+export async function eventRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { events } = app.deps.chain;
+
+  app.get(
+    '/events',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ['events'],
+        security: [{ token: [] }],
+        summary: 'Server-sent events of the signed-in user (text/event-stream; data is {type, id, status})',
+        headers: z.object({ 'last-event-id': z.string().regex(/^\d{1,15}$/).optional() }),
+        response: { 200: envelope(z.null()).describe('Only on failure (e.g. 2001); success is a text/event-stream') },
+      },
+    },
+    async (request, reply) => {
+      const userId = request.user.id;
+      const lastId = request.headers['last-event-id'];
+      const backlog = lastId === undefined ? [] : await events.replay(userId, Number(lastId));
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      const send = (e: { seq: number; type: string; id: number; status: string }) => {
+        res.write(`id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify({ type: e.type, id: e.id, status: e.status })}\n\n`);
+      };
+      res.write('retry: 3000\n\n');
+      for (const e of backlog) send(e);
+      const unsubscribe = events.subscribe(userId, send);
+      const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
+      const close = () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+      };
+      request.raw.on('close', close);
+      res.on('error', close);
+    },
+  );
+}

@@ -1,0 +1,53 @@
+import { configsData, envelope, networkList } from '@coffer/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requestLocale } from '../../core/locale.ts';
+import { ok } from '../../core/reply.ts';
+import { listNetworks } from './service.ts';
+
+const failure = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
+const answer = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failure]) });
+
+/** Public: the networks each currency moves on, and the settings the app needs at start. */
+export async function networkRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { database, config, chain } = app.deps;
+
+  app.get(
+    '/currency/onchain',
+    {
+      schema: {
+        tags: ['currency'],
+        summary: 'Networks of every currency on the chains this server serves (public)',
+        description: 'payoutsFrozen: withdrawals on the network wait for an operator (incident or reconciliation drift).',
+        response: answer(networkList),
+      },
+    },
+    async (request) => {
+      const list = await listNetworks(database, chain.chainIds);
+      return ok(
+        list.map(({ reviewThreshold: _, ...n }) => n),
+        requestLocale(request),
+      );
+    },
+  );
+
+  app.get(
+    '/configs',
+    { schema: { tags: ['configs'], summary: 'Public settings of this Coffer (product, networks, faucet)', response: answer(configsData) } },
+    async (request) => {
+      const list = await listNetworks(database, chain.chainIds);
+      return ok(
+        {
+          productName: config.PRODUCT_NAME,
+          supportEmail: config.SUPPORT_EMAIL,
+          faucet: chain.faucet !== undefined,
+          minAppVersion: config.MIN_APP_VERSION ?? null,
+          networks: list.map((n) => ({ id: n.id, code: n.code, name: n.name, confirmations: n.confirmations })),
+        },
+        requestLocale(request),
+      );
+    },
+  );
+}

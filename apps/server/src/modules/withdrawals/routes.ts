@@ -1,0 +1,131 @@
+import {
+  envelope,
+  idParams,
+  withdrawApplyBody,
+  withdrawApplyData,
+  withdrawLimits,
+  withdrawListBody,
+  withdrawPage,
+  withdrawQuoteQuery,
+  withdrawRecord,
+  withdrawReviewBody,
+} from '@coffer/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requestLocale } from '../../core/locale.ts';
+import { ok } from '../../core/reply.ts';
+import { idempotencyKeyOf } from '../../ledger/idempotency.ts';
+import {
+  applyWithdrawal,
+  cancelWithdrawal,
+  reviewWithdrawal,
+  withdrawalPage,
+  withdrawalRecord,
+  withdrawLimits as limitsOf,
+} from './service.ts';
+
+const tags = ['withdraw'];
+const security = [{ token: [] }];
+const failure = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
+const answer = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failure]) });
+const idempotencyHeader = z.object({ 'idempotency-key': z.string().optional() });
+
+const APPLY_ERRORS =
+  'Errors: 2001 not signed in, 2004 wrong or expired e-mail code (sendMail type=withdraw), 3001 insufficient ' +
+  'balance (amount + fee), 3002 amount out of range or too many decimals, 3003 network unavailable or not of this ' +
+  'currency, 3008 invalid address (checksum), 3009 daily limit exceeded, 3010 Idempotency-Key reused with another ' +
+  'body, 3012 payouts frozen on this network. A replay with the same key and body answers the same withdrawal.';
+
+export async function withdrawRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { database, chain, config } = app.deps;
+
+  app.post(
+    '/withdraw/apply',
+    {
+      preHandler: app.authenticate,
+      config: { rateLimit: config.RATE_LIMIT ? { max: 20, timeWindow: 60_000 } : false },
+      schema: {
+        tags,
+        security,
+        summary: 'Withdraw to an on-chain address (amount + fee held until it settles)',
+        description: APPLY_ERRORS,
+        headers: idempotencyHeader,
+        body: withdrawApplyBody,
+        response: answer(withdrawApplyData),
+      },
+    },
+    async (request) => {
+      const data = await applyWithdrawal(database, chain.rules, request.user, request.body, idempotencyKeyOf(request));
+      chain.notify();
+      return ok(data, requestLocale(request));
+    },
+  );
+
+  app.get(
+    '/withdraw/limits',
+    {
+      preHandler: app.authenticate,
+      schema: { tags, security, summary: 'Fee, bounds and what is left of today’s limit on a network', querystring: withdrawQuoteQuery, response: answer(withdrawLimits) },
+    },
+    async (request) => ok(await limitsOf(database, request.user.id, request.query.networkId), requestLocale(request)),
+  );
+
+  app.post(
+    '/withdraw/list',
+    {
+      preHandler: app.authenticate,
+      schema: { tags, security, summary: "The user's withdrawals, newest first", body: withdrawListBody, response: answer(withdrawPage) },
+    },
+    async (request) => ok(await withdrawalPage(database, request.user.id, request.body), requestLocale(request)),
+  );
+
+  app.get(
+    '/withdraw/detail/:id',
+    {
+      preHandler: app.authenticate,
+      schema: { tags, security, summary: 'One withdrawal of the user (4004 otherwise)', params: idParams, response: answer(withdrawRecord) },
+    },
+    async (request) => ok(await withdrawalRecord(database, request.params.id, request.user.id), requestLocale(request)),
+  );
+
+  app.post(
+    '/withdraw/cancel/:id',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: 'Cancel before broadcast (review or queued): amount + fee go back to available',
+        description: 'Errors: 3007 already broadcast or final, 4004 not found.',
+        params: idParams,
+        response: answer(withdrawRecord),
+      },
+    },
+    async (request) => ok(await cancelWithdrawal(database, request.user.id, request.params.id), requestLocale(request)),
+  );
+
+  for (const decision of ['approve', 'reject'] as const) {
+    app.post(
+      `/admin/withdraw/:id/${decision}`,
+      {
+        preHandler: app.requireOperator,
+        schema: {
+          tags: ['admin'],
+          security,
+          summary: `Operators: ${decision} a withdrawal waiting for review (reason recorded)`,
+          description: 'Errors: 3007 not waiting for review, 4004 not found; HTTP 403 without the operator role.',
+          params: idParams,
+          body: withdrawReviewBody,
+          response: answer(withdrawRecord),
+        },
+      },
+      async (request) => {
+        const data = await reviewWithdrawal(database, request.user.id, request.params.id, decision, request.body.reason);
+        chain.notify();
+        return ok(data, requestLocale(request));
+      },
+    );
+  }
+}

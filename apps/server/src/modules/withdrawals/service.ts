@@ -1,0 +1,239 @@
+import type { PageResponse, WithdrawApplyBody, WithdrawApplyData, WithdrawLimits, WithdrawListBody, WithdrawRecord } from '@coffer/contract';
+import { ErrorCode, WITHDRAW_CANCELLABLE } from '@coffer/contract';
+import { sql } from 'drizzle-orm';
+import { BizError, notFound } from '../../core/errors.ts';
+import type { SessionUser } from '../../core/session.ts';
+import type { Database } from '../../db/client.ts';
+import { formatAmount, parseAmount } from '../../ledger/amounts.ts';
+import { requestHash } from '../../ledger/idempotency.ts';
+import { rethrowLedgerError } from '../../ledger/sql-errors.ts';
+import { checkEmailCode, consumeEmailCode } from '../auth/email-codes.ts';
+import { confirmationsOf } from '../deposits/service.ts';
+import { networkFor } from '../networks/service.ts';
+
+/** What the withdrawal module needs of the chain layer: address rules of the network's family. */
+export interface AddressRules {
+  /** The canonical (checksummed) form, or null when the address is not valid. */
+  normalizeAddress(address: string): string | null;
+  /** Addresses Coffer itself pays from (refused as destinations). */
+  isOwnHotWallet(address: string): boolean;
+}
+
+interface RawWithdrawal {
+  id: number;
+  currency_id: number;
+  code: string;
+  network_id: number;
+  network_name: string;
+  address: string;
+  amount: string;
+  fee: string;
+  memo: string | null;
+  status: WithdrawRecord['status'];
+  tx_hash: string | null;
+  block_number: number | null;
+  head: number | null;
+  required: number;
+  reason: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  completed_at: Date | string | null;
+}
+
+const SELECT_WITHDRAWALS = `
+  select w.id, w.currency_id, c.code, w.network_id, n.name as network_name, w.address, w.amount::text, w.fee::text, w.memo,
+         w.status, w.tx_hash, w.block_number, cur.block_number as head, n.confirmations as required, w.reason,
+         w.created_at, w.updated_at, w.completed_at
+  from withdrawals w join networks n on n.id = w.network_id join currencies c on c.id = w.currency_id
+  left join chain_cursors cur on cur.chain_id = n.chain_id`;
+
+const iso = (v: Date | string) => new Date(v).toISOString();
+
+/** amount + fee, exactly: both are NUMERIC strings, summed in SQL-free decimal arithmetic. */
+function addDecimals(a: string, b: string): string {
+  const scale = Math.max(a.split('.')[1]?.length ?? 0, b.split('.')[1]?.length ?? 0);
+  const units = (s: string) => {
+    const [i = '0', f = ''] = s.split('.');
+    return BigInt(i + f.padEnd(scale, '0'));
+  };
+  const sum = (units(a) + units(b)).toString().padStart(scale + 1, '0');
+  return formatAmount(scale ? `${sum.slice(0, -scale)}.${sum.slice(-scale)}` : sum);
+}
+
+function toRecord(r: RawWithdrawal): WithdrawRecord {
+  const mined = r.block_number !== null && ['confirming', 'completed'].includes(r.status);
+  return {
+    id: r.id,
+    currencyId: r.currency_id,
+    code: r.code,
+    networkId: r.network_id,
+    networkName: r.network_name,
+    address: r.address,
+    amount: formatAmount(r.amount),
+    fee: formatAmount(r.fee),
+    total: addDecimals(r.amount, r.fee),
+    memo: r.memo,
+    status: r.status,
+    txHash: r.tx_hash,
+    confirmations: mined ? confirmationsOf(r.status, r.block_number ?? 0, r.head, r.required) : 0,
+    confirmationsRequired: r.required,
+    reason: r.reason,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+    completedAt: r.completed_at === null ? null : iso(r.completed_at),
+  };
+}
+
+export async function withdrawalRecord(database: Database, id: number, userId?: number): Promise<WithdrawRecord> {
+  const [row] =
+    userId === undefined
+      ? await database.sql.query<RawWithdrawal>(`${SELECT_WITHDRAWALS} where w.id = $1`, [id])
+      : await database.sql.query<RawWithdrawal>(`${SELECT_WITHDRAWALS} where w.id = $1 and w.user_id = $2`, [id, userId]);
+  if (!row) throw notFound();
+  return toRecord(row);
+}
+
+export async function withdrawalPage(database: Database, userId: number, body: WithdrawListBody): Promise<PageResponse<WithdrawRecord>> {
+  const { page, pageSize, currencyId, status } = body;
+  const where = 'where w.user_id = $1 and ($2::int is null or w.currency_id = $2) and ($3::text is null or w.status = $3)';
+  const params = [userId, currencyId ?? null, status ?? null];
+  const [rows, count] = await Promise.all([
+    database.sql.query<RawWithdrawal>(`${SELECT_WITHDRAWALS} ${where} order by w.id desc limit $4 offset $5`, [
+      ...params,
+      pageSize,
+      (page - 1) * pageSize,
+    ]),
+    database.sql.query<{ n: number }>(`select count(*)::int as n from withdrawals w ${where}`, params),
+  ]);
+  return { list: rows.map(toRecord), total: count[0]?.n ?? 0, page, pageSize };
+}
+
+/** Fee, bounds and what is left of today's limit, for the withdraw screen. */
+export async function withdrawLimits(database: Database, userId: number, networkId: number): Promise<WithdrawLimits> {
+  const net = await networkFor(database, networkId);
+  const [row] = await database.sql.query<{ today: string; available: string | null }>(
+    `select coalesce((select sum(amount) from withdrawals where user_id = $1 and network_id = $2
+              and created_at >= date_trunc('day', now() at time zone 'UTC') at time zone 'UTC'
+              and status not in ('failed', 'cancelled', 'rejected')), 0)::text as today,
+            (select balance::text from accounts where user_id = $1 and currency_id = $3 and kind = 'available') as available`,
+    [userId, networkId, net.currencyId],
+  );
+  const remaining = await database.sql.query<{ r: string }>('select greatest($1::numeric - $2::numeric, 0)::text as r', [
+    net.dailyWithdrawLimit,
+    row?.today ?? '0',
+  ]);
+  return {
+    networkId,
+    fee: net.withdrawFee,
+    min: net.minWithdraw,
+    max: net.maxWithdraw,
+    dailyLimit: net.dailyWithdrawLimit,
+    dailyRemaining: formatAmount(remaining[0]?.r ?? '0'),
+    available: formatAmount(row?.available ?? '0'),
+    payoutsFrozen: net.payoutsFrozen,
+  };
+}
+
+/**
+ * Applies for a withdrawal (DESIGN §7): the address must be valid for the network, the e-mail
+ * code right, the amount within the network's rules; then amount + fee move from available
+ * to frozen in one SQL call (coffer_withdraw_apply), with the code used up in the same
+ * transaction. A replayed Idempotency-Key answers the first withdrawal without asking for a
+ * new code (the first one is used up).
+ */
+export async function applyWithdrawal(
+  database: Database,
+  rules: AddressRules,
+  user: SessionUser,
+  body: WithdrawApplyBody,
+  key: string | null,
+): Promise<WithdrawApplyData> {
+  const net = await networkFor(database, body.networkId, body.currencyId);
+  const address = rules.normalizeAddress(body.address);
+  if (!address || rules.isOwnHotWallet(address)) throw new BizError(ErrorCode.INVALID_ADDRESS);
+  const [cur] = await database.sql.query<{ decimals: number }>('select decimals from currencies where id = $1', [net.currencyId]);
+  const amount = parseAmount(body.amount, { decimals: Math.min(cur?.decimals ?? 0, net.tokenDecimals) }, { limits: false });
+  const memo = body.memo ? body.memo : null;
+  const hash = key ? requestHash('withdraw', { networkId: net.id, address, amount, memo }) : null;
+
+  const call = sql`select w_id, w_replayed from coffer_withdraw_apply(${user.id}, ${net.id}, ${address}, ${amount}::numeric, ${memo}, ${key}, ${hash})`;
+  type Applied = { w_id: number; w_replayed: boolean };
+  let result: Applied | undefined;
+  try {
+    if (key && (await keyUsed(database, user.id, key))) {
+      result = ((await database.db.execute(call)) as unknown as { rows: Applied[] }).rows[0];
+    } else {
+      const codeId = await checkEmailCode(database.db, user.email, 'withdraw', body.code);
+      result = await database.db.transaction(async (tx) => {
+        await consumeEmailCode(tx, codeId);
+        return ((await tx.execute(call)) as unknown as { rows: Applied[] }).rows[0];
+      });
+    }
+  } catch (e) {
+    rethrowLedgerError(e);
+  }
+  if (!result) throw new Error('coffer_withdraw_apply answered no row');
+  const record = await withdrawalRecord(database, Number(result.w_id));
+  return { ...record, replayed: result.w_replayed };
+}
+
+async function keyUsed(database: Database, userId: number, key: string): Promise<boolean> {
+  const rows = await database.sql.query('select 1 from journal_entries where user_id = $1 and idempotency_key = $2', [userId, key]);
+  return rows.length > 0;
+}
+
+/** The user cancels before the sender has broadcast: everything goes back to available. */
+export async function cancelWithdrawal(database: Database, userId: number, id: number): Promise<WithdrawRecord> {
+  await withdrawalRecord(database, id, userId); // 4004 for another user's id
+  await refund(database, id, 'cancelled', null, WITHDRAW_CANCELLABLE, null);
+  return withdrawalRecord(database, id, userId);
+}
+
+/** An operator's decision on a withdrawal waiting for review. */
+export async function reviewWithdrawal(
+  database: Database,
+  operatorId: number,
+  id: number,
+  decision: 'approve' | 'reject',
+  reason: string,
+): Promise<WithdrawRecord> {
+  await withdrawalRecord(database, id);
+  if (decision === 'reject') {
+    await refund(database, id, 'rejected', reason, ['review'], operatorId);
+  } else {
+    const rows = await database.sql.query(
+      `update withdrawals set status = 'queued', reason = $3, reviewed_by = $2, updated_at = now()
+       where id = $1 and status = 'review' returning id`,
+      [id, operatorId, reason],
+    );
+    if (rows.length === 0) throw new BizError(ErrorCode.NOT_ALLOWED_IN_STATE);
+    await database.sql.query(
+      `insert into user_events (user_id, type, ref_id, status) select user_id, 'withdraw', id, status from withdrawals where id = $1`,
+      [id],
+    );
+  }
+  return withdrawalRecord(database, id);
+}
+
+async function refund(
+  database: Database,
+  id: number,
+  status: 'cancelled' | 'rejected' | 'failed',
+  reason: string | null,
+  from: readonly string[],
+  actor: number | null,
+) {
+  try {
+    await database.sql.query('select coffer_withdraw_refund($1, $2, $3, $4::text[], $5)', [id, status, reason, [...from], actor]);
+  } catch (e) {
+    rethrowLedgerError(e);
+  }
+}
+
+/** Withdrawals not yet final, oldest first, with their age: nothing may hide in a state. */
+export async function openWithdrawals(database: Database) {
+  return database.sql.query<{ id: number; status: string; network_id: number; age_seconds: number }>(
+    `select id, status, network_id, extract(epoch from now() - created_at)::int as age_seconds from withdrawals
+     where status in ('review', 'queued', 'broadcast', 'confirming') order by id`,
+  );
+}
