@@ -152,11 +152,9 @@ export class EvmChainAdapter implements ChainAdapter {
     assets: ReadonlyArray<{ networkId: number; contract: string | null }>,
   ): Promise<ChainDeposit[]> {
     if (to < from || watched.size === 0 || assets.length === 0) return [];
+    // the watched set holds our own addresses: no checksum verification (a keccak each), only the shape
     const watchedLower = new Set<string>();
-    for (const a of watched) {
-      const n = normalizeEvmAddress(a);
-      if (n) watchedLower.add(n.toLowerCase());
-    }
+    for (const a of watched) if (HEX_ADDRESS.test(a)) watchedLower.add(a.toLowerCase());
     if (watchedLower.size === 0) return [];
     let nativeNetworkId: number | null = null;
     const tokenNetworkIds = new Map<string, number>(); // lowercase contract -> networkId
@@ -190,9 +188,8 @@ export class EvmChainAdapter implements ChainAdapter {
     watchedLower: ReadonlySet<string>,
     tokenNetworkIds: ReadonlyMap<string, number>,
   ): Promise<ChainDeposit[]> {
-    const address = [...tokenNetworkIds.keys()].map((a) => getAddress(a));
-    const recipients =
-      watchedLower.size <= this.topicFilterLimit ? [...watchedLower].map((a) => getAddress(a)) : undefined;
+    const address = [...tokenNetworkIds.keys()] as EvmAddress[];
+    const recipients = watchedLower.size <= this.topicFilterLimit ? ([...watchedLower] as EvmAddress[]) : undefined;
     const fetchRange = async (start: bigint, end: bigint): Promise<ChainDeposit[]> => {
       let logs: Awaited<ReturnType<typeof this.getTransferLogs>>;
       try {
