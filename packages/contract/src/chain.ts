@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, idempotencyKey, isoTime, pageRequest, pageResponse } from './common.ts';
+import { id, idempotencyKey, isoTime, pageRequest, pageResponse, queryId } from './common.ts';
 import { amountInput, memo } from './ledger.ts';
 
 /**
@@ -153,7 +153,7 @@ export type WithdrawListBody = z.infer<typeof withdrawListBody>;
 export const withdrawPage = pageResponse(withdrawRecord);
 
 /** What the withdraw screen shows before submitting: fee, limits, what is left today. */
-export const withdrawQuoteQuery = z.object({ networkId: id });
+export const withdrawQuoteQuery = z.object({ networkId: queryId });
 export const withdrawLimits = z.object({
   networkId: z.number().int(),
   fee: z.string(),

@@ -152,7 +152,14 @@ export async function applyWithdrawal(
   const address = rules.normalizeAddress(body.address);
   if (!address || rules.isOwnHotWallet(address)) throw new BizError(ErrorCode.INVALID_ADDRESS);
   const [cur] = await database.sql.query<{ decimals: number }>('select decimals from currencies where id = $1', [net.currencyId]);
-  const amount = parseAmount(body.amount, { decimals: Math.min(cur?.decimals ?? 0, net.tokenDecimals) }, { limits: false });
+  // What can be judged without the code comes first, so a refusal does not use up a code.
+  if (!net.withdrawEnabled) throw new BizError(ErrorCode.CURRENCY_UNAVAILABLE, 'networkId');
+  if (net.payoutsFrozen) throw new BizError(ErrorCode.PAYOUTS_FROZEN);
+  const amount = parseAmount(body.amount, {
+    decimals: Math.min(cur?.decimals ?? 0, net.tokenDecimals),
+    transferMin: net.minWithdraw,
+    transferMax: net.maxWithdraw,
+  });
   const memo = body.memo ? body.memo : null;
   const hash = key ? requestHash('withdraw', { networkId: net.id, address, amount, memo }) : null;
 
