@@ -33,8 +33,11 @@ interface Pending<Item, Result> {
  * Group commit (decisions 007, 008): requests that arrive while a batch is in flight wait and
  * go together in the next statement (one transaction, one commit flush, one lock on a hot
  * account per batch). With nothing in flight a request goes at once, alone, so a quiet server
- * adds no latency. Up to `maxInFlight` batches run in parallel. A statement that fails as a
- * whole rejects every item of its batch.
+ * adds no latency. Up to `maxInFlight` batches run in parallel.
+ *
+ * A statement that fails as a whole (one item's argument refused by the database, e.g. a NUL
+ * in a text, before any item ran) runs its items again one at a time, so that one bad item
+ * fails alone and the others still land: see `run`.
  */
 export class GroupCommit<Item, Raw extends BatchedRow, Result> {
   private queue: Pending<Item, Result>[] = [];
@@ -80,31 +83,67 @@ export class GroupCommit<Item, Raw extends BatchedRow, Result> {
     }
   }
 
+  /**
+   * Runs one batch. The happy path is one statement. When the statement fails as a whole and
+   * the database said so (the error carries a SQLSTATE), every item runs again on its own, one
+   * after another, each as a batch of one: the bad item fails alone, the others land.
+   *
+   * Running an item again cannot apply it twice. The statement runs in its own implicit
+   * transaction (autocommit, no BEGIN around it), and a statement the database answers with an
+   * error is rolled back whole, every item's subtransaction included: nothing of the batch was
+   * committed. An error without a SQLSTATE (connection lost, timeout on our side) leaves the
+   * outcome unknown, as the commit may have happened before the answer was lost; such a batch
+   * is not run again, its items fail (an item with an Idempotency-Key may be sent again safely).
+   */
   private async run(batch: Pending<Item, Result>[]) {
-    const { name, sql } = this.statement;
     try {
-      const rows = await this.database.sql.query<Raw>(
-        sql,
-        this.statement.params(batch.map((p) => p.item)),
-        { name },
-      );
-      const byIndex = new Map(rows.map((r) => [Number(r.b_i), r]));
-      batch.forEach((p, i) => {
-        const row = byIndex.get(i + 1);
-        if (!row) {
-          p.reject(new Error(`${name} returned no row for item ${i + 1}`));
-          return;
-        }
-        try {
-          p.resolve(this.statement.row(row));
-        } catch (e) {
-          p.reject(e);
-        }
-      });
+      this.settle(batch, await this.execute(batch));
     } catch (e) {
-      for (const p of batch) p.reject(e);
+      if (batch.length === 1 || !refusedByDatabase(e)) {
+        for (const p of batch) p.reject(e);
+        return;
+      }
+      for (const p of batch) {
+        try {
+          this.settle([p], await this.execute([p]));
+        } catch (single) {
+          p.reject(single);
+        }
+      }
     }
   }
+
+  private execute(batch: Pending<Item, Result>[]): Promise<Raw[]> {
+    const { name, sql } = this.statement;
+    return this.database.sql.query<Raw>(sql, this.statement.params(batch.map((p) => p.item)), { name });
+  }
+
+  /** Answers each item of a batch from its row (tagged b_i, 1-based within the batch). */
+  private settle(batch: Pending<Item, Result>[], rows: Raw[]) {
+    const byIndex = new Map(rows.map((r) => [Number(r.b_i), r]));
+    batch.forEach((p, i) => {
+      const row = byIndex.get(i + 1);
+      if (!row) {
+        p.reject(new Error(`${this.statement.name} returned no row for item ${i + 1}`));
+        return;
+      }
+      try {
+        p.resolve(this.statement.row(row));
+      } catch (e) {
+        p.reject(e);
+      }
+    });
+  }
+}
+
+/**
+ * The database answered the statement with an error (an ErrorResponse: SQLSTATE and severity),
+ * as opposed to the connection failing (Node's EPIPE, ECONNRESET: no severity) where the
+ * outcome is unknown.
+ */
+function refusedByDatabase(e: unknown): boolean {
+  const err = e as { code?: unknown; severity?: unknown } | null;
+  return typeof err?.code === 'string' && /^[0-9A-Z]{5}$/.test(err.code) && typeof err.severity === 'string';
 }
 
 const writers = new WeakMap<Database, Map<string, GroupCommit<unknown, BatchedRow, unknown>>>();
