@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { safeText } from './common.ts';
 
 export const EMAIL_CODE_LENGTH = 6;
 export const PASSWORD_MIN = 8;
@@ -6,9 +7,13 @@ export const PASSWORD_MAX = 128;
 export const NICKNAME_MAX = 32;
 
 export const email = z.string().trim().toLowerCase().email().max(254);
+/**
+ * A password is a secret, not text anyone reads: it is only ever hashed (argon2), never stored,
+ * shown or logged, so any character is allowed (a rule now could lock out existing accounts).
+ */
 export const password = z.string().min(PASSWORD_MIN).max(PASSWORD_MAX);
 export const emailCode = z.string().regex(/^\d{6}$/);
-export const nickname = z.string().trim().min(1).max(NICKNAME_MAX);
+export const nickname = safeText({ min: 1, max: NICKNAME_MAX });
 
 export const mailType = z.enum(['register', 'reset', 'withdraw']);
 export type MailType = z.infer<typeof mailType>;

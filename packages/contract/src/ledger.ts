@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { email } from './auth.ts';
-import { id, isoTime, pageRequest, pageResponse } from './common.ts';
+import { id, isoTime, pageRequest, pageResponse, queryId, safeText } from './common.ts';
 
 /**
  * Currencies, balances, transfers and the operator's ledger tools (GitHub issue #3).
@@ -52,7 +52,8 @@ export const balance = z.object({
 export type Balance = z.infer<typeof balance>;
 export const balanceList = z.array(balance);
 
-export const memo = z.string().trim().max(MEMO_MAX);
+/** One line of plain text (see safeText): no control, invisible or bidirectional characters. */
+export const memo = safeText({ max: MEMO_MAX });
 
 export const transferByEmailBody = z.object({ email, currencyId: id, amount: amountInput, memo: memo.optional() });
 export type TransferByEmailBody = z.infer<typeof transferByEmailBody>;
@@ -98,7 +99,7 @@ export const transferPage = pageResponse(transferRecord);
 
 /** Recipient preview before sending: exactly one of email or uid. */
 export const recipientQuery = z
-  .object({ email: email.optional(), uid: id.optional() })
+  .object({ email: email.optional(), uid: queryId.optional() })
   .refine((v) => (v.email === undefined) !== (v.uid === undefined), 'give exactly one of email or uid');
 export type RecipientQuery = z.infer<typeof recipientQuery>;
 
@@ -116,10 +117,11 @@ export const adjustBody = z
     email: email.optional(),
     uid: id.optional(),
     /** Currency id or code (e.g. "USDT"). */
-    currency: z.union([id, z.string().trim().min(1).max(16)]),
+    currency: z.union([id, safeText({ min: 1, max: 16 })]),
     amount: amountInput,
     direction: z.enum(['credit', 'debit']).default('credit'),
-    reason: z.string().trim().min(1).max(ADJUST_REASON_MAX),
+    /** An operator's note: may span lines. */
+    reason: safeText({ min: 1, max: ADJUST_REASON_MAX, multiline: true }),
   })
   .refine((v) => (v.email === undefined) !== (v.uid === undefined), 'give exactly one of email or uid');
 export type AdjustBody = z.input<typeof adjustBody>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimalString, id, isoTime, pageRequest, pageResponse } from './common.ts';
+import { decimalString, id, isoTime, pageRequest, pageResponse, queryId } from './common.ts';
 import { counterparty } from './ledger.ts';
 
 /**
@@ -96,6 +96,6 @@ export const turnoverDetail = turnoverItem.extend({
 });
 export type TurnoverDetail = z.infer<typeof turnoverDetail>;
 
-/** Query of GET /api/turnover/export.csv. */
-export const turnoverExportQuery = turnoverFilters;
+/** Query of GET /api/turnover/export.csv: the same filters, the id as URL text. */
+export const turnoverExportQuery = turnoverFilters.extend({ currencyId: queryId.optional() });
 export type TurnoverExportQuery = z.infer<typeof turnoverExportQuery>;

@@ -296,6 +296,12 @@ describe('sendMail and register', () => {
         [{ ...base, email: 'nope' }, 'email'],
         [{ ...base, nickname: 'n'.repeat(33) }, 'nickname'],
         [{ ...base, nickname: '   ' }, 'nickname'],
+        // Control, bidirectional and invisible characters (a NUL answered 500 before).
+        [{ ...base, nickname: 'nul\u0000' }, 'nickname'],
+        [{ ...base, nickname: 'rlo\u202eoverride' }, 'nickname'],
+        [{ ...base, nickname: 'iso\u2067late' }, 'nickname'],
+        [{ ...base, nickname: 'zero\ufeffwidth' }, 'nickname'],
+        [{ ...base, nickname: 'tab\tbed' }, 'nickname'],
       ];
       for (const [body, field] of cases) {
         expect(await register(body), field).toMatchObject({ code: 1001, message: `参数错误：${field}` });

@@ -165,6 +165,14 @@ describe('sessions, profile and password reset', () => {
         [{ avatar: 'data:image/svg+xml;base64,PHN2Zz4=' }, 'avatar'],
         // Under the body limit but over the avatar limit.
         [{ avatar: `data:image/png;base64,${'A'.repeat(250_000)}` }, 'avatar'],
+        // Control, bidirectional and invisible characters (a NUL answered 500 before).
+        [{ nickname: 'ali\u0000ce' }, 'nickname'],
+        [{ nickname: '\u0000' }, 'nickname'],
+        [{ nickname: 'evil\u202egnp.exe' }, 'nickname'],
+        [{ nickname: 'ad\u200bmin' }, 'nickname'],
+        [{ nickname: 'two\nlines' }, 'nickname'],
+        [{ nickname: 'c1\u0085' }, 'nickname'],
+        [{ nickname: 'ok', avatar: 'preset:1\u0000' }, 'avatar'],
       ];
       for (const [body, field] of cases) {
         expect(await update(body, alice), field).toMatchObject({ code: 1001, message: `参数错误：${field}` });

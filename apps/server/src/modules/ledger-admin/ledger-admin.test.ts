@@ -69,6 +69,22 @@ describe('operator ledger tools', () => {
     expect((await adjust({ uid: user.uid, currency: 'USDT', amount: '1', reason: '   ' })).code).toBe(1001);
     expect((await adjust({ uid: user.uid, email: user.email, currency: 'USDT', amount: '1', reason: 'x' })).code).toBe(1001);
     expect((await adjust({ uid: user.uid, currency: 'USDT', amount: '-1', reason: 'x' })).code).toBe(1001);
+    // Control, bidirectional and invisible characters in the reason (a NUL answered 500 before); ids are JSON integers.
+    for (const reason of ['nul\u0000', 'bidi \u202e', 'zero\u200bwidth', 'tab\there', 'c1\u009b']) {
+      const res = await adjust({ uid: user.uid, currency: 'USDT', amount: '1', reason }, { lang: 'en-US' });
+      expect(res, JSON.stringify(reason)).toMatchObject({ code: 1001, message: 'Invalid parameters: reason' });
+    }
+    expect((await adjust({ uid: user.uid, currency: 'US\u0000DT', amount: '1', reason: 'x' })).code).toBe(1001);
+    for (const uid of [true, String(user.uid), ` ${user.uid}`, `${user.uid}e0`, [user.uid]]) {
+      expect((await adjust({ uid, currency: 'USDT', amount: '1', reason: 'x' })).code, JSON.stringify(uid)).toBe(1001);
+    }
+    expect((await adjust({ uid: user.uid, currency: true, amount: '1', reason: 'x' })).code).toBe(1001);
+    // A reason may span lines (an operator's note); it is stored as given, trimmed.
+    const noted = await adjust({ uid: user.uid, currency: 'USDT', amount: '1', reason: ' ticket 12\r\nsee mail \n' });
+    expect(noted.code).toBe(0);
+    expect((await adjust({ uid: user.uid, currency: 'USDT', amount: '1', direction: 'debit', reason: 'undo\nticket 12' })).code).toBe(0);
+    const [last] = await t.database.sql.query<{ reason: string }>('select reason from adjustments order by id desc limit 1 offset 1');
+    expect(last!.reason).toBe('ticket 12\r\nsee mail');
     const en = await adjust({ uid: user.uid, currency: 'USDT', amount: '1000', direction: 'debit', reason: 'x' }, { lang: 'en-US' });
     expect(en.message).toBe('Insufficient balance');
     expect(await available()).toBe('100');

@@ -1,9 +1,11 @@
 import type { Balance, Recipient, TransferRecord, TransferResult } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../../core/session.ts';
 import { auditLedger } from '../../ledger/audit.ts';
 import { invalidateCurrencies } from '../../ledger/currencies.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { client, createUser, fund, type TestUser } from '../../test/users.ts';
+import { type BatchItem, transferBatcher } from './batcher.ts';
 
 type Page = { list: TransferRecord[]; total: number; page: number; pageSize: number };
 
@@ -281,5 +283,149 @@ describe('transfers', () => {
     expect((await call('GET', '/api/transfer/recipient', { token: alice.token })).code).toBe(1001);
     expect((await call('GET', `/api/transfer/recipient?uid=1&email=bob%40example.com`, { token: alice.token })).code).toBe(1001);
     expect((await call('GET', '/api/transfer/recipient?email=bob%40example.com')).code).toBe(2001);
+  });
+
+  it('refuses control, bidirectional and zero-width characters in the memo with 1001, naming it, moving nothing', async () => {
+    const before = await countTransfers();
+    const balance = await balanceOf(dave, usdt);
+    const memos = [
+      'a\u0000b',
+      '\u0000',
+      'tab\tinside',
+      'line\nbreak',
+      'cr\rinside',
+      'del\u007f',
+      'c1\u0085control',
+      'c1\u009b',
+      'pay \u202etsil',
+      'embed\u202aed',
+      'iso\u2066late\u2069',
+      'fsi\u2068x',
+      'mark\u200eleft',
+      'mark\u200fright',
+      'arabic\u061cmark',
+      'zero\u200bwidth',
+      'zwnj\u200c',
+      'zwj\u200d',
+      'word\u2060joiner',
+      'bom\ufeffinside',
+    ];
+    for (const memo of memos) {
+      const byEmail = await send(dave, { email: 'bob@example.com', currencyId: usdt, amount: '1', memo }, { lang: 'en-US' });
+      expect(byEmail, JSON.stringify(memo)).toMatchObject({ status: 200, code: 1001, data: null });
+      expect(byEmail.message).toContain('memo');
+      const byUid = await sendUid(dave, { uid: bob.uid, currencyId: usdt, amount: '1', memo }, { key: nextKey() });
+      expect(byUid, JSON.stringify(memo)).toMatchObject({ status: 200, code: 1001 });
+    }
+    expect(await countTransfers()).toBe(before);
+    expect(await balanceOf(dave, usdt)).toBe(balance);
+    // Ordinary text stays fine: CJK, emoji, right-to-left scripts, spaces around are trimmed.
+    const fine = await sendUid(dave, { uid: bob.uid, currencyId: usdt, amount: '0.01', memo: ' 午饭 🍜 مرحبا שלום ' });
+    expect(fine).toMatchObject({ code: 0, data: { memo: '午饭 🍜 مرحبا שלום' } });
+  });
+
+  it('takes ids in a body as JSON integers only: loose values answer 1001 and move nothing', async () => {
+    // uid 1 exists (Alice), so a coerced uid would move money to her.
+    expect(alice.uid).toBe(1);
+    const before = await countTransfers();
+    const balance = await balanceOf(dave, usdt);
+    const aliceBalance = await balanceOf(alice, usdt);
+    const loose: unknown[] = [true, '0x1', [1], ' 1', '1e0', '1', '01', 1.5, 0, -1, 2 ** 53, {}, null, ''];
+    for (const uid of loose) {
+      const res = await sendUid(dave, { uid, currencyId: usdt, amount: '1' }, { lang: 'en-US' });
+      expect(res, `uid ${JSON.stringify(uid)}`).toMatchObject({ code: 1001, data: null });
+      expect(res.message).toContain('uid');
+    }
+    for (const currencyId of [true, String(usdt), [usdt], ` ${usdt}`, `${usdt}e0`, '0x1', usdt + 0.5, null]) {
+      const res = await sendUid(dave, { uid: alice.uid, currencyId, amount: '1' }, { lang: 'en-US' });
+      expect(res, `currencyId ${JSON.stringify(currencyId)}`).toMatchObject({ code: 1001 });
+      expect(res.message).toContain('currencyId');
+      const byEmail = await send(dave, { email: alice.email, currencyId, amount: '1' });
+      expect(byEmail.code, `currencyId ${JSON.stringify(currencyId)} by e-mail`).toBe(1001);
+    }
+    for (const body of [{ page: '1' }, { pageSize: '10' }, { page: true }, { currencyId: String(usdt) }, { currencyId: true }]) {
+      expect((await call('POST', '/api/transfer/clientPage', { token: dave.token, body })).code, JSON.stringify(body)).toBe(1001);
+    }
+    expect(await countTransfers()).toBe(before);
+    expect(await balanceOf(dave, usdt)).toBe(balance);
+    expect(await balanceOf(alice, usdt)).toBe(aliceBalance);
+  });
+
+  it('takes ids in a path or query as plain digits only', async () => {
+    for (const uid of ['0x1', '1e0', '%201', '01', '1.0', '-1', '0', 'true', '99999999999999999', '1&uid=2']) {
+      const res = await call('GET', `/api/transfer/recipient?uid=${uid}`, { token: dave.token });
+      expect(res.code, `?uid=${uid}`).toBe(1001);
+    }
+    expect((await call<Recipient>('GET', `/api/transfer/recipient?uid=${bob.uid}`, { token: dave.token })).data.uid).toBe(bob.uid);
+    for (const id of ['0x1', '1e0', '%201', '01', '1.0', '0', '99999999999999999']) {
+      expect((await call('GET', `/api/transfer/details/${id}`, { token: alice.token })).code, `details/${id}`).toBe(1001);
+    }
+    expect((await call('GET', `/api/transfer/details/${firstId}`, { token: alice.token })).code).toBe(0);
+  });
+
+  it('keeps honest transfers landing while other clients poison their batches (no failures of honest requests)', async () => {
+    const senders: TestUser[] = [];
+    for (let i = 0; i < 8; i++) {
+      const u = await createUser(t);
+      await fund(t, u.uid, 'USDT', '100');
+      senders.push(u);
+    }
+    const receiver = await createUser(t);
+    const attackers = [await createUser(t), await createUser(t)];
+    for (const a of attackers) await fund(t, a.uid, 'USDT', '100');
+    const before = await countTransfers();
+
+    // Two clients send NUL memos straight to the batch writer (the route refuses them with 1001
+    // now), each again as soon as the last one was answered, so they ride along in every batch.
+    let done = false;
+    let poisonSent = 0;
+    const poisonRefused: string[] = [];
+    const attack = async (a: TestUser) => {
+      const item: BatchItem = {
+        tokenHash: hashToken(a.token.replace(/^Bearer /, '')),
+        toUid: receiver.uid,
+        toEmail: null,
+        currencyId: usdt,
+        amount: '1',
+        memo: 'poison\u0000',
+        key: null,
+        hash: null,
+      };
+      while (!done) {
+        poisonSent++;
+        try {
+          await transferBatcher(t.database).submit(item);
+          poisonRefused.push('accepted');
+        } catch (e) {
+          poisonRefused.push(String((e as { code?: string }).code));
+        }
+      }
+    };
+    const attacks = attackers.map(attack);
+
+    // 32 concurrent honest clients, 5 transfers each.
+    const honest = await Promise.all(
+      Array.from({ length: 32 }, async (_, c) => {
+        const codes: number[] = [];
+        for (let k = 0; k < 5; k++) {
+          const res = await sendUid(senders[c % senders.length]!, { uid: receiver.uid, currencyId: usdt, amount: '0.5', memo: `c${c} #${k}` });
+          codes.push(res.code);
+        }
+        return codes;
+      }),
+    );
+    done = true;
+    await Promise.all(attacks);
+
+    const codes = honest.flat();
+    const failures = codes.filter((c) => c !== 0).length;
+    expect(poisonSent).toBeGreaterThan(10);
+    expect(new Set(poisonRefused)).toEqual(new Set(['22021']));
+    expect(failures, `honest failures of ${codes.length} (poisoned items sent: ${poisonSent})`).toBe(0);
+    expect(await countTransfers()).toBe(before + codes.length);
+    expect(await balanceOf(receiver, usdt)).toBe(String(codes.length * 0.5));
+    for (const a of attackers) expect(await balanceOf(a, usdt)).toBe('100');
+    const report = await auditLedger(t.database);
+    expect(report.checks.filter((c) => !c.ok)).toEqual([]);
   });
 });
