@@ -29,6 +29,7 @@ export class EventHub {
   private timer: NodeJS.Timeout | undefined;
   private reading: Promise<void> | undefined;
   private stopped = false;
+  private starting: Promise<void> | undefined;
 
   constructor(private readonly database: Database) {}
 
@@ -39,6 +40,13 @@ export class EventHub {
       this.listeners.set(userId, set);
     }
     set.add(listener);
+    // The first subscriber fixes where reading starts: events from now on, not the history.
+    this.starting ??= this.head().then(
+      (id) => {
+        if (this.lastId < 0) this.lastId = id;
+      },
+      () => {},
+    );
     this.start();
     return () => {
       set.delete(listener);
@@ -92,6 +100,7 @@ export class EventHub {
 
   private async readOnce() {
     try {
+      await this.starting;
       if (this.lastId < 0) this.lastId = await this.head();
       const rows = await this.database.sql.query<RawEvent>(
         'select id, user_id, type, ref_id, status from user_events where id > $1 order by id limit 1000',

@@ -15,6 +15,11 @@ const HEARTBEAT_MS = 15_000;
 export async function eventRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { events } = app.deps.chain;
+  // Open streams never go idle: end them when the server closes, or shutdown would wait.
+  const open = new Set<import('node:http').ServerResponse>();
+  app.addHook('preClose', async () => {
+    for (const res of open) res.end();
+  });
 
   app.get(
     '/events',
@@ -46,10 +51,12 @@ export async function eventRoutes(fastify: FastifyInstance) {
       res.write('retry: 3000\n\n');
       for (const e of backlog) send(e);
       const unsubscribe = events.subscribe(userId, send);
+      open.add(res);
       const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
       const close = () => {
         clearInterval(heartbeat);
         unsubscribe();
+        open.delete(res);
       };
       request.raw.on('close', close);
       res.on('error', close);
