@@ -3,8 +3,10 @@ import { decimalString, id, isoTime, pageRequest, pageResponse, queryId } from '
 import { counterparty } from './ledger.ts';
 
 /**
- * Statement line types: the entry kind, with transfers split by direction. Other kinds
- * added by the ledger later (e.g. withdraw_refund) come through as their kind name.
+ * Statement line types: the entry kind, with transfers split by direction. A withdrawal
+ * shows as withdraw_hold (available -> frozen on apply), then withdraw_settle (frozen paid
+ * out, fee included) or withdraw_refund (frozen back to available). Kinds added by the
+ * ledger later come through as their kind name.
  */
 export const TURNOVER_TYPES = [
   'transfer_in',
@@ -12,8 +14,8 @@ export const TURNOVER_TYPES = [
   'swap',
   'adjustment',
   'deposit',
-  'withdraw',
-  'withdraw_fee',
+  'withdraw_hold',
+  'withdraw_settle',
   'withdraw_refund',
 ] as const;
 export const turnoverType = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/);
