@@ -1,9 +1,9 @@
 import type { MailType } from '@coffer/contract/auth';
 import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { toastSuccess } from '../../../lib/notify';
-import { useSendMail } from '../api/send-mail';
-import { useCountdown } from '../hooks/use-countdown';
+import { toastSuccess } from '../lib/notify';
+import { useSendMail } from '../lib/send-mail';
+import { useCountdown } from '../lib/use-countdown';
 
 /** Resend is blocked for 60 s after a code went out, as the server also rate-limits. */
 export const RESEND_SECONDS = 60;
@@ -12,9 +12,11 @@ interface Props {
   type: MailType;
   /** Validates the form's e-mail field and returns it, or null when it is not valid. */
   getEmail: () => Promise<string | null>;
+  testId?: string;
 }
 
-export function SendCodeButton({ type, getEmail }: Props) {
+/** Mails a code (sign-up, reset, withdrawal) and counts down before it may be sent again. */
+export function SendCodeButton({ type, getEmail, testId = 'send-code' }: Props) {
   const { t } = useTranslation();
   const sendMail = useSendMail();
   const countdown = useCountdown(RESEND_SECONDS);
@@ -36,7 +38,7 @@ export function SendCodeButton({ type, getEmail }: Props) {
       size="small"
       color="primary"
       fill="none"
-      data-testid="send-code"
+      data-testid={testId}
       disabled={countdown.running}
       loading={sendMail.isPending}
       onClick={onClick}

@@ -1,6 +1,8 @@
 import type { SendMailQuery } from '@coffer/contract/auth';
 import { useMutation } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api-client';
+import { apiGet } from './api-client';
+
+/* GET /api/sendMail?email=&type=: the code for sign-up, reset and withdrawals. */
 
 export function sendMail(query: SendMailQuery): Promise<unknown> {
   return apiGet('/sendMail', query);

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import type { FormInstance } from 'antd-mobile/es/components/form';
 import { useTranslation } from 'react-i18next';
 import { schemaRule } from '../../../lib/form-rules';
-import { SendCodeButton } from './send-code-button';
+import { SendCodeButton } from '../../../components/send-code-button';
 
 /** The e-mail, mailed code and new-password fields that register and reset share. */
 
