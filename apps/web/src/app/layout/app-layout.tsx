@@ -5,6 +5,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router';
 import { BillIcon, HomeIcon, ListIcon, SwapIcon, UserIcon } from '../../components/icons';
 import { removeBootScreen } from '../boot';
 import { DEMO_PAGES_ENABLED } from '../config';
+import { LiveEvents } from '../live-events';
 import {
   billShortcutFor,
   composeDocumentTitle,
@@ -54,6 +55,7 @@ export function AppLayout() {
 
   return (
     <div className="app-shell">
+      <LiveEvents />
       {isNavBarHidden(path) ? null : (
         <NavBar
           className="app-nav-bar"
