@@ -9,6 +9,7 @@ import {
   fromUnits,
   isZeroAmount,
   multiplyAmounts,
+  subtractAmounts,
   toUnits,
 } from './money';
 
@@ -84,6 +85,13 @@ describe('arithmetic', () => {
     expect(addAmounts('0.1', '0.2')).toBe('0.3');
     expect(addAmounts('1.5', '-0.25', '100')).toBe('101.25');
     expect(addAmounts()).toBe('0');
+  });
+
+  it('subtracts exactly', () => {
+    expect(subtractAmounts('0.3', '0.1')).toBe('0.2');
+    expect(subtractAmounts('1', '0.000000000000000001')).toBe('0.999999999999999999');
+    expect(subtractAmounts('0.5', '2')).toBe('-1.5');
+    expect(subtractAmounts('100.10', '0.1')).toBe('100');
   });
 
   it('multiplies and divides, cutting toward zero', () => {

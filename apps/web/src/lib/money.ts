@@ -91,6 +91,12 @@ export function addAmounts(...values: string[]): string {
   return fromUnits(sum, scale);
 }
 
+/** Exact a - b, in shortest form (may be negative). */
+export function subtractAmounts(a: string, b: string): string {
+  const scale = Math.max(scaleOf(a), scaleOf(b));
+  return fromUnits(toUnits(a, scale) - toUnits(b, scale), scale);
+}
+
 /** a * b, cut (toward zero, never rounded up) to `decimals`. */
 export function multiplyAmounts(a: string, b: string, decimals: number): string {
   const sa = scaleOf(a);
