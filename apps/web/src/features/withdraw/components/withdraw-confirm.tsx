@@ -1,0 +1,79 @@
+import type { Network } from '@coffer/contract/chain';
+import { Button, Popup } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { formatAmount } from '../../../lib/money';
+
+export interface WithdrawSummary {
+  network: Network;
+  address: string;
+  amount: string;
+  fee: string;
+  total: string;
+}
+
+/** The last look before money leaves: where to, what arrives, the fee, what is held. */
+export function WithdrawConfirm({
+  summary,
+  visible,
+  pending,
+  onCancel,
+  onConfirm,
+}: {
+  summary: WithdrawSummary | null;
+  visible: boolean;
+  pending: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  const { t } = useTranslation();
+  const code = summary?.network.code ?? '';
+  return (
+    <Popup visible={visible} onMaskClick={() => !pending && onCancel()} bodyClassName="wallet-popup" destroyOnClose>
+      {summary ? (
+        <div data-testid="withdraw-confirm">
+          <h3 className="wallet-popup-title">{t('withdraw.confirmTitle')}</h3>
+          <div className="wallet-big-amount" data-testid="confirm-amount">
+            {formatAmount(summary.amount)} {code}
+          </div>
+          <div className="wallet-row">
+            <span>{t('chain.network')}</span>
+            <span data-testid="confirm-network">{summary.network.name}</span>
+          </div>
+          <div className="wallet-row">
+            <span>{t('withdraw.address')}</span>
+            <span className="chain-mono" data-testid="confirm-address">
+              {summary.address}
+            </span>
+          </div>
+          <div className="wallet-row">
+            <span>{t('withdraw.receive')}</span>
+            <span data-testid="confirm-receive">
+              {formatAmount(summary.amount)} {code}
+            </span>
+          </div>
+          <div className="wallet-row">
+            <span>{t('bill.fields.fee')}</span>
+            <span data-testid="confirm-fee">
+              {formatAmount(summary.fee)} {code}
+            </span>
+          </div>
+          <div className="wallet-row">
+            <span>{t('withdraw.total')}</span>
+            <span className="font-semibold" data-testid="confirm-total">
+              {formatAmount(summary.total)} {code}
+            </span>
+          </div>
+          <p className="wallet-muted mt-2 mb-0">{t('withdraw.confirmHint')}</p>
+          <div className="mt-4 flex gap-3">
+            <Button block size="large" disabled={pending} onClick={onCancel} data-testid="withdraw-confirm-cancel">
+              {t('common.cancel')}
+            </Button>
+            <Button block color="primary" size="large" loading={pending} onClick={onConfirm} data-testid="withdraw-submit">
+              {t('withdraw.confirm')}
+            </Button>
+          </div>
+        </div>
+      ) : null}
+    </Popup>
+  );
+}
