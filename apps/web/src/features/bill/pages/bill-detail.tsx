@@ -9,25 +9,24 @@ import { Skeleton, Tag } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { CurrencyIcon } from '../../../components/wallet/currency-icon';
 import { EmptyState } from '../../../components/wallet/empty-state';
 import { isApiError } from '../../../lib/api-error';
 import { formatAmount, formatRate } from '../../../lib/money';
 import { formatDateTime } from '../../../lib/wallet/format';
+import { useWithdrawal } from '../../../lib/wallet/withdrawals';
 import { useSwap } from '../api/get-swap';
 import { useTransfer } from '../api/get-transfer';
 import { useTurnoverDetail } from '../api/get-turnover-detail';
+import { useDeposit } from '../api/get-deposit';
+import { DepositDetail, WithdrawDetail } from '../components/chain-details';
+import { Head, Row } from '../components/detail-parts';
 import { signClass, signed, turnoverTypeLabel } from '../utils/labels';
 
-type DetailType = 'transfer' | 'swap' | 'turnover';
+const DETAIL_TYPES = ['transfer', 'swap', 'turnover', 'charge', 'withdraw'] as const;
+type DetailType = (typeof DETAIL_TYPES)[number];
 
-function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
-  return (
-    <div className="wallet-row">
-      <span>{label}</span>
-      <span data-testid={testId}>{children}</span>
-    </div>
-  );
+function isDetailType(value: string | null): value is DetailType {
+  return (DETAIL_TYPES as readonly (string | null)[]).includes(value);
 }
 
 function NotFound() {
@@ -58,18 +57,6 @@ function Loaded<T>({ query, children }: { query: UseQueryResult<T>; children: (d
   }
   if (query.data === undefined) return <NotFound />;
   return <>{children(query.data)}</>;
-}
-
-function Head({ code, amount, title, testId }: { code: string; amount: string; title: string; testId: string }) {
-  return (
-    <div className="bill-detail-head">
-      <CurrencyIcon code={code} size={44} />
-      <div className="wallet-muted">{title}</div>
-      <div className={`bill-detail-amount ${signClass(amount)}`} data-testid={testId}>
-        {amount} {code}
-      </div>
-    </div>
-  );
 }
 
 function TransferDetail({ record }: { record: TransferRecord }) {
@@ -199,17 +186,19 @@ function parseId(raw: string | null): number | null {
   return raw && /^[1-9]\d{0,15}$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : null;
 }
 
-/** /bill/detail?type=transfer|swap|turnover&id=N */
+/** /bill/detail?type=transfer|swap|turnover|charge|withdraw&id=N */
 export default function BillDetailPage() {
   const [params] = useSearchParams();
   const rawType = params.get('type');
-  const type: DetailType | null = rawType === 'transfer' || rawType === 'swap' || rawType === 'turnover' ? rawType : null;
+  const type: DetailType | null = isDetailType(rawType) ? rawType : null;
   const id = parseId(params.get('id'));
   const valid = type !== null && id !== null;
 
   const transfer = useTransfer(id ?? 0, valid && type === 'transfer');
   const swap = useSwap(id ?? 0, valid && type === 'swap');
   const turnover = useTurnoverDetail(id ?? 0, valid && type === 'turnover');
+  const deposit = useDeposit(id ?? 0, valid && type === 'charge');
+  const withdrawal = useWithdrawal(id ?? 0, valid && type === 'withdraw');
 
   if (!valid) return <NotFound />;
   return (
@@ -217,6 +206,8 @@ export default function BillDetailPage() {
       {type === 'transfer' ? <Loaded query={transfer}>{(record) => <TransferDetail record={record} />}</Loaded> : null}
       {type === 'swap' ? <Loaded query={swap}>{(record) => <SwapDetail record={record} />}</Loaded> : null}
       {type === 'turnover' ? <Loaded query={turnover}>{(detail) => <TurnoverDetailView detail={detail} />}</Loaded> : null}
+      {type === 'charge' ? <Loaded query={deposit}>{(record) => <DepositDetail record={record} />}</Loaded> : null}
+      {type === 'withdraw' ? <Loaded query={withdrawal}>{(record) => <WithdrawDetail record={record} />}</Loaded> : null}
     </div>
   );
 }

@@ -3,12 +3,15 @@ import '../bill.css';
 import { CapsuleTabs } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { EmptyState } from '../../../components/wallet/empty-state';
+import { useDepositPages } from '../api/get-deposits';
 import { useSwaps } from '../api/get-swaps';
 import { useTransfers } from '../api/get-transfers';
+import { useWithdrawalPages } from '../api/get-withdrawals';
+import { DepositRow } from '../components/deposit-row';
 import { PagedList } from '../components/paged-list';
 import { SwapRow } from '../components/swap-row';
 import { TransferRow } from '../components/transfer-row';
+import { WithdrawRow } from '../components/withdraw-row';
 
 /** The ?type= values of spec §2, most used first. */
 const BILL_TYPES = ['transfer', 'swap', 'charge', 'withdraw'] as const;
@@ -46,6 +49,34 @@ function SwapBills() {
   );
 }
 
+function ChargeBills() {
+  const { t } = useTranslation();
+  return (
+    <PagedList
+      query={useDepositPages()}
+      keyOf={(record) => record.id}
+      renderItem={(record) => <DepositRow record={record} />}
+      emptyTitle={t('bill.empty.charge')}
+      emptyDescription={t('bill.empty.chargeHint')}
+      testId="bill-charge"
+    />
+  );
+}
+
+function WithdrawBills() {
+  const { t } = useTranslation();
+  return (
+    <PagedList
+      query={useWithdrawalPages()}
+      keyOf={(record) => record.id}
+      renderItem={(record) => <WithdrawRow record={record} />}
+      emptyTitle={t('bill.empty.withdraw')}
+      emptyDescription={t('bill.empty.withdrawHint')}
+      testId="bill-withdraw"
+    />
+  );
+}
+
 /** /bill?type=charge|withdraw|swap|transfer; without a type it opens on transfers. */
 export default function BillListPage() {
   const { t } = useTranslation();
@@ -66,14 +97,8 @@ export default function BillListPage() {
       </CapsuleTabs>
       {type === 'transfer' ? <TransferBills /> : null}
       {type === 'swap' ? <SwapBills /> : null}
-      {type === 'charge' || type === 'withdraw' ? (
-        <EmptyState
-          status="default"
-          title={t(`bill.empty.${type}`)}
-          description={t(`bill.comingWith.${type}`)}
-          testId={`bill-${type}-empty`}
-        />
-      ) : null}
+      {type === 'charge' ? <ChargeBills /> : null}
+      {type === 'withdraw' ? <WithdrawBills /> : null}
     </div>
   );
 }

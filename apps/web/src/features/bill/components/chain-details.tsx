@@ -1,0 +1,143 @@
+import { type DepositRecord, WITHDRAW_CANCELLABLE, type WithdrawRecord } from '@coffer/contract/chain';
+import { Button } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { ChainStatusTag, confirmationsText } from '../../../components/wallet/chain-status';
+import { CopyButton } from '../../../components/wallet/copy-button';
+import { Dialog } from '../../../lib/dialog';
+import { formatAmount } from '../../../lib/money';
+import { toastSuccess } from '../../../lib/notify';
+import { formatDateTime } from '../../../lib/wallet/format';
+import { useCancelWithdrawal } from '../api/cancel-withdrawal';
+import { depositTimeline, withdrawTimeline } from '../utils/timeline';
+import { Head, Row } from './detail-parts';
+import { StatusTimeline } from './status-timeline';
+
+/** An address or hash in full (details show exact values), with a copy button. */
+function Copyable({ value, label, testId }: { value: string; label: string; testId: string }) {
+  return (
+    <div className="bill-copyable">
+      <div className="wallet-muted">{label}</div>
+      <div className="bill-copyable-value">
+        <span className="chain-mono" data-testid={testId}>
+          {value}
+        </span>
+        <CopyButton value={value} label={label} testId={`${testId}-copy`} />
+      </div>
+    </div>
+  );
+}
+
+export function DepositDetail({ record }: { record: DepositRecord }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <div className="wallet-card" data-testid="bill-detail-charge">
+        <Head code={record.code} amount={`+${formatAmount(record.amount)}`} title={t('bill.tabs.charge')} testId="detail-amount" />
+        <Row label={t('bill.fields.status')}>
+          <ChainStatusTag kind="deposit" status={record.status} testId="detail-status" />
+        </Row>
+        <Row label={t('chain.confirmationsLabel')} testId="detail-confirmations">
+          {confirmationsText(record.confirmations, record.confirmationsRequired)}
+        </Row>
+        <Row label={t('bill.fields.id')} testId="detail-id">
+          {record.id}
+        </Row>
+        <Row label={t('chain.network')}>{record.networkName}</Row>
+        <Row label={t('chain.blockNumber')}>{record.blockNumber}</Row>
+        <Row label={t('bill.fields.time')}>{formatDateTime(record.createdAt)}</Row>
+        {record.creditedAt ? <Row label={t('chain.creditedAt')}>{formatDateTime(record.creditedAt)}</Row> : null}
+        <Copyable value={record.txHash} label={t('chain.txHash')} testId="detail-tx-hash" />
+        <Copyable value={record.address} label={t('chain.toAddress')} testId="detail-address" />
+        <Copyable value={record.fromAddress} label={t('chain.fromAddress')} testId="detail-from-address" />
+      </div>
+      <StatusTimeline
+        steps={depositTimeline(record)}
+        confirmations={record.confirmations}
+        confirmationsRequired={record.confirmationsRequired}
+      />
+    </>
+  );
+}
+
+export function WithdrawDetail({ record }: { record: WithdrawRecord }) {
+  const { t } = useTranslation();
+  const cancel = useCancelWithdrawal();
+  const cancellable = WITHDRAW_CANCELLABLE.includes(record.status);
+
+  const askCancel = async () => {
+    const confirmed = await Dialog.confirm({
+      title: t('withdraw.cancelTitle'),
+      content: t('withdraw.cancelContent', { amount: formatAmount(record.total), code: record.code }),
+      confirmText: t('withdraw.cancelConfirm'),
+      cancelText: t('withdraw.cancelKeep'),
+    });
+    if (!confirmed) return;
+    try {
+      await cancel.mutateAsync(record.id);
+      toastSuccess(t('withdraw.cancelled'));
+    } catch {
+      // The HTTP layer has shown the server's message (3007 when it moved on meanwhile).
+    }
+  };
+
+  return (
+    <>
+      <div className="wallet-card" data-testid="bill-detail-withdraw">
+        <Head code={record.code} amount={`-${formatAmount(record.amount)}`} title={t('bill.tabs.withdraw')} testId="detail-amount" />
+        <Row label={t('bill.fields.status')}>
+          <ChainStatusTag kind="withdraw" status={record.status} testId="detail-status" />
+        </Row>
+        {record.reason ? (
+          <Row label={t('chain.reason')} testId="detail-reason">
+            {record.reason}
+          </Row>
+        ) : null}
+        {record.txHash ? (
+          <Row label={t('chain.confirmationsLabel')} testId="detail-confirmations">
+            {confirmationsText(record.confirmations, record.confirmationsRequired)}
+          </Row>
+        ) : null}
+        <Row label={t('bill.fields.id')} testId="detail-id">
+          {record.id}
+        </Row>
+        <Row label={t('chain.network')}>{record.networkName}</Row>
+        <Row label={t('withdraw.receive')} testId="detail-receive">
+          {`${formatAmount(record.amount)} ${record.code}`}
+        </Row>
+        <Row label={t('bill.fields.fee')} testId="detail-fee">
+          {`${formatAmount(record.fee)} ${record.code}`}
+        </Row>
+        <Row label={t('withdraw.total')} testId="detail-total">
+          {`${formatAmount(record.total)} ${record.code}`}
+        </Row>
+        {record.memo ? (
+          <Row label={t('bill.fields.memo')} testId="detail-memo">
+            {record.memo}
+          </Row>
+        ) : null}
+        <Row label={t('bill.fields.time')}>{formatDateTime(record.createdAt)}</Row>
+        {record.completedAt ? <Row label={t('chain.completedAt')}>{formatDateTime(record.completedAt)}</Row> : null}
+        <Copyable value={record.address} label={t('withdraw.address')} testId="detail-address" />
+        {record.txHash ? <Copyable value={record.txHash} label={t('chain.txHash')} testId="detail-tx-hash" /> : null}
+      </div>
+      <StatusTimeline
+        steps={withdrawTimeline(record)}
+        confirmations={record.confirmations}
+        confirmationsRequired={record.confirmationsRequired}
+      />
+      {cancellable ? (
+        <Button
+          block
+          size="large"
+          color="danger"
+          fill="outline"
+          loading={cancel.isPending}
+          onClick={() => void askCancel()}
+          data-testid="withdraw-cancel"
+        >
+          {t('withdraw.cancel')}
+        </Button>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,38 @@
+import type { DepositRecord } from '@coffer/contract/chain';
+import { List } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { ChainStatusTag, confirmationsText } from '../../../components/wallet/chain-status';
+import { CurrencyIcon } from '../../../components/wallet/currency-icon';
+import { formatCompact } from '../../../lib/money';
+import { formatDateTime } from '../../../lib/wallet/format';
+
+export function DepositRow({ record }: { record: DepositRecord }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <List.Item
+      data-testid={`deposit-row-${record.id}`}
+      prefix={<CurrencyIcon code={record.code} size={32} />}
+      description={formatDateTime(record.createdAt)}
+      extra={
+        <div>
+          <div className="font-semibold wallet-amount-in">
+            +{formatCompact(record.amount)} {record.code}
+          </div>
+          <div className="bill-chain-status">
+            {record.status === 'pending' ? (
+              <span className="wallet-muted" data-testid="deposit-confirmations">
+                {confirmationsText(record.confirmations, record.confirmationsRequired)}
+              </span>
+            ) : null}
+            <ChainStatusTag kind="deposit" status={record.status} testId="deposit-status" />
+          </div>
+        </div>
+      }
+      onClick={() => navigate(`/bill/detail?type=charge&id=${record.id}`)}
+    >
+      <div className="truncate">{t('bill.depositVia', { network: record.networkName })}</div>
+    </List.Item>
+  );
+}

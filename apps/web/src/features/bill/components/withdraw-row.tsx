@@ -1,0 +1,34 @@
+import type { WithdrawRecord } from '@coffer/contract/chain';
+import { List } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { ChainStatusTag } from '../../../components/wallet/chain-status';
+import { CurrencyIcon } from '../../../components/wallet/currency-icon';
+import { formatCompact } from '../../../lib/money';
+import { shortHash } from '../../../lib/wallet/address';
+import { formatDateTime } from '../../../lib/wallet/format';
+
+export function WithdrawRow({ record }: { record: WithdrawRecord }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <List.Item
+      data-testid={`withdraw-row-${record.id}`}
+      prefix={<CurrencyIcon code={record.code} size={32} />}
+      description={formatDateTime(record.createdAt)}
+      extra={
+        <div>
+          <div className="font-semibold wallet-amount-out">
+            -{formatCompact(record.amount)} {record.code}
+          </div>
+          <div className="bill-chain-status">
+            <ChainStatusTag kind="withdraw" status={record.status} testId="withdraw-status" />
+          </div>
+        </div>
+      }
+      onClick={() => navigate(`/bill/detail?type=withdraw&id=${record.id}`)}
+    >
+      <div className="truncate">{t('bill.withdrawTo', { address: shortHash(record.address) })}</div>
+    </List.Item>
+  );
+}
