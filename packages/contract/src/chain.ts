@@ -209,3 +209,19 @@ export const liveEvent = z.object({
   status: z.string(),
 });
 export type LiveEvent = z.infer<typeof liveEvent>;
+
+/** Operator views of the chain side. */
+export const chainIncidentList = z.array(chainIncident);
+export const resolveIncidentBody = z.object({ resolution: z.string().trim().min(1).max(500) });
+export const openWithdrawal = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  networkId: z.number().int(),
+  code: z.string(),
+  amount: z.string(),
+  status: withdrawStatus,
+  txHash: z.string().nullable(),
+  /** Seconds since it was applied for: nothing may wait in a state unnoticed. */
+  ageSeconds: z.number().int(),
+});
+export const openWithdrawalList = z.array(openWithdrawal);

@@ -5,6 +5,7 @@ import { transferRoutes } from './transfer/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { swapRoutes } from './swap/routes.ts';
 import { turnoverRoutes } from './turnover/routes.ts';
+import { chainAdminRoutes } from './chain-admin/routes.ts';
 import { depositRoutes } from './deposits/routes.ts';
 import { eventRoutes } from './events/routes.ts';
 import { networkRoutes } from './networks/routes.ts';
@@ -26,4 +27,5 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(depositRoutes);
   await app.register(withdrawRoutes);
   await app.register(eventRoutes);
+  await app.register(chainAdminRoutes);
 }

@@ -166,4 +166,24 @@ describe('deposits on a real chain', () => {
     // The credit stays (an operator decides); the ledger is still balanced.
     expect(await available(bob, 'USDC')).toBe('10');
   });
+
+  it('operators see the incident and lift the freeze by resolving it; users may not', async () => {
+    const ops = await createUser(t, { role: 'operator' });
+    const open = await call<{ id: number; kind: string }[]>('GET', '/api/admin/chain/incidents?open=true', { token: ops.token });
+    expect(open.data).toMatchObject([{ kind: 'reorged_after_credit' }]);
+    const id = open.data[0]!.id;
+    expect((await call('GET', '/api/admin/chain/incidents', { token: bob.token })).status).toBe(403);
+    expect((await call('POST', `/api/admin/chain/incidents/${id}/resolve`, { token: bob.token, body: { resolution: 'x' } })).status).toBe(403);
+    const resolved = await call<{ resolvedAt: string | null }>('POST', `/api/admin/chain/incidents/${id}/resolve`, {
+      token: ops.token,
+      body: { resolution: 'deposit re-sent by the customer; credit kept' },
+    });
+    expect(resolved.data.resolvedAt).not.toBeNull();
+    expect((await call('POST', `/api/admin/chain/incidents/${id}/resolve`, { token: ops.token, body: { resolution: 'again' } })).code).toBe(3007);
+    expect((await call('POST', '/api/admin/chain/incidents/999999/resolve', { token: ops.token, body: { resolution: 'x' } })).code).toBe(4004);
+    const list = (await call<Network[]>('GET', '/api/currency/onchain')).data;
+    expect(list.find((n) => n.code === 'USDC')!.payoutsFrozen).toBe(false);
+    const pending = await call<unknown[]>('GET', '/api/admin/withdraw/open', { token: ops.token });
+    expect(pending.code).toBe(0);
+  });
 });

@@ -236,11 +236,3 @@ async function refund(
     rethrowLedgerError(e);
   }
 }
-
-/** Withdrawals not yet final, oldest first, with their age: nothing may hide in a state. */
-export async function openWithdrawals(database: Database) {
-  return database.sql.query<{ id: number; status: string; network_id: number; age_seconds: number }>(
-    `select id, status, network_id, extract(epoch from now() - created_at)::int as age_seconds from withdrawals
-     where status in ('review', 'queued', 'broadcast', 'confirming') order by id`,
-  );
-}

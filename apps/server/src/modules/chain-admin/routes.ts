@@ -1,0 +1,129 @@
+import { chainIncident, chainIncidentList, envelope, ErrorCode, idParams, openWithdrawalList, resolveIncidentBody } from '@coffer/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { BizError } from '../../core/errors.ts';
+import { requestLocale } from '../../core/locale.ts';
+import { ok } from '../../core/reply.ts';
+import type { Database } from '../../db/client.ts';
+import { formatAmount } from '../../ledger/amounts.ts';
+
+const tags = ['admin'];
+const security = [{ token: [] }];
+const failure = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
+const answer = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failure]) });
+
+interface RawIncident {
+  id: number;
+  network_id: number | null;
+  kind: string;
+  detail: string;
+  created_at: Date | string;
+  resolved_at: Date | string | null;
+}
+
+const toIncident = (r: RawIncident) => ({
+  id: r.id,
+  networkId: r.network_id ?? 0,
+  kind: r.kind,
+  detail: r.detail,
+  createdAt: new Date(r.created_at).toISOString(),
+  resolvedAt: r.resolved_at === null ? null : new Date(r.resolved_at).toISOString(),
+});
+
+async function incidents(database: Database, openOnly: boolean) {
+  const rows = await database.sql.query<RawIncident>(
+    `select id, network_id, kind, detail, created_at, resolved_at from chain_incidents
+     where $1::boolean is false or resolved_at is null order by id desc limit 200`,
+    [openOnly],
+  );
+  return rows.map(toIncident);
+}
+
+/** Operators: incidents that freeze payouts, and every withdrawal not yet final with its age. */
+export async function chainAdminRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { database } = app.deps;
+
+  app.get(
+    '/admin/chain/incidents',
+    {
+      preHandler: app.requireOperator,
+      schema: {
+        tags,
+        security,
+        summary: 'Operators: chain incidents, newest first (?open=true: only those freezing payouts)',
+        querystring: z.object({ open: z.enum(['true', 'false']).optional() }),
+        response: answer(chainIncidentList),
+      },
+    },
+    async (request) => ok(await incidents(database, request.query.open === 'true'), requestLocale(request)),
+  );
+
+  app.post(
+    '/admin/chain/incidents/:id/resolve',
+    {
+      preHandler: app.requireOperator,
+      schema: {
+        tags,
+        security,
+        summary: 'Operators: close an incident after looking into it (lifts its payout freeze)',
+        description: 'Errors: 3007 already resolved, 4004 not found.',
+        params: idParams,
+        body: resolveIncidentBody,
+        response: answer(chainIncident),
+      },
+    },
+    async (request) => {
+      const [row] = await database.sql.query<RawIncident & { was_open: boolean }>(
+        `update chain_incidents set resolved_at = now(), resolved_by = $2, resolution = $3
+         where id = $1 and resolved_at is null
+         returning id, network_id, kind, detail, created_at, resolved_at`,
+        [request.params.id, request.user.id, request.body.resolution],
+      );
+      if (!row) {
+        const exists = await database.sql.query('select 1 from chain_incidents where id = $1', [request.params.id]);
+        throw new BizError(exists.length ? ErrorCode.NOT_ALLOWED_IN_STATE : ErrorCode.NOT_FOUND);
+      }
+      return ok(toIncident(row), requestLocale(request));
+    },
+  );
+
+  app.get(
+    '/admin/withdraw/open',
+    {
+      preHandler: app.requireOperator,
+      schema: { tags, security, summary: 'Operators: withdrawals not yet final, oldest first, with their age', response: answer(openWithdrawalList) },
+    },
+    async (request) => {
+      const rows = await database.sql.query<{
+        id: number;
+        user_id: number;
+        network_id: number;
+        code: string;
+        amount: string;
+        status: 'review';
+        tx_hash: string | null;
+        age: number;
+      }>(
+        `select w.id, w.user_id, w.network_id, c.code, w.amount::text, w.status, w.tx_hash,
+                extract(epoch from now() - w.created_at)::int as age
+         from withdrawals w join currencies c on c.id = w.currency_id
+         where w.status in ('review', 'queued', 'broadcast', 'confirming') order by w.id limit 500`,
+      );
+      return ok(
+        rows.map((r) => ({
+          id: r.id,
+          userId: r.user_id,
+          networkId: r.network_id,
+          code: r.code,
+          amount: formatAmount(r.amount),
+          status: r.status,
+          txHash: r.tx_hash,
+          ageSeconds: Number(r.age),
+        })),
+        requestLocale(request),
+      );
+    },
+  );
+}
