@@ -33,6 +33,8 @@ export interface TickResult {
   credited: number;
   /** The height the watcher rewound to after a reorg, if one was seen. */
   rewoundTo: number | null;
+  /** Milliseconds spent scanning (chain reads and recording) and crediting. */
+  ms: { scan: number; credit: number };
 }
 
 /**
@@ -73,14 +75,16 @@ export class DepositWatcher {
     let found = 0;
     const from = cursor.number + 1;
     const to = Math.min(tip, cursor.number + (this.opts.maxBlocksPerTick ?? WATCH_MAX_BLOCKS_PER_TICK));
+    const t0 = performance.now();
     if (from <= to) {
       const result = await this.scan(from, to, tip);
-      if (result === 'reorged') return { scanned: null, found: 0, credited: 0, rewoundTo };
+      if (result === 'reorged') return { scanned: null, found: 0, credited: 0, rewoundTo, ms: { scan: 0, credit: 0 } };
       scanned = { from, to };
       found = result;
     }
+    const t1 = performance.now();
     const credited = await this.credit(Math.max(cursor.number, scanned?.to ?? cursor.number), scanned !== null);
-    return { scanned, found, credited, rewoundTo };
+    return { scanned, found, credited, rewoundTo, ms: { scan: t1 - t0, credit: performance.now() - t1 } };
   }
 
   /** The stored cursor; a new chain starts just below the current tip (no history to scan). */

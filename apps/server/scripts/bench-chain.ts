@@ -1,0 +1,239 @@
+// npm run bench:chain: the deposit watcher's catch-up on a real anvil and a real database.
+// Builds BLOCKS blocks holding 1,000 transactions (400 token deposits and 200 native ones to
+// watched deposit addresses, 400 to outside addresses), then lets the watcher catch up from
+// the start: tokens only, then native + tokens. Reference in the same run: the raw scan
+// (EvmChainAdapter.scanDeposits over the same blocks, no database). Then deposit-to-credit
+// latency at N=1 with the leader loop running. Ends with the exactly-once check and the audit.
+// Database: PGlite in memory, or BENCH_DATABASE_URL (PostgreSQL, a fresh database is made).
+// Usage: npm run bench:chain [-- blocks=2000]
+import crypto from 'node:crypto';
+import pg from 'pg';
+import { createWalletClient, encodeFunctionData, http, parseEther } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { foundry } from 'viem/chains';
+import { generateMnemonic } from '@scure/bip39';
+import { wordlist } from '@scure/bip39/wordlists/english.js';
+import { createEvmClient, EvmChainAdapter } from '../src/chain/evm.ts';
+import { ANVIL_TEST_MNEMONIC, HdWallet } from '../src/chain/keys.ts';
+import { startLocalChain } from '../src/chain/local-chain.ts';
+import { testTokenAbi } from '../src/chain/test-token.ts';
+import { DepositWatcher } from '../src/chain/watcher.ts';
+import { type Database, migrateDatabase, openPglite, openPostgres } from '../src/db/client.ts';
+import { auditLedger } from '../src/ledger/audit.ts';
+
+const BLOCKS = Number(process.argv.find((a) => a.startsWith('blocks='))?.split('=')[1] ?? 2000);
+const TOKEN_DEPOSITS = 400;
+const NATIVE_DEPOSITS = 200;
+const OUTSIDE = 400;
+const GOAL_TOKEN_BLOCKS_PER_S = 20_000;
+const LATENCY_SAMPLES = 10;
+const LOOP_INTERVAL_MS = 250;
+
+async function openDatabase(): Promise<Database> {
+  const adminUrl = process.env.BENCH_DATABASE_URL;
+  if (!adminUrl) {
+    const database = await openPglite();
+    await migrateDatabase(database);
+    return database;
+  }
+  const name = `coffer_bench_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const database = await openPostgres(url.toString(), 10);
+  await migrateDatabase(database);
+  return {
+    ...database,
+    async close() {
+      await database.close();
+      const drop = new pg.Client({ connectionString: adminUrl });
+      await drop.connect();
+      await drop.query(`drop database if exists ${name} with (force)`);
+      await drop.end();
+    },
+  };
+}
+
+const wallet = new HdWallet(generateMnemonic(wordlist, 256));
+const chain = await startLocalChain({ hot: wallet.hotAccount().address });
+const database = await openDatabase();
+const client = createEvmClient(chain.url);
+const rpc = (method: string, params: unknown[]) => client.request({ method, params } as never);
+
+// 600 users with one deposit address each.
+const WATCHED = TOKEN_DEPOSITS + NATIVE_DEPOSITS;
+await database.sql.query(
+  `insert into users (email, password_hash, nickname) select 'bench' || i || '@bench.coffer', 'x', 'bench' || i from generate_series(1, $1) i`,
+  [WATCHED],
+);
+const users = await database.sql.query<{ id: number }>('select id from users order by id');
+const addresses = users.map((_, i) => wallet.depositAddress(i + 1));
+await database.sql.query(
+  `insert into deposit_addresses (user_id, chain_id, address_index, address)
+   select u, 31337, i, a from unnest($1::bigint[], $2::int[], $3::text[]) as x(u, i, a)`,
+  [users.map((u) => u.id), users.map((_, i) => i + 1), addresses],
+);
+await database.sql.query(
+  `update networks n set contract = $1 from currencies c where c.id = n.currency_id and c.code = 'USDT' and n.chain_id = 31337`,
+  [chain.tokens.USDT],
+);
+await database.sql.query(`update networks set min_deposit = 0.000000000000000001 where chain_id = 31337`);
+
+// Build the chain: one transaction every BLOCKS/1000 blocks, mined block by block.
+const faucet = mnemonicToAccount(ANVIL_TEST_MNEMONIC, { addressIndex: 0 });
+const sender = createWalletClient({ account: faucet, chain: { ...foundry, id: chain.chainId }, transport: http(chain.url) });
+let nonce = await client.getTransactionCount({ address: faucet.address });
+const fees = { maxFeePerGas: 50_000_000_000n, maxPriorityFeePerGas: 1n };
+const outside = (i: number) => `0x${(0x2000000 + i).toString(16).padStart(40, '0')}` as const;
+const plan: ({ kind: 'token' | 'native'; to: `0x${string}` })[] = [];
+for (let i = 0; i < TOKEN_DEPOSITS; i++) plan.push({ kind: 'token', to: addresses[i]! as `0x${string}` });
+for (let i = 0; i < NATIVE_DEPOSITS; i++) plan.push({ kind: 'native', to: addresses[TOKEN_DEPOSITS + i]! as `0x${string}` });
+for (let i = 0; i < OUTSIDE; i++) plan.push({ kind: i % 2 ? 'token' : 'native', to: outside(i) });
+plan.sort(() => Math.random() - 0.5);
+
+const cursorStart = await client.getBlockNumber();
+await database.sql.query(
+  `insert into chain_cursors (chain_id, block_number, block_hash) values (31337, $1, $2)`,
+  [Number(cursorStart), (await client.getBlock({ blockNumber: cursorStart })).hash],
+);
+await rpc('evm_setAutomine', [false]);
+const t0 = performance.now();
+const every = Math.max(1, Math.floor(BLOCKS / plan.length));
+let next = 0;
+for (let b = 0; b < BLOCKS; b++) {
+  const tx = b % every === 0 ? plan[next++] : undefined;
+  if (tx?.kind === 'native') {
+    await sender.sendTransaction({ to: tx.to, value: parseEther('0.01'), nonce: nonce++, gas: 21_000n, ...fees });
+  } else if (tx) {
+    const data = encodeFunctionData({ abi: testTokenAbi, functionName: 'mint', args: [tx.to, 5_000_000n] });
+    await sender.sendTransaction({ to: chain.tokens.USDT, data, nonce: nonce++, gas: 100_000n, ...fees });
+  }
+  await rpc('evm_mine', []);
+}
+await rpc('evm_setAutomine', [true]);
+const tip = await client.getBlockNumber();
+const blocks = Number(tip - cursorStart);
+console.log(`built ${blocks} blocks holding ${next} transactions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+const adapter = new EvmChainAdapter({ client, xpub: wallet.xpub });
+const [nativeNet, usdtNet] = await Promise.all(
+  ['ETH', 'USDT'].map(async (code) => {
+    const [row] = await database.sql.query<{ id: number }>(
+      'select n.id from networks n join currencies c on c.id = n.currency_id where c.code = $1 and n.chain_id = 31337',
+      [code],
+    );
+    return row!.id;
+  }),
+);
+
+async function rawScan(assets: { networkId: number; contract: string | null }[]) {
+  const t = performance.now();
+  let found = 0;
+  for (let from = cursorStart + 1n; from <= tip; from += 2000n) {
+    const to = from + 1999n < tip ? from + 1999n : tip;
+    found += (await adapter.scanDeposits(from, to, new Set(addresses), assets)).length;
+  }
+  return { rate: (blocks / (performance.now() - t)) * 1000, found };
+}
+
+async function catchUp(label: string) {
+  await database.sql.query('update chain_cursors set block_number = $1, block_hash = $2 where chain_id = 31337', [
+    Number(cursorStart),
+    (await client.getBlock({ blockNumber: cursorStart })).hash,
+  ]);
+  const watcher = new DepositWatcher(database, adapter, 31337);
+  const t = performance.now();
+  let found = 0;
+  const ms = { scan: 0, credit: 0 };
+  for (;;) {
+    const r = await watcher.tick();
+    found += r.found;
+    ms.scan += r.ms.scan;
+    ms.credit += r.ms.credit;
+    if (!r.scanned) break;
+  }
+  console.log(`${label}: scan ${ms.scan.toFixed(0)} ms, credit ${ms.credit.toFixed(0)} ms`);
+  return { label, rate: (blocks / (performance.now() - t)) * 1000, found };
+}
+
+const rows: string[] = [];
+const report = (label: string, rate: number, ref: number | null, extra = '') =>
+  rows.push(`| ${label} | ${rate.toFixed(0)} | ${ref ? `${(rate / ref).toFixed(2)}x` : 'reference'} | ${extra} |`);
+
+// Tokens only: the native network is off, as on a chain where only tokens are watched.
+await database.sql.query('update networks set deposit_enabled = false where id = $1', [nativeNet]);
+const rawToken = await rawScan([{ networkId: usdtNet, contract: chain.tokens.USDT }]);
+report('raw scan, token logs (no database)', rawToken.rate, null, `${rawToken.found} found`);
+const token = await catchUp('watcher catch-up, tokens');
+report(
+  'watcher catch-up, token logs',
+  token.rate,
+  rawToken.rate,
+  `${token.found} found; goal ≥ ${GOAL_TOKEN_BLOCKS_PER_S} blocks/s: ${token.rate >= GOAL_TOKEN_BLOCKS_PER_S ? 'met' : 'NOT met'}`,
+);
+await database.sql.query('update networks set deposit_enabled = true where id = $1', [nativeNet]);
+const rawAll = await rawScan([
+  { networkId: nativeNet, contract: null },
+  { networkId: usdtNet, contract: chain.tokens.USDT },
+]);
+report('raw scan, native + token (no database)', rawAll.rate, null, `${rawAll.found} found`);
+const all = await catchUp('watcher catch-up, native + tokens');
+report('watcher catch-up, native + token (rescan)', all.rate, rawAll.rate, `${all.found} upserted (token rows seen again)`);
+
+// Exactly once: 600 deposits, each credited once, the ledger balanced.
+const [counts] = await database.sql.query<{ deposits: number; credited: number; entries: number; usdt: string; eth: string }>(
+  `select (select count(*) from deposits)::int as deposits,
+          (select count(*) from deposits where status = 'credited')::int as credited,
+          (select count(*) from journal_entries where kind = 'deposit')::int as entries,
+          (select coalesce(sum(balance), 0)::text from accounts a join currencies c on c.id = a.currency_id where c.code = 'USDT' and a.user_id is not null) as usdt,
+          (select coalesce(sum(balance), 0)::text from accounts a join currencies c on c.id = a.currency_id where c.code = 'ETH' and a.user_id is not null) as eth`,
+);
+const audit = await auditLedger(database);
+
+// Latency at N=1 with the loop polling every LOOP_INTERVAL_MS, as the server runs it.
+await database.sql.query('update networks set confirmations = 1 where id = $1', [nativeNet]);
+const loopWatcher = new DepositWatcher(database, adapter, 31337);
+let running = true;
+const loop = (async () => {
+  while (running) {
+    await loopWatcher.tick();
+    await new Promise((r) => setTimeout(r, LOOP_INTERVAL_MS));
+  }
+})();
+const latencies: number[] = [];
+for (let i = 0; i < LATENCY_SAMPLES; i++) {
+  const to = addresses[i]! as `0x${string}`;
+  const t = performance.now();
+  const hash = await sender.sendTransaction({ to, value: parseEther('0.02'), nonce: nonce++, gas: 21_000n, ...fees });
+  for (;;) {
+    const [row] = await database.sql.query<{ status: string }>('select status from deposits where tx_hash = $1', [hash]);
+    if (row?.status === 'credited') break;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  latencies.push(performance.now() - t);
+}
+running = false;
+await loop;
+latencies.sort((a, b) => a - b);
+
+console.log(`\nDatabase: ${database.kind}; ${addresses.length} watched addresses; ${blocks} blocks\n`);
+console.log('| run | blocks/s | against the raw scan | notes |');
+console.log('|---|---|---|---|');
+for (const r of rows) console.log(r);
+console.log(
+  `\nDeposits recorded ${counts!.deposits} (expected ${WATCHED}), credited ${counts!.credited}, deposit entries ${counts!.entries}; ` +
+    `users hold ${counts!.usdt} USDT (expected ${TOKEN_DEPOSITS * 5}) and ${counts!.eth} ETH (expected ${(NATIVE_DEPOSITS * 0.01).toFixed(2)}); audit ${audit.ok ? 'ok' : 'FAILED'}`,
+);
+console.log(
+  `Deposit-to-credit latency at N=1 (loop every ${LOOP_INTERVAL_MS} ms, ${LATENCY_SAMPLES} deposits): p50 ${latencies[Math.floor(latencies.length / 2)]!.toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`,
+);
+const exact = counts!.deposits === WATCHED && counts!.credited === WATCHED && counts!.entries === WATCHED && audit.ok;
+await database.close();
+await chain.stop();
+if (!exact) {
+  console.error('exactly-once check FAILED');
+  process.exit(1);
+}
