@@ -277,26 +277,74 @@ RETURNS boolean LANGUAGE sql STABLE AS $$
 $$;
 --> statement-breakpoint
 
--- Credits a pending deposit, exactly once: world -> the user's available balance. The row
--- lock and the status check make a second call (restart, second watcher) a no-op.
--- Returns the entry id, or null when there was nothing to credit.
-CREATE OR REPLACE FUNCTION coffer_deposit_credit(p_deposit bigint)
-RETURNS bigint LANGUAGE plpgsql AS $$
+-- Credits, exactly once, every pending deposit of a chain that has its N confirmations at
+-- p_height and still sits in the block the watcher has on record: world -> user available,
+-- one journal entry per deposit. Set-based (a watcher catching up credits hundreds at once):
+-- the deposit rows and all their accounts are locked (accounts in id order), each account's
+-- postings carry its running balance in id order, and every entry must sum to zero. A
+-- deposit already credited is not pending, so a second call (restart, second watcher)
+-- credits nothing. Returns the credited deposits.
+CREATE OR REPLACE FUNCTION coffer_deposit_credit_due(p_chain integer, p_height bigint)
+RETURNS TABLE (c_id bigint) LANGUAGE plpgsql AS $$
 DECLARE
-  v_dep deposits%ROWTYPE;
-  v_entry bigint;
+  v_ids bigint[];
+  v_unbalanced integer;
 BEGIN
-  SELECT * INTO v_dep FROM deposits WHERE id = p_deposit FOR UPDATE;
-  IF NOT FOUND OR v_dep.status <> 'pending' OR v_dep.entry_id IS NOT NULL THEN
-    RETURN NULL;
+  SELECT array_agg(d.id ORDER BY d.id) INTO v_ids FROM (
+    SELECT d.id FROM deposits d JOIN networks n ON n.id = d.network_id
+    LEFT JOIN chain_blocks b ON b.chain_id = n.chain_id AND b.block_number = d.block_number
+    WHERE n.chain_id = p_chain AND d.status = 'pending' AND p_height - d.block_number + 1 >= n.confirmations
+      AND (b.block_hash IS NULL OR b.block_hash = d.block_hash)
+    ORDER BY d.id FOR UPDATE OF d
+  ) d;
+  IF v_ids IS NULL THEN
+    RETURN;
   END IF;
-  v_entry := ledger_open_entry('deposit', v_dep.user_id, NULL, NULL, NULL);
-  PERFORM ledger_post(v_entry,
-    ARRAY[ledger_account(NULL, v_dep.currency_id, 'world'), ledger_account(v_dep.user_id, v_dep.currency_id, 'available')],
-    ARRAY[-v_dep.amount, v_dep.amount]);
-  UPDATE deposits SET status = 'credited', entry_id = v_entry, credited_at = now(), updated_at = now() WHERE id = p_deposit;
-  INSERT INTO user_events (user_id, type, ref_id, status) VALUES (v_dep.user_id, 'deposit', p_deposit, 'credited');
-  RETURN v_entry;
+
+  -- Accounts first (created on first use), then every one of them locked in id order.
+  CREATE TEMP TABLE IF NOT EXISTS coffer_credit_tmp (
+    deposit_id bigint, entry_id bigint, user_id bigint, currency_id integer, amount numeric,
+    world_acc bigint, user_acc bigint) ON COMMIT DROP;
+  TRUNCATE coffer_credit_tmp;
+  INSERT INTO coffer_credit_tmp
+  SELECT d.id, nextval(pg_get_serial_sequence('journal_entries', 'id')), d.user_id, d.currency_id, d.amount,
+         ledger_account(NULL, d.currency_id, 'world'), ledger_account(d.user_id, d.currency_id, 'available')
+  FROM deposits d JOIN unnest(v_ids) WITH ORDINALITY AS x(id, ord) ON x.id = d.id ORDER BY x.ord;
+  PERFORM 1 FROM accounts WHERE id IN (SELECT world_acc FROM coffer_credit_tmp UNION SELECT user_acc FROM coffer_credit_tmp)
+  ORDER BY id FOR UPDATE;
+
+  INSERT INTO journal_entries (id, kind, user_id) SELECT entry_id, 'deposit', user_id FROM coffer_credit_tmp ORDER BY entry_id;
+  -- Two postings per entry (world first); ids follow (entry, side), so each account's
+  -- balance_after runs in id order.
+  INSERT INTO postings (entry_id, account_id, currency_id, amount, balance_after)
+  SELECT p.entry_id, p.account_id, p.currency_id, p.amount,
+         a.balance + sum(p.amount) OVER (PARTITION BY p.account_id ORDER BY p.entry_id, p.side)
+  FROM (
+    SELECT entry_id, world_acc AS account_id, currency_id, -amount AS amount, 0 AS side FROM coffer_credit_tmp
+    UNION ALL
+    SELECT entry_id, user_acc, currency_id, amount, 1 FROM coffer_credit_tmp
+  ) p JOIN accounts a ON a.id = p.account_id
+  ORDER BY p.entry_id, p.side;
+  UPDATE accounts a SET balance = a.balance + s.total
+  FROM (SELECT account_id, sum(amount) AS total FROM (
+          SELECT world_acc AS account_id, -amount AS amount FROM coffer_credit_tmp
+          UNION ALL SELECT user_acc, amount FROM coffer_credit_tmp) q GROUP BY account_id) s
+  WHERE a.id = s.account_id;
+
+  -- Invariant: money is neither created nor destroyed, per entry and currency.
+  SELECT count(*) INTO v_unbalanced FROM (
+    SELECT p.entry_id FROM postings p JOIN coffer_credit_tmp t ON t.entry_id = p.entry_id
+    GROUP BY p.entry_id, p.currency_id HAVING sum(p.amount) <> 0 OR count(*) <> 2
+  ) u;
+  IF v_unbalanced > 0 THEN
+    RAISE EXCEPTION 'coffer_deposit_credit_due: % unbalanced entries', v_unbalanced USING ERRCODE = 'CB900';
+  END IF;
+
+  UPDATE deposits d SET status = 'credited', entry_id = t.entry_id, credited_at = now(), updated_at = now()
+  FROM coffer_credit_tmp t WHERE d.id = t.deposit_id;
+  INSERT INTO user_events (user_id, type, ref_id, status)
+  SELECT user_id, 'deposit', deposit_id, 'credited' FROM coffer_credit_tmp ORDER BY deposit_id;
+  RETURN QUERY SELECT deposit_id FROM coffer_credit_tmp ORDER BY deposit_id;
 END $$;
 --> statement-breakpoint
 

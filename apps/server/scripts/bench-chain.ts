@@ -113,6 +113,8 @@ for (let b = 0; b < BLOCKS; b++) {
   }
   await rpc('evm_mine', []);
 }
+// N (3) more blocks, so a deposit in the last block has its confirmations too.
+for (let i = 0; i < 3; i++) await rpc('evm_mine', []);
 await rpc('evm_setAutomine', [true]);
 const tip = await client.getBlockNumber();
 const blocks = Number(tip - cursorStart);

@@ -219,29 +219,23 @@ export class DepositWatcher {
 
   /**
    * Credits pending deposits with N confirmations whose block is still the one the watcher
-   * has on record (a deposit in a block replaced since is left to the rewind). One statement:
-   * each credit is coffer_deposit_credit, which does nothing for a deposit already credited.
-   * Also tells the owners of the other pending deposits that their count moved.
+   * has on record (a deposit in a block replaced since is left to the rewind), in one SQL
+   * call that credits nothing twice (coffer_deposit_credit_due).
    */
   private async credit(height: number, advanced: boolean): Promise<number> {
-    const rows = await this.database.sql.query<{ id: number }>(
-      `with due as (
-         select d.id from deposits d join networks n on n.id = d.network_id
-         left join chain_blocks b on b.chain_id = n.chain_id and b.block_number = d.block_number
-         where n.chain_id = $1 and d.status = 'pending' and $2 - d.block_number + 1 >= n.confirmations
-           and (b.block_hash is null or b.block_hash = d.block_hash)
-         order by d.id
-       ), credited as (
-         select d.id, coffer_deposit_credit(d.id) as entry from due d
-       ), progress as (
-         insert into user_events (user_id, type, ref_id, status)
+    const rows = await this.database.sql.query<{ c_id: number }>('select c_id from coffer_deposit_credit_due($1, $2)', [
+      this.chainId,
+      height,
+    ]);
+    if (advanced) {
+      // The other pending deposits moved one confirmation closer: their owners' screens update.
+      await this.database.sql.query(
+        `insert into user_events (user_id, type, ref_id, status)
          select d.user_id, 'deposit', d.id, 'pending' from deposits d join networks n on n.id = d.network_id
-         where n.chain_id = $1 and d.status = 'pending' and d.id not in (select id from due)
-           and d.block_number <= $2 and $2 - d.block_number + 1 > 0 and $3
-       )
-       select id from credited where entry is not null`,
-      [this.chainId, height, advanced],
-    );
+         where n.chain_id = $1 and d.status = 'pending' and d.block_number <= $2`,
+        [this.chainId, height],
+      );
+    }
     if (rows.length > 0) this.opts.log?.info({ chainId: this.chainId, credited: rows.length }, 'deposits credited');
     return rows.length;
   }
