@@ -164,7 +164,7 @@ export async function depositAddressFor(env: PayoutEnv, uid: number): Promise<{ 
 
 /**
  * A deposit as the watcher records and credits it: the transfer happened on chain (tx hash,
- * block), the row is inserted pending and credited through coffer_deposit_credit.
+ * block), the row is inserted pending and credited through coffer_deposit_credit_due.
  */
 export async function creditDeposit(
   env: PayoutEnv,
@@ -181,7 +181,13 @@ export async function creditDeposit(
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::numeric) returning id`,
     [env.nets[code], env.currencies[code], uid, address, receipt.from, txHash, logIndex, Number(receipt.blockNumber), receipt.blockHash, amount],
   );
-  await env.database.sql.query('select coffer_deposit_credit($1)', [Number(row?.id)]);
+  // credit what is due at a height where this deposit has its confirmations (the watcher's call)
+  await env.database.sql.query(
+    'select * from coffer_deposit_credit_due(31337, $1::bigint + (select confirmations from networks where id = $2) - 1)',
+    [Number(receipt.blockNumber), env.nets[code]],
+  );
+  const [credited] = await env.database.sql.query<{ status: string }>('select status from deposits where id = $1', [Number(row?.id)]);
+  if (credited?.status !== 'credited') throw new Error(`deposit ${row?.id} not credited (${credited?.status})`);
   return Number(row?.id);
 }
 
