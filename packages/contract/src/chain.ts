@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { id, idempotencyKey, isoTime, pageRequest, pageResponse, queryId } from './common.ts';
+import { id, idempotencyKey, isoTime, pageRequest, pageResponse, queryId, safeText } from './common.ts';
 import { amountInput, memo } from './ledger.ts';
 
 /**
@@ -114,7 +114,7 @@ export const WITHDRAW_CANCELLABLE: readonly WithdrawStatus[] = ['review', 'queue
 export const withdrawApplyBody = z.object({
   currencyId: id,
   networkId: id,
-  address: z.string().trim().min(1).max(ADDRESS_MAX),
+  address: safeText({ min: 1, max: ADDRESS_MAX }),
   amount: amountInput,
   code: z.string().trim().regex(WITHDRAW_CODE_RE, 'code must be 6 digits'),
   memo: memo.optional(),
@@ -171,7 +171,7 @@ export const faucetData = z.object({ txHash: z.string(), amount: z.string(), add
 export type FaucetData = z.infer<typeof faucetData>;
 
 /** Operator: approve or reject a withdrawal waiting for review. */
-export const withdrawReviewBody = z.object({ reason: z.string().trim().min(1).max(500) });
+export const withdrawReviewBody = z.object({ reason: safeText({ min: 1, max: 500, multiline: true }) });
 
 export const chainIncident = z.object({
   id: z.number().int(),
@@ -212,7 +212,7 @@ export type LiveEvent = z.infer<typeof liveEvent>;
 
 /** Operator views of the chain side. */
 export const chainIncidentList = z.array(chainIncident);
-export const resolveIncidentBody = z.object({ resolution: z.string().trim().min(1).max(500) });
+export const resolveIncidentBody = z.object({ resolution: safeText({ min: 1, max: 500, multiline: true }) });
 export const openWithdrawal = z.object({
   id: z.number().int(),
   userId: z.number().int(),

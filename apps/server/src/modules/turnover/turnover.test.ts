@@ -38,7 +38,7 @@ describe('turnover (statement)', () => {
     });
     expect(swapped.code).toBe(0);
     swap = swapped.data;
-    await rawPosting(t.database, alice.uid, 'ETH', '0.25', 'deposit');
+    await rawPosting(t.database, alice.uid, 'ETH', '0.25', 'test_credit');
   });
   afterAll(() => t.close());
 
@@ -50,7 +50,7 @@ describe('turnover (statement)', () => {
     expect(res.code).toBe(0);
     expect(res.data.total).toBe(5);
     expect(res.data.list.map((l) => [l.type, l.currency, l.amount, l.balanceAfter])).toEqual([
-      ['deposit', 'ETH', '0.25', addEth(swap.toAmount, '0.25')],
+      ['test_credit', 'ETH', '0.25', addEth(swap.toAmount, '0.25')],
       ['swap', 'ETH', swap.toAmount, swap.toAmount],
       ['swap', 'USDT', '-300', '599.5'],
       ['transfer_out', 'USDT', '-100.5', '899.5'],
@@ -178,7 +178,7 @@ describe('turnover (statement)', () => {
 
     it('streams past one batch', async () => {
       const u = await makeUser(t.database);
-      for (let i = 0; i < 12; i++) await rawPosting(t.database, u.uid, 'USDT', `${i + 1}`, 'deposit');
+      for (let i = 0; i < 12; i++) await rawPosting(t.database, u.uid, 'USDT', `${i + 1}`, 'test_credit');
       const service = new (await import('./service.ts')).TurnoverService(t.database);
       const amounts: string[] = [];
       for await (const item of service.lines(u.uid, {}, 5)) amounts.push(item.amount);

@@ -71,6 +71,9 @@ describe('withdrawals (API)', () => {
       [{ address: '0x8ba1f109551bD432803012645Ac136ddd64DBA7' }, 3008], // too short
       [{ address: '0x8BA1f109551bD432803012645Ac136ddd64DBA72' }, 3008], // wrong checksum
       [{ address: 'bob@example.com' }, 3008],
+      [{ address: '0x8ba1f109551bD432803012645Ac136ddd64DBA72\u0000' }, 1001], // NUL: refused by the contract
+      [{ memo: 'rent \u202egnp.exe' }, 1001], // bidi override
+      [{ address: 42 }, 1001],
       [{ amount: '0.001' }, 3002], // below the minimum
       [{ amount: '101' }, 3002], // above the maximum
       [{ amount: '1.0000000000000000001' }, 3002], // more decimals than ETH has: refused, never rounded
