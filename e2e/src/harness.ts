@@ -119,6 +119,9 @@ export async function startStack(): Promise<Stack> {
       RATE_LIMIT: 'off',
       // The wallet tests fund their users through the operator's adjust endpoint.
       OPERATOR_EMAILS: E2E_OPERATOR_EMAIL,
+      // The embedded chain runs as in `npm start`, only faster: deposits confirm in seconds.
+      LOCAL_CHAIN_BLOCK_TIME: '1',
+      CHAIN_POLL_INTERVAL_MS: '300',
     },
   });
   const keep = (chunk: Buffer) => {
