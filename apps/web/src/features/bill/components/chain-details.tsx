@@ -32,7 +32,7 @@ export function DepositDetail({ record }: { record: DepositRecord }) {
   return (
     <>
       <div className="wallet-card" data-testid="bill-detail-charge">
-        <Head code={record.code} amount={`+${formatAmount(record.amount)}`} title={t('bill.tabs.charge')} testId="detail-amount" />
+        <Head code={record.code} amount={`+${formatAmount(record.amount)}`} title={t('bill.chargeTitle')} testId="detail-amount" />
         <Row label={t('bill.fields.status')}>
           <ChainStatusTag kind="deposit" status={record.status} testId="detail-status" />
         </Row>
@@ -83,7 +83,7 @@ export function WithdrawDetail({ record }: { record: WithdrawRecord }) {
   return (
     <>
       <div className="wallet-card" data-testid="bill-detail-withdraw">
-        <Head code={record.code} amount={`-${formatAmount(record.amount)}`} title={t('bill.tabs.withdraw')} testId="detail-amount" />
+        <Head code={record.code} amount={`-${formatAmount(record.amount)}`} title={t('bill.withdrawTitle')} testId="detail-amount" />
         <Row label={t('bill.fields.status')}>
           <ChainStatusTag kind="withdraw" status={record.status} testId="detail-status" />
         </Row>

@@ -1,6 +1,5 @@
 import type { DepositRecord } from '@coffer/contract/chain';
 import { List } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ChainStatusTag, confirmationsText } from '../../../components/wallet/chain-status';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
@@ -8,11 +7,11 @@ import { formatCompact } from '../../../lib/money';
 import { formatDateTime } from '../../../lib/wallet/format';
 
 export function DepositRow({ record }: { record: DepositRecord }) {
-  const { t } = useTranslation();
   const navigate = useNavigate();
   return (
     <List.Item
       data-testid={`deposit-row-${record.id}`}
+      className="chain-row"
       prefix={<CurrencyIcon code={record.code} size={32} />}
       description={formatDateTime(record.createdAt)}
       extra={
@@ -32,7 +31,7 @@ export function DepositRow({ record }: { record: DepositRecord }) {
       }
       onClick={() => navigate(`/bill/detail?type=charge&id=${record.id}`)}
     >
-      <div className="truncate">{t('bill.depositVia', { network: record.networkName })}</div>
+      <div className="truncate">{record.networkName}</div>
     </List.Item>
   );
 }

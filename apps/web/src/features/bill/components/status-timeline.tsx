@@ -20,7 +20,7 @@ export function StatusTimeline({
     steps.findIndex((step) => step.state === 'process' || step.state === 'error'),
   );
   return (
-    <section className="wallet-card" aria-labelledby="status-timeline-title" data-testid="status-timeline">
+    <section className="wallet-card chain-timeline" aria-labelledby="status-timeline-title" data-testid="status-timeline">
       <h2 id="status-timeline-title" className="wallet-card-title">
         {t('chain.timeline')}
       </h2>

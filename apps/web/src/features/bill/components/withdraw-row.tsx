@@ -14,6 +14,7 @@ export function WithdrawRow({ record }: { record: WithdrawRecord }) {
   return (
     <List.Item
       data-testid={`withdraw-row-${record.id}`}
+      className="chain-row"
       prefix={<CurrencyIcon code={record.code} size={32} />}
       description={formatDateTime(record.createdAt)}
       extra={

@@ -18,11 +18,13 @@ function PendingRow({ record }: { record: DepositRecord }) {
   return (
     <List.Item
       data-testid="pending-deposit"
+      className="chain-row"
       data-deposit-id={record.id}
       prefix={<CurrencyIcon code={record.code} size={32} />}
       description={
         <div>
-          <div className="chain-mono">{`${record.networkName} · ${shortHash(record.txHash, 10, 6)}`}</div>
+          <div className="truncate">{record.networkName}</div>
+          <div className="chain-mono truncate">{shortHash(record.txHash, 8, 6)}</div>
           <ProgressBar percent={percent} className="charge-progress" aria-hidden />
         </div>
       }
