@@ -14,6 +14,7 @@ import {
   tokenBalance,
   withdrawal,
 } from './payout-test-support.ts';
+import { payoutWorkers } from './payouts.ts';
 import { reconcile } from './reconcile.ts';
 import { WithdrawalSender } from './sender.ts';
 import { Sweeper } from './sweeper.ts';
@@ -172,5 +173,22 @@ describe('reconcile on anvil', () => {
     expect(w.status).toBe('completed');
     expect(w.nonce).toBe(nonce + 1);
     expect(await tokenBalance(env, 'USDC', to)).toBe(3_000_000n);
+  });
+
+  it('payoutWorkers: reconcile (when due), then the sender, then the sweeper, for the runtime loop', async () => {
+    const log = { info: () => {}, warn: () => {}, error: () => {} };
+    const workers = payoutWorkers(
+      { database: env.database, adapter: { client: env.client }, wallet: env.wallet, chainId: 31337, log },
+      { reconcileEveryMs: 60_000 },
+    );
+    expect(workers.map((w) => w.name)).toEqual(['reconcile', 'sender', 'sweeper']);
+    const first = (await workers[0]?.tick()) as ReconcileData;
+    expect(row(first, 'USDC').ok).toBe(true);
+    expect(await workers[0]?.tick()).toBeNull(); // not due again yet
+    for (const w of workers.slice(1)) await w.tick();
+    expect(payoutWorkers({ database: env.database, adapter: { client: env.client }, wallet: env.wallet, chainId: 31337, log }).map((w) => w.name)).toEqual([
+      'sender',
+      'sweeper',
+    ]);
   });
 });
