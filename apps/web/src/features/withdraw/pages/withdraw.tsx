@@ -260,6 +260,14 @@ export default function WithdrawPage() {
             {t('withdraw.frozen')}
           </div>
         ) : null}
+        {limits.isError && !limitsData ? (
+          <div className="chain-warning mt-3 flex items-center justify-between gap-2" role="alert" data-testid="withdraw-limits-failed">
+            <span>{t('withdraw.limitsFailed')}</span>
+            <Button size="small" color="primary" fill="outline" className="chain-action" onClick={() => void limits.refetch()}>
+              {t('common.retry')}
+            </Button>
+          </div>
+        ) : null}
       </section>
 
       <section className="wallet-card">
@@ -412,7 +420,7 @@ export default function WithdrawPage() {
         block
         color="primary"
         size="large"
-        disabled={frozen || limits.isPending}
+        disabled={frozen || !limitsData}
         onClick={openConfirm}
         data-testid="withdraw-next"
       >
