@@ -260,6 +260,40 @@ describe('WithdrawalSender on anvil', () => {
     }
   });
 
+  it('replaces after bumpAfterBlocks new blocks as well (the original dropped meanwhile)', async () => {
+    const uid = await newUser(env, { ETH: '1' });
+    const to = randomAddress();
+    const id = await applyWithdrawal(env, uid, 'ETH', to, '0.2');
+    await setAutomine(env, false);
+    try {
+      const s = sender({ bumpAfterMs: 600_000, bumpAfterBlocks: 2 });
+      await s.tick();
+      const w = await withdrawal(env, id);
+      await env.rpc('anvil_dropTransaction', [w.tx_hash]);
+      await env.chain.mine(1);
+      expect((await s.tick()).bumped).toBe(0); // one block: re-sent
+      await env.rpc('anvil_dropTransaction', [w.tx_hash]);
+      await env.chain.mine(1);
+      expect((await s.tick()).bumped).toBe(1); // two blocks since it was signed
+      await tickUntil(s, id, 'completed', { mine: 1 });
+      const attempts = await attemptsOf(env, id);
+      expect(attempts.map((a) => a.status)).toEqual(['replaced', 'mined']);
+      expect(await env.chain.client.getBalance({ address: to })).toBe(parseEther('0.2'));
+    } finally {
+      await setAutomine(env, true);
+    }
+  });
+
+  it('signs nothing while the node asks more than maxFeeWei', async () => {
+    const uid = await newUser(env, { ETH: '1' });
+    const id = await applyWithdrawal(env, uid, 'ETH', randomAddress(), '0.3');
+    const r = await sender({ maxFeeWei: 1n }).tick();
+    expect(r.signed).toBe(0);
+    expect(r.waiting).toBe(1);
+    expect((await withdrawal(env, id)).status).toBe('queued');
+    await tickUntil(sender(), id, 'completed', { mine: 1 });
+  });
+
   it('goes back to broadcast when the mined block is reorged out, re-sends, and pays once', async () => {
     const uid = await newUser(env, { USDT: '100' });
     const to = randomAddress();
