@@ -1,7 +1,7 @@
 import '../../../components/wallet/motion';
 import '../../../components/wallet/wallet.css';
 import '../bill.css';
-import type { TurnoverFilters } from '@coffer/contract/turnover';
+import { TURNOVER_TYPES, type TurnoverFilters } from '@coffer/contract/turnover';
 import { Button, CalendarPicker, Dropdown, type DropdownRef, Selector } from 'antd-mobile';
 import { DownlandOutline } from 'antd-mobile-icons';
 import { useRef, useState } from 'react';
@@ -16,8 +16,8 @@ import { TurnoverRow } from '../components/turnover-row';
 import { turnoverTypeLabel } from '../utils/labels';
 import { isPeriod, localDay, PERIODS, type Period, periodRange } from '../utils/periods';
 
-/** The statement line types a user meets today (contract TURNOVER_TYPES). */
-const TYPES = ['transfer_in', 'transfer_out', 'swap', 'adjustment', 'deposit', 'withdraw', 'withdraw_fee', 'withdraw_refund'];
+/** The statement line types a user meets today. */
+const TYPES = TURNOVER_TYPES;
 
 /** /bill/all (the OTC tab): the statement with filters, export and record details. */
 export default function BillAllPage() {
