@@ -67,7 +67,7 @@ describe.each(LANGS)('wallet: bills and statement (%s)', (lang: Lang) => {
   it('shows charge and withdraw lists as empty, and unknown records as not found', async () => {
     await page.goto('/bill?type=charge');
     const empty = page.getByTestId('bill-charge-empty');
-    await expect.poll(() => text(empty)).toContain(t(lang, 'bill.comingWith.charge'));
+    await expect.poll(() => text(empty)).toContain(t(lang, 'bill.empty.chargeHint'));
     await empty.locator('.adm-error-block').waitFor();
     await page.goto('/bill?type=withdraw');
     await page.getByTestId('bill-withdraw-empty').waitFor();
