@@ -91,10 +91,12 @@ export async function createTestDatabase(): Promise<Database> {
  * unless `logStream` is given (then at env LOG_LEVEL, default info, as the server writes it).
  * With `chain: true` a real anvil runs for the file (a block per transaction, no timer loop:
  * the test drives the watcher and the payout workers with `chain.live.tick()`).
+ * With `database` the app uses that database (e.g. two apps on one database, or an app
+ * "restarted" on the database of a closed one) and its close() leaves the database open.
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  opts: { logStream?: NodeJS.WritableStream; chain?: boolean } = {},
+  opts: { logStream?: NodeJS.WritableStream; chain?: boolean; database?: Database } = {},
 ) {
   const mailbox = await startMailbox();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-test-'));
@@ -105,7 +107,7 @@ export async function createTestApp(
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     ...env,
   });
-  const database = await createTestDatabase();
+  const database = opts.database ?? (await createTestDatabase());
   const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir, log: silentLog });
   const chain = await startChain({ config, database, log: silentLog, connect: opts.chain === true, loop: false });
   const app = await buildApp(
@@ -123,7 +125,7 @@ export async function createTestApp(
       await app.close();
       await chain.stop();
       mailer.close();
-      await database.close();
+      if (!opts.database) await database.close();
       await mailbox.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
