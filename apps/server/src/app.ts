@@ -1,11 +1,13 @@
 import fs from 'node:fs';
+import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
+import type { Duplex } from 'node:stream';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import { ErrorCode, type ErrorCodeValue } from '@coffer/contract';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
@@ -25,6 +27,8 @@ import { registerModules } from './modules/index.ts';
 
 /** Avatars may be small data: URLs; everything else is tiny. */
 const BODY_LIMIT_BYTES = 512 * 1024;
+/** Longest path parameter the router matches (ids have at most 16 digits); longer answers 414. */
+const MAX_PARAM_LENGTH = 100;
 
 export interface AppDeps {
   config: Config;
@@ -68,6 +72,19 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}) {
           },
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: deps.config.TRUST_PROXY,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Errors raised before a route is found, and those of Node's HTTP parser, answer the
+    // envelope too (DESIGN §5), not Fastify's {error, message, statusCode}.
+    frameworkErrors: (error, request, reply) => {
+      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : 500;
+      const code = status === 500 ? ErrorCode.INTERNAL : ErrorCode.INVALID_PARAMS;
+      const detail = status === 414 ? 'path too long' : status === 400 ? 'url' : undefined;
+      return (reply as FastifyReply)
+        .status(status)
+        .type('application/json; charset=utf-8')
+        .send(JSON.stringify({ code, message: messageFor(code, requestLocale(request), detail), data: null }));
+    },
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -85,12 +102,8 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}) {
 
   await app.register(fastifyRateLimit, {
     global: false,
-    errorResponseBuilder: (request, context) => ({
-      statusCode: 429,
-      code: ErrorCode.TOO_MANY_REQUESTS,
-      message: messageFor(ErrorCode.TOO_MANY_REQUESTS, requestLocale(request)),
-      data: { retryAfterMs: context.ttl },
-    }),
+    // Thrown to the error handler, which answers the envelope with this status.
+    errorResponseBuilder: (_request, context) => new RateLimited(context.statusCode, context.ttl),
   });
 
   await app.register(fastifySwagger, {
@@ -118,15 +131,21 @@ function installErrorHandling(app: FastifyInstance) {
     const locale = requestLocale(request);
     // Error bodies carry data: null, which the route's success schema need not allow.
     reply.serializer(JSON.stringify);
+    // A custom serializer sets no content type of its own.
     const send = (status: number, code: ErrorCodeValue, detail?: string, data: unknown = null) =>
-      reply.status(status).send({ code, message: messageFor(code, locale, detail), data });
+      reply
+        .status(status)
+        .type('application/json; charset=utf-8')
+        .send({ code, message: messageFor(code, locale, detail), data });
 
     if (isBizError(error)) return send(error.httpStatus, error.bizCode, error.detail);
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields = [...new Set(error.validation.map((v) => fieldName(v.instancePath, v.params)))];
       return send(200, ErrorCode.INVALID_PARAMS, fields.join(', '));
     }
-    if (error.statusCode === 429) return reply.status(429).send(error);
+    if (error instanceof RateLimited) {
+      return send(error.statusCode, ErrorCode.TOO_MANY_REQUESTS, undefined, { retryAfterMs: error.retryAfterMs });
+    }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return send(413, ErrorCode.INVALID_PARAMS, 'body too large');
     if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
       // Malformed JSON, wrong content type and the like: the client's fault, said plainly.
@@ -138,6 +157,43 @@ function installErrorHandling(app: FastifyInstance) {
     request.log.error({ error: sanitizeError(error) }, 'unhandled error');
     return send(500, ErrorCode.INTERNAL);
   });
+}
+
+/** What the rate limiter throws when a limit is exceeded (HTTP 429). */
+class RateLimited extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly retryAfterMs: number,
+  ) {
+    super('rate limited');
+  }
+}
+
+/**
+ * Requests Node's HTTP parser refuses never reach Fastify: headers or URL over the size
+ * limit (431), malformed requests (400), slow requests (408). The request's headers are
+ * not known, so the message is in the default language.
+ */
+function clientErrorHandler(error: NodeJS.ErrnoException, socket: Duplex) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, detail] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request timeout']
+        : [400, 'request'];
+  const body = JSON.stringify({
+    code: ErrorCode.INVALID_PARAMS,
+    message: messageFor(ErrorCode.INVALID_PARAMS, 'zh-CN', detail),
+    data: null,
+  });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 function fieldName(instancePath: string, params: unknown): string {
