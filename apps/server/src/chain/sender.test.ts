@@ -203,12 +203,12 @@ describe('WithdrawalSender on anvil', () => {
     const id = await applyWithdrawal(env, uid, 'USDT', to, '40');
     await setAutomine(env, false);
     try {
-      const s = sender({ bumpAfterMs: 300 });
+      const s = sender({ bumpAfterMs: 1000 }); // generous: the second tick must come before it, even on a slow machine
       await s.tick();
       const [first] = await attemptsOf(env, id);
       const again = await s.tick(); // too early to bump: re-sent, the node knows it
       expect(again.bumped).toBe(0);
-      await new Promise((r) => setTimeout(r, 350));
+      await new Promise((r) => setTimeout(r, 1050));
       const r = await s.tick();
       expect(r.bumped).toBe(1);
       const attempts = await attemptsOf(env, id);
