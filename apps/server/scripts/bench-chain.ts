@@ -121,7 +121,7 @@ const blocks = Number(tip - cursorStart);
 console.log(`built ${blocks} blocks holding ${next} transactions in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
 const adapter = new EvmChainAdapter({ client, xpub: wallet.xpub });
-const [nativeNet, usdtNet] = await Promise.all(
+const [nativeNet, usdtNet] = (await Promise.all(
   ['ETH', 'USDT'].map(async (code) => {
     const [row] = await database.sql.query<{ id: number }>(
       'select n.id from networks n join currencies c on c.id = n.currency_id where c.code = $1 and n.chain_id = 31337',
@@ -129,7 +129,7 @@ const [nativeNet, usdtNet] = await Promise.all(
     );
     return row!.id;
   }),
-);
+)) as [number, number];
 
 async function rawScan(assets: { networkId: number; contract: string | null }[]) {
   const t = performance.now();

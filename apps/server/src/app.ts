@@ -20,6 +20,7 @@ import type { Database } from './db/client.ts';
 import { BizError, isBizError } from './core/errors.ts';
 import { messageFor, requestLocale } from './core/locale.ts';
 import { LOG_REDACT_PATHS, sanitizeError } from './core/log.ts';
+import { databaseRateLimitStore, scheduleRateLimitSweep } from './core/rate-limits.ts';
 import { requireSession, type SessionUser } from './core/session.ts';
 import type { ChainServices } from './chain/runtime.ts';
 import type { Mailer } from './mail/mailer.ts';
@@ -100,11 +101,14 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}) {
 
   installErrorHandling(app);
 
+  // Counts live in the database: shared by every process, kept across restarts.
   await app.register(fastifyRateLimit, {
     global: false,
+    store: databaseRateLimitStore(deps.database.sql),
     // Thrown to the error handler, which answers the envelope with this status.
     errorResponseBuilder: (_request, context) => new RateLimited(context.statusCode, context.ttl),
   });
+  scheduleRateLimitSweep(app, deps.database.sql);
 
   await app.register(fastifySwagger, {
     openapi: {

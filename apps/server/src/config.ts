@@ -46,6 +46,11 @@ const envSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  /** on: the site is served over HTTPS (here or at a proxy): send HSTS, upgrade insecure requests. */
+  HSTS: z
+    .enum(['on', 'off'])
+    .default('off')
+    .transform((v) => v === 'on'),
   /** Swap prices from an external JSON feed; unset means the operator's swap_pairs table. */
   RATE_FEED_URL: optionalUrl(['http://', 'https://']),
   /** A feed price older than this makes its pairs unavailable (3003), never a stale price. */
@@ -94,6 +99,16 @@ const envSchema = z.object({
     .enum(['on', 'off'])
     .default('on')
     .transform((v) => v === 'on'),
+  /** How often the chain leader compares chain holdings with what the ledger owes. */
+  RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
+  /** A shortfall beyond this (in the currency's unit) freezes the network's payouts. */
+  RECONCILE_TOLERANCE: z
+    .string()
+    .trim()
+    .regex(/^\d{1,20}(\.\d{1,18})?$/, 'must be a decimal like "0" or "0.01"')
+    .default('0'),
+  /** A withdrawal or sweep not mined after this is replaced with a 10% higher gas price. */
+  WITHDRAW_BUMP_AFTER_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   PRODUCT_NAME: z.string().trim().min(1).max(64).default('Coffer'),
   SUPPORT_EMAIL: z.string().trim().email().default('support@coffer.local'),
   /** The oldest app version the server still serves (shown by /api/configs); unset: any. */

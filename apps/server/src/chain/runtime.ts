@@ -6,6 +6,7 @@ import { createEvmClient, type EvmAddress, EvmChainAdapter, normalizeEvmAddress 
 import { assertMnemonicAllowed, HdWallet, loadMnemonic } from './keys.ts';
 import { type Leadership, takeLeadership } from './leader.ts';
 import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from './local-chain.ts';
+import { payoutWorkers } from './payouts.ts';
 import { DepositWatcher, type WatcherLog } from './watcher.ts';
 
 /** Test coins the faucet sends per call, in each currency's unit. */
@@ -58,7 +59,7 @@ export interface ChainOptions {
   loop?: boolean;
   /** Connect a chain at all (off for API tests that need only addresses). */
   connect?: boolean;
-  /** Extra workers after the watcher (the withdrawal sender and the sweeper). */
+  /** Workers after the watcher; default: reconcile (every RECONCILE_INTERVAL_SECONDS), sender, sweeper. */
   workers?: (ctx: WorkerContext) => ChainWorker[];
 }
 
@@ -121,7 +122,16 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
   assertMnemonicAllowed(loaded.mnemonic, chainId);
   const watcher = new DepositWatcher(database, adapter, chainId, { log });
   const workers: ChainWorker[] = [{ name: 'watcher', tick: () => watcher.tick() }];
-  workers.push(...(opts.workers?.({ database, adapter, wallet, chainId, log, config }) ?? []));
+  const ctx: WorkerContext = { database, adapter, wallet, chainId, log, config };
+  workers.push(
+    ...(opts.workers?.(ctx) ??
+      payoutWorkers(ctx, {
+        reconcileEveryMs: config.RECONCILE_INTERVAL_SECONDS * 1000,
+        reconcileTolerance: config.RECONCILE_TOLERANCE,
+        sender: { bumpAfterMs: config.WITHDRAW_BUMP_AFTER_SECONDS * 1000 },
+        sweeper: { bumpAfterMs: config.WITHDRAW_BUMP_AFTER_SECONDS * 1000 },
+      })),
+  );
 
   let ticking: Promise<void> | undefined;
   let ticks = 0;
