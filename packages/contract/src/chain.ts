@@ -187,11 +187,11 @@ export const reconcileRow = z.object({
   networkName: z.string(),
   /** Hot wallet + deposit addresses, in the currency's unit. */
   onChain: z.string(),
-  /** Withdrawals broadcast but not yet settled in the ledger, and other in-flight amounts. */
+  /** Withdrawals mined but not yet settled in the ledger: gone from the chain, still in frozen. */
   inFlight: z.string(),
-  /** What users hold (available + frozen) in this currency, attributed to this network. */
+  /** What users hold (available + frozen) in this currency, plus the fees Coffer collected. */
   owed: z.string(),
-  /** onChain - inFlight - owed: negative means Coffer holds less than it owes. */
+  /** onChain + inFlight - owed: negative means Coffer holds less than it owes. */
   drift: z.string(),
   tolerance: z.string(),
   ok: z.boolean(),
