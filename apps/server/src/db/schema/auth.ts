@@ -54,6 +54,8 @@ export const emailCodes = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    /** The language the code was mailed in (migration 0013). */
+    locale: text('locale'),
   },
   (t) => [uniqueIndex('email_codes_email_purpose_key').on(t.email, t.purpose)],
 );
