@@ -15,7 +15,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { Config } from './config.ts';
+import { type Config, fastifyTrustProxy } from './config.ts';
 import type { Database } from './db/client.ts';
 import { BizError, isBizError } from './core/errors.ts';
 import { messageFor, requestLocale } from './core/locale.ts';
@@ -72,7 +72,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}) {
             ...(opts.logStream && { stream: opts.logStream }),
           },
     bodyLimit: BODY_LIMIT_BYTES,
-    trustProxy: deps.config.TRUST_PROXY,
+    trustProxy: fastifyTrustProxy(deps.config.TRUST_PROXY),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Errors raised before a route is found, and those of Node's HTTP parser, answer the
     // envelope too (DESIGN §5), not Fastify's {error, message, statusCode}.
