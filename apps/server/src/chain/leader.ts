@@ -12,6 +12,8 @@ export interface Leadership {
  * connection of its own, so several API processes may run and exactly one of them works the
  * chain; if it dies, its connection closes, the lock goes, and another process takes over on
  * its next try. PGlite serves a single process (DATA_DIR is locked), which always leads.
+ * A tick already running when the lock is lost finishes: each of its steps is safe to run
+ * twice (idempotent SQL, rows taken with FOR UPDATE SKIP LOCKED and states re-checked).
  * Answers null when another process leads.
  */
 export async function takeLeadership(database: Database, key: number): Promise<Leadership | null> {
@@ -20,8 +22,11 @@ export async function takeLeadership(database: Database, key: number): Promise<L
   }
   const client = await database.dedicated();
   let alive = true;
-  client.on('error', () => {
+  client.on('error', (e) => {
+    // The connection died, and the lock with it: give the broken client back to be destroyed.
+    if (!alive) return;
     alive = false;
+    client.release(e);
   });
   try {
     const { rows } = await client.query('select pg_try_advisory_lock($1) as ok', [key]);
