@@ -17,6 +17,7 @@ import { BizError, invalid } from '../../core/errors.ts';
 import { createSession, type SessionUser, TOKEN_HEAD } from '../../core/session.ts';
 import { sessions, users } from '../../db/schema/index.ts';
 import { checkEmailCode, consumeEmailCode, issueEmailCode, withdrawEmailCode } from './email-codes.ts';
+import { slowDownLogin } from './login-limits.ts';
 import { codeMail } from './mail-templates.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
 
@@ -134,12 +135,15 @@ export class AuthService {
   }
 
   async login(body: LoginBody, client: ClientInfo): Promise<LoginData> {
+    // Unknown addresses are slowed down alike, so the delay does not tell accounts apart.
+    const succeeded = this.deps.config.RATE_LIMIT ? await slowDownLogin(this.deps.database.sql, body.email) : undefined;
     const user = await this.findUser(body.email);
     if (!user) {
       await burnPasswordCheck(body.password);
       throw new BizError(ErrorCode.WRONG_CREDENTIALS);
     }
     if (!(await verifyPassword(user.passwordHash, body.password))) throw new BizError(ErrorCode.WRONG_CREDENTIALS);
+    await succeeded?.();
     const token = await createSession(this.db, user.id, this.deps.config.SESSION_TTL_HOURS, client);
     return { token, tokenHead: TOKEN_HEAD };
   }
