@@ -77,7 +77,7 @@ export class DepositWatcher {
     const to = Math.min(tip, cursor.number + (this.opts.maxBlocksPerTick ?? WATCH_MAX_BLOCKS_PER_TICK));
     const t0 = performance.now();
     if (from <= to) {
-      const result = await this.scan(from, to, tip);
+      const result = await this.scan(from, to, tip, cursor.number >= 0 ? cursor.hash : null);
       if (result === 'reorged') return { scanned: null, found: 0, credited: 0, rewoundTo, ms: { scan: 0, credit: 0 } };
       scanned = { from, to };
       found = result;
@@ -117,9 +117,11 @@ export class DepositWatcher {
   /**
    * Scans [from, to], records what it finds and moves the cursor to `to`, storing the hashes
    * of the blocks near the tip. Answers 'reorged' when the chain changed under the scan (the
-   * next tick walks back).
+   * next tick walks back), including a reorg of the cursor's block after it was checked: the
+   * first scanned block must be the child of the cursor's block (`cursorHash`, null before
+   * the first block).
    */
-  private async scan(from: number, to: number, tip: number): Promise<number | 'reorged'> {
+  private async scan(from: number, to: number, tip: number, cursorHash: string | null): Promise<number | 'reorged'> {
     const [networks, addresses] = await Promise.all([
       this.networks(),
       this.database.sql.query<{ address: string; user_id: number }>(
@@ -145,6 +147,8 @@ export class DepositWatcher {
     ]);
     const last = to === numbers.at(-1) ? headers.at(-1) : await this.chain.blockHeader(BigInt(to));
     if (!last || headers.some((h) => h === null)) return 'reorged';
+    const first = from === numbers[0] ? headers[0] : await this.chain.blockHeader(BigInt(from));
+    if (!first || (cursorHash !== null && first.parentHash !== cursorHash)) return 'reorged';
     // The headers must form one chain, and every deposit must sit in it (a reorg between the
     // calls would mix two forks).
     const hashOf = new Map(headers.map((h) => [Number(h!.number), h!.hash]));
