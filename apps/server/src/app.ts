@@ -21,6 +21,7 @@ import { BizError, isBizError } from './core/errors.ts';
 import { messageFor, requestLocale } from './core/locale.ts';
 import { LOG_REDACT_PATHS, sanitizeError } from './core/log.ts';
 import { databaseRateLimitStore, scheduleRateLimitSweep } from './core/rate-limits.ts';
+import { installSecurityHeaders } from './core/security-headers.ts';
 import { requireSession, type SessionUser } from './core/session.ts';
 import type { ChainServices } from './chain/runtime.ts';
 import type { Mailer } from './mail/mailer.ts';
@@ -100,6 +101,7 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}) {
   });
 
   installErrorHandling(app);
+  installSecurityHeaders(app, { webDistDir: deps.config.WEB_DIST_DIR, hsts: deps.config.HSTS });
 
   // Counts live in the database: shared by every process, kept across restarts.
   await app.register(fastifyRateLimit, {

@@ -1,3 +1,5 @@
+// First: no schema may be created before zod is told not to use eval (see the module).
+import './lib/zod-jitless';
 import 'virtual:uno.css';
 import './styles/global.css';
 import { StrictMode } from 'react';
