@@ -1,6 +1,7 @@
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import { type SQL, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { SqlClient } from '../db/client.ts';
+import type { Db, SqlClient } from '../db/client.ts';
 
 /**
  * Rate limits kept in the database (table rate_limits, migration 0013), so that every API
@@ -81,6 +82,24 @@ export async function sweepRateLimits(sql: SqlClient): Promise<number> {
     `with gone as (delete from rate_limits where reset_at <= now() returning 1) select count(*)::int as n from gone`,
   );
   return Number(row?.n ?? 0);
+}
+
+/**
+ * These functions on the ORM handle, for callers that only have it (checkEmailCode is called
+ * with `database.db`): "$n" placeholders become drizzle parameters.
+ */
+export function sqlClientOf(db: Db): SqlClient {
+  return {
+    async query<T>(text: string, params: unknown[] = []) {
+      const parts = text.split(/\$(\d+)/);
+      const statement: SQL = sql.raw(parts[0]!);
+      for (let i = 1; i < parts.length; i += 2) {
+        statement.append(sql`${params[Number(parts[i]) - 1]}`).append(sql.raw(parts[i + 1]!));
+      }
+      const res = (await db.execute(statement)) as unknown as { rows: T[] };
+      return res.rows;
+    },
+  };
 }
 
 /** Sweeps every RATE_LIMIT_SWEEP_INTERVAL_MS while the app runs. */

@@ -1,6 +1,7 @@
 /**
  * What other modules may use from auth: the withdraw flow checks a `withdraw` e-mail code
- * with checkEmailCode (counts the try, 2004 when wrong) and then uses it up with
+ * with checkEmailCode (counts the try, 2004 when wrong, 2005 when the address has had too
+ * many wrong codes; the owner is alerted by the auth module's mailer) and then uses it up with
  * consumeEmailCode inside the transaction that creates the withdrawal.
  */
 export { checkEmailCode, consumeEmailCode } from './email-codes.ts';

@@ -17,6 +17,7 @@ import { BizError } from '../../core/errors.ts';
 import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
 import { requireSession } from '../../core/session.ts';
+import { onCodeGuessCapReached } from './email-codes.ts';
 import { LOGIN_PER_ADDRESS_AND_IP, LOGIN_PER_IP } from './login-limits.ts';
 import { AuthService, type ClientInfo } from './service.ts';
 
@@ -41,6 +42,10 @@ export async function authRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { config, database } = app.deps;
   const service = new AuthService(app.deps, app.log);
+  // Whoever checks a code (the withdraw flow too) reaches this mailer when the cap is hit.
+  onCodeGuessCapReached(database.db, (event) => {
+    service.alertCodeGuessCap(event).catch((err: unknown) => app.log.error({ err }, 'code guess alert mail failed'));
+  });
 
   // Per-IP limits run before the body is parsed (the plugin's default key is the client IP,
   // IPv6 grouped by subnet). RATE_LIMIT=off turns every limit here off, for load tests.
@@ -67,7 +72,8 @@ export async function authRoutes(fastify: FastifyInstance) {
         summary: 'Mail a 6-digit code (register, reset or withdraw)',
         description:
           'The code is valid 10 minutes and dies after 5 wrong tries; one mail per address and type per minute ' +
-          '(1002 when asked sooner). register: 2003 when the address is taken. reset: always code 0, mailed only ' +
+          '(1002 when asked sooner); after 10 wrong codes for an address and type within 24 hours, 2005 ' +
+          '(the owner is mailed once). register: 2003 when the address is taken. reset: always code 0, mailed only ' +
           'to registered addresses. withdraw: needs X-Token of the user owning the address (2001, 1001). ' +
           'The mail is in the accept-language of the request.',
         querystring: sendMailQuery,
@@ -90,7 +96,8 @@ export async function authRoutes(fastify: FastifyInstance) {
         summary: 'Create an account with a register code; signs it in',
         description:
           'Answers the same data as /api/login: store tokenHead + token and send it as X-Token. ' +
-          '2004 wrong, expired or used-up code; 2003 address already registered.',
+          '2004 wrong, expired or used-up code; 2005 too many wrong codes for the address (24 h); ' +
+          '2003 address already registered.',
         body: registerBody,
         response: answer(loginData),
       },
@@ -146,7 +153,9 @@ export async function authRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         summary: 'Set a new password with a reset code; signs out every session',
-        description: '2004 for a wrong, expired or used-up code and for an unregistered address alike.',
+        description:
+          '2004 for a wrong, expired or used-up code and for an unregistered address alike; 2005 after 10 wrong ' +
+          'codes for the address within 24 hours.',
         body: resetPasswordBody,
         response: noData,
       },

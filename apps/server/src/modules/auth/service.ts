@@ -1,5 +1,6 @@
 import {
   type CurrentUser,
+  DEFAULT_LOCALE,
   ErrorCode,
   type Locale,
   type LoginBody,
@@ -16,9 +17,18 @@ import type { AppDeps } from '../../app.ts';
 import { BizError, invalid } from '../../core/errors.ts';
 import { createSession, type SessionUser, TOKEN_HEAD } from '../../core/session.ts';
 import { sessions, users } from '../../db/schema/index.ts';
-import { checkEmailCode, consumeEmailCode, issueEmailCode, withdrawEmailCode } from './email-codes.ts';
+import {
+  assertCodesAllowed,
+  CODE_GUESS_CAP,
+  type CodeGuessCapReached,
+  checkEmailCode,
+  codeLocale,
+  consumeEmailCode,
+  issueEmailCode,
+  withdrawEmailCode,
+} from './email-codes.ts';
 import { slowDownLogin } from './login-limits.ts';
-import { codeMail } from './mail-templates.ts';
+import { codeGuessAlertMail, codeMail } from './mail-templates.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
 
 export interface ClientInfo {
@@ -83,10 +93,12 @@ export class AuthService {
     }
     const user = await this.findUser(email);
     if (type === 'register' && user) throw new BizError(ErrorCode.EMAIL_TAKEN);
+    // No new code while wrong ones are capped (counted alike with or without an account).
+    await assertCodesAllowed(this.db, email, type);
 
     // For reset the code is stored (and the minute rule applied) whether or not the address
     // has an account, so neither the answer nor a second quick request tells them apart.
-    const issued = await issueEmailCode(this.db, email, type);
+    const issued = await issueEmailCode(this.db, email, type, client.locale);
     if (!issued.issued) throw resendTooSoon(client.locale, issued.retryAfterMs);
     const mail = { to: email, ...codeMail(client.locale, type, issued.code) };
 
@@ -185,6 +197,20 @@ export class AuthService {
         .set({ revokedAt: now })
         .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
     });
+  }
+
+  /**
+   * Tells the owner once that wrong codes for `purpose` reached the cap: in the account's
+   * language, else in the one the code was mailed in. Reset codes of addresses without an
+   * account were never mailed, so nobody is told about them either.
+   */
+  async alertCodeGuessCap({ email, purpose }: CodeGuessCapReached): Promise<void> {
+    const user = await this.findUser(email);
+    if (!user && purpose !== 'register') return;
+    const language = user?.language;
+    const locale: Locale =
+      language === 'zh-CN' || language === 'en-US' ? language : ((await codeLocale(this.db, email, purpose)) ?? DEFAULT_LOCALE);
+    await this.deps.mailer.send({ to: email, ...codeGuessAlertMail(locale, purpose, email, CODE_GUESS_CAP.max) });
   }
 
   async logout(sessionId: number): Promise<void> {
