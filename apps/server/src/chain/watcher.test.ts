@@ -1,5 +1,5 @@
 import type { Balance, DepositAddress, DepositRecord, Network, PageResponse } from '@coffer/contract';
-import { parseEther } from 'viem';
+import { encodeFunctionData, erc20Abi, type Hex, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../ledger/audit.ts';
 import { createTestApp, type TestApp } from '../test/harness.ts';
@@ -77,5 +77,85 @@ describe('deposit watcher against reorgs inside a tick', () => {
     const [dep] = await deposits(alice);
     expect(dep).toMatchObject({ amount: '2', status: 'dropped' });
     expect(await available(alice, 'ETH')).toBe('0');
+  });
+
+  it('a credited token deposit reorged out and mined again at another log index is not credited twice', async () => {
+    await watch();
+    const address = await addressOf(alice, 'USDT');
+    const before = await available(alice, 'USDT');
+    const hash = await local().faucet(address, 'USDT', 50_000_000n); // 50 USDT
+    await local().mine(2);
+    await watch();
+    const first = (await deposits(alice)).find((d) => d.txHash === hash)!;
+    expect(first).toMatchObject({ status: 'credited', amount: '50' });
+    expect(await available(alice, 'USDT')).toBe(String(Number(before) + 50));
+    const raw = (await rpc('eth_getRawTransactionByHash', [hash])) as Hex;
+
+    // A reorg deeper than N removes it...
+    await rpc('anvil_reorg', [4, []]);
+    await watch();
+    expect((await deposits(alice)).find((d) => d.id === first.id)).toMatchObject({ status: 'reorged_after_credit' });
+
+    // ...and the same transaction is mined again, after another token transfer (from another
+    // sender) in its block, so its Transfer log has another index in the new block.
+    const hot = t.chain.hotAddress;
+    await rpc('anvil_impersonateAccount', [hot]);
+    await rpc('evm_setAutomine', [false]);
+    try {
+      const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [address, 1_000_000n] });
+      await rpc('eth_sendTransaction', [{ from: hot, to: local().tokens.USDC, data, gasPrice: '0x174876e800' }]); // 100 gwei: first in the block
+      await rpc('eth_sendRawTransaction', [raw]);
+      await rpc('evm_mine', []);
+    } finally {
+      await rpc('evm_setAutomine', [true]);
+      await rpc('anvil_stopImpersonatingAccount', [hot]);
+    }
+    const receipt = await local().client.getTransactionReceipt({ hash });
+    expect(receipt.status).toBe('success');
+    expect(receipt.logs[0]!.logIndex).not.toBe(first.logIndex);
+    await local().mine(3);
+    await watch();
+    await watch();
+
+    // Alice was credited once for this one transfer of 50 USDT: the row left by the reorg is
+    // the same transfer (as for ETH, whose key has no log index), still waiting for an operator.
+    expect(await available(alice, 'USDT')).toBe(String(Number(before) + 50));
+    const rows = (await deposits(alice)).filter((d) => d.txHash === hash);
+    expect(rows).toMatchObject([{ id: first.id, status: 'reorged_after_credit', logIndex: receipt.logs[0]!.logIndex }]);
+  });
+
+  it('a pending token deposit dropped by a reorg and mined again at another log index is one deposit, credited once', async () => {
+    await watch();
+    const address = await addressOf(alice, 'USDC');
+    const before = await available(alice, 'USDC');
+    const hash = await local().faucet(address, 'USDC', 7_000_000n); // 7 USDC
+    await watch();
+    const raw = (await rpc('eth_getRawTransactionByHash', [hash])) as Hex;
+    const first = (await deposits(alice)).find((d) => d.txHash === hash)!;
+    expect(first).toMatchObject({ status: 'pending', amount: '7' });
+    await rpc('anvil_reorg', [1, []]);
+    await watch();
+    expect((await deposits(alice)).find((d) => d.id === first.id)).toMatchObject({ status: 'dropped' });
+
+    const hot = t.chain.hotAddress;
+    await rpc('anvil_impersonateAccount', [hot]);
+    await rpc('evm_setAutomine', [false]);
+    try {
+      const data = encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [t.chain.hotAddress, 1n] });
+      await rpc('eth_sendTransaction', [{ from: hot, to: local().tokens.USDT, data, gasPrice: '0x174876e800' }]);
+      await rpc('eth_sendRawTransaction', [raw]);
+      await rpc('evm_mine', []);
+    } finally {
+      await rpc('evm_setAutomine', [true]);
+      await rpc('anvil_stopImpersonatingAccount', [hot]);
+    }
+    const receipt = await local().client.getTransactionReceipt({ hash });
+    expect(receipt.logs[0]!.logIndex).not.toBe(first.logIndex);
+    await watch();
+    expect((await deposits(alice)).filter((d) => d.txHash === hash)).toMatchObject([{ id: first.id, status: 'pending' }]);
+    await local().mine(3);
+    await watch();
+    expect((await deposits(alice)).filter((d) => d.txHash === hash)).toMatchObject([{ id: first.id, status: 'credited' }]);
+    expect(await available(alice, 'USDC')).toBe(String(Number(before) + 7));
   });
 });
