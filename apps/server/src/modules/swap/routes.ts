@@ -24,6 +24,13 @@ import { applyConfiguredHouseLimits, QUOTE_RATE_TOLERANCE_BPS, SwapService, setH
 const tags = ['swap'];
 const signedIn = [{ token: [] }];
 
+/**
+ * Quotes a user may ask for per minute. Each one is a stored row; a person re-quotes by
+ * hand every few seconds at most, a script did 400 in 2.4 s.
+ */
+export const SWAP_QUOTES_PER_USER_PER_MINUTE = 30;
+const MINUTE_MS = 60_000;
+
 export async function swapRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { config, database } = app.deps;
@@ -49,12 +56,24 @@ export async function swapRoutes(fastify: FastifyInstance) {
     '/swap/quote',
     {
       preHandler: app.authenticate,
+      // Counted per user, so after the session check (the limiter's hook runs after it).
+      config: {
+        rateLimit: config.RATE_LIMIT
+          ? {
+              max: SWAP_QUOTES_PER_USER_PER_MINUTE,
+              timeWindow: MINUTE_MS,
+              hook: 'preHandler',
+              keyGenerator: (request) => `user:${request.user.id}`,
+            }
+          : false,
+      },
       schema: {
         tags,
         security: signedIn,
         summary: 'Quote a swap; the price holds for SWAP_QUOTE_TTL_SECONDS',
         description:
-          '1001 same currency; 3003 unknown or unavailable pair; 3002 amount out of range or too many decimals.',
+          '1001 same currency; 3003 unknown or unavailable pair; 3002 amount out of range or too many decimals. ' +
+          `At most ${SWAP_QUOTES_PER_USER_PER_MINUTE} a minute per user (HTTP 429, code 1002).`,
         body: swapQuoteBody,
         response: apiResponse(swapQuoteData),
       },
