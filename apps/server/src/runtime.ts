@@ -2,6 +2,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { buildApp } from './app.ts';
 import type { Config } from './config.ts';
+import { startCleanup } from './core/cleanup.ts';
 import { lockDataDir } from './core/data-dir-lock.ts';
 import { type Database, migrateDatabase, migratePostgresLocked, openPglite, openPostgres } from './db/client.ts';
 import { startChain } from './chain/runtime.ts';
@@ -38,10 +39,12 @@ export async function startServer(config: Config) {
     throw e;
   }
   const app = await buildApp({ config, database, mailer, chain });
+  const cleanup = startCleanup({ database, log: log.child({ module: 'cleanup' }) });
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       await app.close();
+      await cleanup.stop();
       await chain.stop();
       mailer.close();
       await database.close();
