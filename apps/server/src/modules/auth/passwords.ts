@@ -1,5 +1,8 @@
 import crypto from 'node:crypto';
+import { ErrorCode, type Locale } from '@coffer/contract';
+import { passwordStrength } from '@coffer/contract/password-strength';
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
+import { BizError } from '../../core/errors.ts';
 
 // Algorithm is an ambient const enum (unusable under isolatedModules); 2 is its Argon2id.
 const ARGON2ID = 2 as Algorithm;
@@ -30,4 +33,18 @@ let dummyHash: Promise<string> | undefined;
 export async function burnPasswordCheck(password: string): Promise<void> {
   dummyHash ??= hashPassword(crypto.randomBytes(16).toString('hex'));
   await verifyPassword(await dummyHash, password);
+}
+
+const TOO_COMMON: Record<Locale, string> = {
+  'zh-CN': 'password（该密码太常见，很容易被猜到，请换一个）',
+  'en-US': 'password (too common, easy to guess; choose another one)',
+};
+
+/**
+ * 1001 naming `password` for a new password that is common or trivially guessable (the
+ * shared rule, @coffer/contract/password-strength). Register and reset call it before they
+ * try the e-mail code, so a refused password does not use up a try.
+ */
+export function assertAcceptablePassword(password: string, locale: Locale): void {
+  if (!passwordStrength(password).acceptable) throw new BizError(ErrorCode.INVALID_PARAMS, TOO_COMMON[locale]);
 }

@@ -97,7 +97,7 @@ export async function authRoutes(fastify: FastifyInstance) {
         description:
           'Answers the same data as /api/login: store tokenHead + token and send it as X-Token. ' +
           '2004 wrong, expired or used-up code; 2005 too many wrong codes for the address (24 h); ' +
-          '2003 address already registered.',
+          '2003 address already registered; 1001 naming password for a common or trivially guessable password.',
         body: registerBody,
         response: answer(loginData),
       },
@@ -155,14 +155,15 @@ export async function authRoutes(fastify: FastifyInstance) {
         summary: 'Set a new password with a reset code; signs out every session',
         description:
           '2004 for a wrong, expired or used-up code and for an unregistered address alike; 2005 after 10 wrong ' +
-          'codes for the address within 24 hours.',
+          'codes for the address within 24 hours; 1001 naming password for a common or trivially guessable password.',
         body: resetPasswordBody,
         response: noData,
       },
     },
     async (request) => {
-      await service.resetPassword(request.body);
-      return ok(null, requestLocale(request));
+      const locale = requestLocale(request);
+      await service.resetPassword(request.body, locale);
+      return ok(null, locale);
     },
   );
 

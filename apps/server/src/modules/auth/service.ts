@@ -29,7 +29,7 @@ import {
 } from './email-codes.ts';
 import { slowDownLogin } from './login-limits.ts';
 import { codeGuessAlertMail, codeMail } from './mail-templates.ts';
-import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
+import { assertAcceptablePassword, burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
 
 export interface ClientInfo {
   locale: Locale;
@@ -119,6 +119,7 @@ export class AuthService {
 
   /** Creates the account and signs it in: a fresh sign-up lands in the app, not on /login. */
   async register(body: RegisterBody, client: ClientInfo): Promise<LoginData> {
+    assertAcceptablePassword(body.password, client.locale);
     const codeId = await checkEmailCode(this.db, body.email, 'register', body.code);
     // Hash outside the transaction: on PGlite a transaction holds the only connection.
     const passwordHash = await hashPassword(body.password);
@@ -181,7 +182,8 @@ export class AuthService {
   }
 
   /** Unknown address and wrong code answer the same 2004: a reset never reveals an account. */
-  async resetPassword(body: ResetPasswordBody): Promise<void> {
+  async resetPassword(body: ResetPasswordBody, locale: Locale): Promise<void> {
+    assertAcceptablePassword(body.password, locale);
     const codeId = await checkEmailCode(this.db, body.email, 'reset', body.code);
     const user = await this.findUser(body.email);
     if (!user) throw new BizError(ErrorCode.WRONG_EMAIL_CODE);
