@@ -2,15 +2,29 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
+ * DATA_DIR and the folders in it hold the embedded database, saved mail with live codes and
+ * generated keys: only the server's own user may enter them (0700, whatever the umask), and
+ * the files the server writes there are 0600. A folder made earlier with looser rights is
+ * tightened.
+ */
+export const PRIVATE_DIR_MODE = 0o700;
+export const PRIVATE_FILE_MODE = 0o600;
+
+export function ensurePrivateDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
+  fs.chmodSync(dir, PRIVATE_DIR_MODE);
+}
+
+/**
  * PGlite does not stop a second process opening the same folder (it would corrupt it),
  * so the embedded mode takes an O_EXCL pidfile. A stale file whose pid is gone is reclaimed.
  */
 export function lockDataDir(dataDir: string): () => void {
-  fs.mkdirSync(dataDir, { recursive: true });
+  ensurePrivateDir(dataDir);
   const file = path.join(dataDir, 'coffer.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const fd = fs.openSync(file, 'wx');
+      const fd = fs.openSync(file, 'wx', PRIVATE_FILE_MODE);
       fs.writeSync(fd, String(process.pid));
       fs.closeSync(fd);
       return () => fs.rmSync(file, { force: true });

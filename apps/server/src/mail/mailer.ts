@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from '../core/data-dir-lock.ts';
 
 export interface OutgoingMail {
   to: string;
@@ -34,12 +35,14 @@ export function createMailer(opts: {
       close: () => transport.close(),
     };
   }
+  // The saved mails hold live sign-up, reset and withdrawal codes: 0700 folders, 0600 files.
   const outbox = path.join(opts.dataDir, 'mail');
   return {
     async send(mail) {
-      await fs.promises.mkdir(outbox, { recursive: true });
+      ensurePrivateDir(opts.dataDir);
+      ensurePrivateDir(outbox);
       const file = path.join(outbox, `${Date.now()}-${mail.to.replace(/[^a-z0-9@.]/gi, '_')}.json`);
-      await fs.promises.writeFile(file, JSON.stringify({ from: opts.from, ...mail }, null, 2));
+      await fs.promises.writeFile(file, JSON.stringify({ from: opts.from, ...mail }, null, 2), { mode: PRIVATE_FILE_MODE });
       opts.log.warn({ to: mail.to, subject: mail.subject, file }, `MAIL (console mode) to ${mail.to}: ${mail.text}`);
     },
     close: () => {},
