@@ -5,6 +5,8 @@ import type { FormInstance } from 'antd-mobile/es/components/form';
 import { useTranslation } from 'react-i18next';
 import { schemaRule } from '../../../lib/form-rules';
 import { SendCodeButton } from '../../../components/send-code-button';
+import { loadPasswordStrength } from '../lib/password-strength';
+import { PasswordStrengthMeter } from './password-strength-meter';
 
 /** The e-mail, mailed code and new-password fields that register and reset share. */
 
@@ -40,15 +42,29 @@ export function EmailCodeField({ form, type }: { form: FormInstance; type: MailT
   );
 }
 
-/** A new password and its confirmation, checked against the contract's password rule. */
+/**
+ * A new password and its confirmation, checked against the contract's password rule and the
+ * shared common-password rule (loaded lazily, as the server refuses the same), with a strength
+ * meter while typing.
+ */
 export function NewPasswordFields({ form, passwordLabel }: { form: FormInstance; passwordLabel: string }) {
   const { t } = useTranslation();
+  const typed: unknown = Form.useWatch('password');
+  const notCommon = {
+    validator: async (_rule: unknown, value: unknown) => {
+      if (typeof value !== 'string' || !password.safeParse(value).success) return;
+      // Without the rule (offline), the server still refuses and its message is shown.
+      const check = await loadPasswordStrength().catch(() => null);
+      if (check && !check(value).acceptable) throw new Error(t('validation.passwordCommon'));
+    },
+  };
   return (
     <>
       <Form.Item
         name="password"
         label={passwordLabel}
-        rules={[schemaRule(password, t('validation.password', { min: PASSWORD_MIN, max: PASSWORD_MAX }))]}
+        rules={[schemaRule(password, t('validation.password', { min: PASSWORD_MIN, max: PASSWORD_MAX })), notCommon]}
+        description={<PasswordStrengthMeter password={typeof typed === 'string' ? typed : ''} />}
       >
         <Input
           name="password"
