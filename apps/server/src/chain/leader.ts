@@ -22,20 +22,30 @@ export async function takeLeadership(database: Database, key: number): Promise<L
   }
   const client = await database.dedicated();
   let alive = true;
-  client.on('error', (e) => {
+  // Only while this try or leadership holds the client: once given back, the pool (and
+  // whoever takes the client next) owns its errors and its release.
+  let given = false;
+  const giveBack = (destroy?: boolean | Error) => {
+    if (given) return;
+    given = true;
+    client.off('error', onError);
+    client.release(destroy);
+  };
+  const onError = (e: Error) => {
     // The connection died, and the lock with it: give the broken client back to be destroyed.
     if (!alive) return;
     alive = false;
-    client.release(e);
-  });
+    giveBack(e);
+  };
+  client.on('error', onError);
   try {
     const { rows } = await client.query('select pg_try_advisory_lock($1) as ok', [key]);
     if (!rows[0]?.ok) {
-      client.release();
+      giveBack();
       return null;
     }
   } catch (e) {
-    client.release(true);
+    giveBack(true);
     throw e;
   }
   return {
@@ -44,7 +54,7 @@ export async function takeLeadership(database: Database, key: number): Promise<L
       if (!alive) return;
       alive = false;
       await client.query('select pg_advisory_unlock($1)', [key]).catch(() => {});
-      client.release();
+      giveBack();
     },
   };
 }
