@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 
@@ -77,7 +77,10 @@ export async function startSmtpCapture(dir: string, port: number): Promise<{ clo
           receivedAt: Date.now(),
         };
         counter += 1;
-        writeFileSync(join(dir, `${Date.now()}-${counter}.json`), JSON.stringify(mail));
+        // Written aside and renamed: a test process reading the folder never sees half a file.
+        const name = `${Date.now()}-${counter}.json`;
+        writeFileSync(join(dir, `${name}.part`), JSON.stringify(mail));
+        renameSync(join(dir, `${name}.part`), join(dir, name));
         callback();
       });
     },
