@@ -40,6 +40,17 @@ describe('deposit watcher against reorgs inside a tick', () => {
     await t?.close();
   });
 
+  it('a one-block reorg right after the first start is walked back, not an unrecoverable incident', async () => {
+    // (first tick of this database: the cursor starts just below the tip)
+    await local().mine(2);
+    await watch();
+    await rpc('anvil_reorg', [1, []]);
+    const result = await watch();
+    expect(result.rewoundTo).not.toBeNull();
+    const incidents = await t.database.sql.query('select kind from chain_incidents where resolved_at is null');
+    expect(incidents).toEqual([]);
+  });
+
   it('a reorg right after the cursor check does not leave a removed deposit to be credited', async () => {
     await watch();
     const address = await addressOf(alice, 'ETH');

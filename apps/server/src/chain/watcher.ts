@@ -97,9 +97,15 @@ export class DepositWatcher {
     const start = Math.max(-1, tip - 1);
     const header = start >= 0 ? await this.chain.blockHeader(BigInt(start)) : null;
     const hash = header?.hash ?? '';
+    // The start block's hash is kept like any scanned block's: a reorg of the first blocks
+    // scanned walks back to it (without it, no stored hash matched: an unrecoverable incident).
     await this.database.sql.query(
-      `insert into chain_cursors (chain_id, block_number, block_hash) values ($1, $2, $3) on conflict (chain_id) do nothing`,
-      [this.chainId, start, hash],
+      `with blocks as (
+         insert into chain_blocks (chain_id, block_number, block_hash, parent_hash)
+         select $1, $2, $3, $4 where $3 <> '' on conflict (chain_id, block_number) do nothing
+       )
+       insert into chain_cursors (chain_id, block_number, block_hash) values ($1, $2, $3) on conflict (chain_id) do nothing`,
+      [this.chainId, start, hash, header?.parentHash ?? ''],
     );
     return { number: start, hash };
   }
