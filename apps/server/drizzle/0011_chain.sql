@@ -267,12 +267,15 @@ CREATE TABLE user_events (
 CREATE INDEX user_events_user_idx ON user_events (user_id, id);
 --> statement-breakpoint
 
--- Payouts are frozen on a network while an incident is open for it (or for its whole chain).
+-- Payouts are frozen on a network while an incident is open for it or for its whole chain.
+-- A credit that a reorg took back freezes the whole chain: the unbacked balance could be
+-- swapped or transferred into another currency and paid out on another network.
 CREATE OR REPLACE FUNCTION chain_payouts_frozen(p_network integer)
 RETURNS boolean LANGUAGE sql STABLE AS $$
   SELECT EXISTS (
     SELECT 1 FROM chain_incidents i JOIN networks n ON n.id = p_network
-    WHERE i.resolved_at IS NULL AND i.chain_id = n.chain_id AND (i.network_id IS NULL OR i.network_id = p_network)
+    WHERE i.resolved_at IS NULL AND i.chain_id = n.chain_id
+      AND (i.network_id IS NULL OR i.network_id = p_network OR i.kind IN ('reorged_after_credit', 'unrecoverable_reorg'))
   )
 $$;
 --> statement-breakpoint
