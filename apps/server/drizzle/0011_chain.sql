@@ -87,6 +87,9 @@ CREATE TABLE chain_cursors (
   chain_id integer PRIMARY KEY,
   block_number bigint NOT NULL,
   block_hash text NOT NULL,
+  -- The second look: blocks up to here were scanned again once N deep (an RPC node that
+  -- answered an empty log list at the tip must not lose a deposit for good).
+  rechecked_block bigint NOT NULL DEFAULT -1,
   updated_at timestamptz NOT NULL DEFAULT now()
 );
 --> statement-breakpoint

@@ -169,4 +169,35 @@ describe('deposit watcher against reorgs inside a tick', () => {
     expect((await deposits(alice)).filter((d) => d.txHash === hash)).toMatchObject([{ id: first.id, status: 'credited' }]);
     expect(await available(alice, 'USDC')).toBe(String(Number(before) + 7));
   });
+
+  it('a getLogs answer that is empty by mistake (a node behind a load balancer) does not lose the deposit', async () => {
+    const u = await createUser(t);
+    await watch();
+    const address = await addressOf(u, 'USDT');
+    await local().faucet(address, 'USDT', 5_000_000n);
+    const real = live().adapter;
+    const lagging: ChainAdapter = {
+      family: real.family,
+      chainId: () => real.chainId(),
+      head: () => real.head(),
+      blockHeader: (n) => real.blockHeader(n),
+      scanDeposits: async () => [],
+      deriveDepositAddress: (i) => real.deriveDepositAddress(i),
+      normalizeAddress: (a) => real.normalizeAddress(a),
+    };
+    await watch(lagging);
+    expect(await deposits(u)).toEqual([]);
+    await local().mine(5);
+    const second = await watch();
+    expect(second.rechecked).toBe(1);
+    await watch();
+    expect(await available(u, 'USDT')).toBe('5');
+    expect((await deposits(u))[0]).toMatchObject({ status: 'credited', amount: '5' });
+    // Looking again at blocks already looked at twice finds nothing new and sends no event.
+    const events = await t.database.sql.query('select count(*)::int as n from user_events');
+    await local().mine(1);
+    expect((await watch()).rechecked).toBe(0);
+    const after = await t.database.sql.query('select count(*)::int as n from user_events');
+    expect(after).toEqual(events);
+  });
 });

@@ -31,6 +31,8 @@ export interface TickResult {
   scanned: { from: number; to: number } | null;
   found: number;
   credited: number;
+  /** Deposits the second look recorded that the first had missed. */
+  rechecked: number;
   /** The height the watcher rewound to after a reorg, if one was seen. */
   rewoundTo: number | null;
   /** Milliseconds spent scanning (chain reads and recording) and crediting. */
@@ -78,13 +80,36 @@ export class DepositWatcher {
     const t0 = performance.now();
     if (from <= to) {
       const result = await this.scan(from, to, tip, cursor.number >= 0 ? cursor.hash : null);
-      if (result === 'reorged') return { scanned: null, found: 0, credited: 0, rewoundTo, ms: { scan: 0, credit: 0 } };
+      if (result === 'reorged') return { scanned: null, found: 0, credited: 0, rechecked: 0, rewoundTo, ms: { scan: 0, credit: 0 } };
       scanned = { from, to };
       found = result;
     }
     const t1 = performance.now();
-    const credited = await this.credit(Math.max(cursor.number, scanned?.to ?? cursor.number), scanned !== null);
-    return { scanned, found, credited, rewoundTo, ms: { scan: t1 - t0, credit: performance.now() - t1 } };
+    const height = Math.max(cursor.number, scanned?.to ?? cursor.number);
+    const credited = await this.credit(height, scanned !== null);
+    const rechecked = await this.recheck(height, tip);
+    return { scanned, found, credited, rechecked, rewoundTo, ms: { scan: t1 - t0, credit: performance.now() - t1 } };
+  }
+
+  /**
+   * The second look (pitfall: a node behind a load balancer may answer an empty log list for
+   * a block it has not fully indexed): blocks first scanned near the tip are scanned again
+   * once they are as deep as the chain's largest N. What the first look missed is recorded
+   * then, already deep enough to be credited on the next tick. Blocks scanned during a deep
+   * catch-up are not looked at twice: nodes answer those from settled data.
+   */
+  private async recheck(height: number, tip: number): Promise<number> {
+    const [row] = await this.database.sql.query<{ rechecked: number; depth: number }>(
+      `select c.rechecked_block as rechecked, coalesce((select max(confirmations) from networks where chain_id = $1), 1) as depth
+       from chain_cursors c where c.chain_id = $1`,
+      [this.chainId],
+    );
+    if (!row) return 0;
+    const from = Math.max(Number(row.rechecked) + 1, tip - WATCH_HASH_WINDOW + 1, 0);
+    const to = Math.min(height - Number(row.depth), from + (this.opts.maxBlocksPerTick ?? WATCH_MAX_BLOCKS_PER_TICK) - 1);
+    if (from > to) return 0;
+    const result = await this.scan(from, to, tip, null, true);
+    return result === 'reorged' ? 0 : result;
   }
 
   /** The stored cursor; a new chain starts just below the current tip (no history to scan). */
@@ -127,7 +152,7 @@ export class DepositWatcher {
    * first scanned block must be the child of the cursor's block (`cursorHash`, null before
    * the first block).
    */
-  private async scan(from: number, to: number, tip: number, cursorHash: string | null): Promise<number | 'reorged'> {
+  private async scan(from: number, to: number, tip: number, cursorHash: string | null, recheck = false): Promise<number | 'reorged'> {
     const [networks, addresses] = await Promise.all([
       this.networks(),
       this.database.sql.query<{ address: string; user_id: number }>(
@@ -155,6 +180,15 @@ export class DepositWatcher {
     if (!last || headers.some((h) => h === null)) return 'reorged';
     const first = from === numbers[0] ? headers[0] : await this.chain.blockHeader(BigInt(from));
     if (!first || (cursorHash !== null && first.parentHash !== cursorHash)) return 'reorged';
+    if (recheck) {
+      // Behind the cursor: the chain must still be the one on record (else the rewind decides).
+      const stored = await this.database.sql.query<{ block_number: number; block_hash: string }>(
+        'select block_number, block_hash from chain_blocks where chain_id = $1 and block_number between $2 and $3',
+        [this.chainId, from, to],
+      );
+      const now = new Map(headers.map((h) => [Number(h!.number), h!.hash]));
+      if (stored.some((b) => now.get(Number(b.block_number)) !== b.block_hash)) return 'reorged';
+    }
     // The headers must form one chain, and every deposit must sit in it (a reorg between the
     // calls would mix two forks).
     const hashOf = new Map(headers.map((h) => [Number(h!.number), h!.hash]));
@@ -174,7 +208,7 @@ export class DepositWatcher {
       })
       .filter((r) => r.userId !== undefined && r.amount !== null);
 
-    await this.database.sql.query(
+    const [recorded] = await this.database.sql.query<{ inserted: number }>(
       `with incoming as (
          select * from unnest($2::int[], $3::int[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::int[],
                               $9::bigint[], $10::text[], $11::numeric[])
@@ -219,10 +253,11 @@ export class DepositWatcher {
          on conflict (network_id, tx_hash, log_index) do update
            set block_number = excluded.block_number, block_hash = excluded.block_hash, updated_at = now(),
                status = case when deposits.status = 'dropped' then excluded.status else deposits.status end
-         returning id, user_id, status
+         returning id, user_id, status, xmax = 0 as inserted
        ), events as (
          insert into user_events (user_id, type, ref_id, status)
-         select user_id, 'deposit', id, status from upserted union all select user_id, 'deposit', id, status from moved
+         select user_id, 'deposit', id, status from upserted where inserted or not $18::boolean
+         union all select user_id, 'deposit', id, status from moved
        ), blocks as (
          insert into chain_blocks (chain_id, block_number, block_hash, parent_hash)
          select $1, b, h, p from unnest($12::bigint[], $13::text[], $14::text[]) as y(b, h, p)
@@ -230,7 +265,13 @@ export class DepositWatcher {
        ), pruned as (
          delete from chain_blocks where chain_id = $1 and block_number < $15
        )
-       update chain_cursors set block_number = $16, block_hash = $17, updated_at = now() where chain_id = $1`,
+       update chain_cursors
+       set block_number = case when $18::boolean then block_number else $16 end,
+           block_hash = case when $18::boolean then block_hash else $17 end,
+           rechecked_block = case when $18::boolean then greatest(rechecked_block, $16) else rechecked_block end,
+           updated_at = now()
+       where chain_id = $1
+       returning (select count(*) from upserted where inserted)::int as inserted`,
       [
         this.chainId,
         rows.map((r) => r.net.id),
@@ -249,10 +290,12 @@ export class DepositWatcher {
         tip - WATCH_HASH_WINDOW,
         to,
         last.hash,
+        recheck,
       ],
     );
-    if (rows.length > 0) this.opts.log?.info({ chainId: this.chainId, from, to, found: rows.length }, 'deposits seen');
-    return rows.length;
+    if (rows.length > 0) this.opts.log?.info({ chainId: this.chainId, from, to, found: rows.length, recheck }, 'deposits seen');
+    // The second look counts only what the first had missed.
+    return recheck ? Number(recorded?.inserted ?? 0) : rows.length;
   }
 
   /**
