@@ -312,10 +312,21 @@ BEGIN
     deposit_id bigint, entry_id bigint, user_id bigint, currency_id integer, amount numeric,
     world_acc bigint, user_acc bigint) ON COMMIT DROP;
   TRUNCATE coffer_credit_tmp;
+  -- Each distinct account is resolved once (ledger_account creates it on first use).
+  WITH dep AS (
+    SELECT d.id, d.user_id, d.currency_id, d.amount, x.ord
+    FROM deposits d JOIN unnest(v_ids) WITH ORDINALITY AS x(id, ord) ON x.id = d.id
+  ), worlds AS (
+    SELECT c.currency_id, ledger_account(NULL, c.currency_id, 'world') AS acc FROM (SELECT DISTINCT currency_id FROM dep) c
+  ), users AS (
+    SELECT u.user_id, u.currency_id, ledger_account(u.user_id, u.currency_id, 'available') AS acc
+    FROM (SELECT DISTINCT user_id, currency_id FROM dep) u
+  )
   INSERT INTO coffer_credit_tmp
-  SELECT d.id, nextval(pg_get_serial_sequence('journal_entries', 'id')), d.user_id, d.currency_id, d.amount,
-         ledger_account(NULL, d.currency_id, 'world'), ledger_account(d.user_id, d.currency_id, 'available')
-  FROM deposits d JOIN unnest(v_ids) WITH ORDINALITY AS x(id, ord) ON x.id = d.id ORDER BY x.ord;
+  SELECT dep.id, nextval(pg_get_serial_sequence('journal_entries', 'id')), dep.user_id, dep.currency_id, dep.amount, w.acc, u.acc
+  FROM dep JOIN worlds w ON w.currency_id = dep.currency_id
+  JOIN users u ON u.user_id = dep.user_id AND u.currency_id = dep.currency_id
+  ORDER BY dep.ord;
   PERFORM 1 FROM accounts WHERE id IN (SELECT world_acc FROM coffer_credit_tmp UNION SELECT user_acc FROM coffer_credit_tmp)
   ORDER BY id FOR UPDATE;
 
