@@ -52,6 +52,8 @@ export const currentUser = z.object({
   avatar: z.string().nullable(),
   language: z.string().nullable(),
   role: z.enum(['user', 'operator']),
+  /** Authenticator codes are on: withdrawals and sign-in ask for one. */
+  twoFactor: z.boolean(),
   createdAt: z.string(),
 });
 export type CurrentUser = z.infer<typeof currentUser>;

@@ -118,6 +118,8 @@ export const withdrawApplyBody = z.object({
   amount: amountInput,
   code: z.string().trim().regex(WITHDRAW_CODE_RE, 'code must be 6 digits'),
   memo: memo.optional(),
+  /** The authenticator (or a recovery) code: required when the user has two-factor on (2006). */
+  totp: z.string().trim().toLowerCase().max(11).optional(),
 });
 export type WithdrawApplyBody = z.infer<typeof withdrawApplyBody>;
 

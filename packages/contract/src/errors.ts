@@ -12,6 +12,14 @@ export const ErrorCode = {
   WRONG_EMAIL_CODE: 2004,
   /** Too many wrong codes for this address and purpose (10 per 24 h): codes refused for now. */
   TOO_MANY_WRONG_CODES: 2005,
+  /** Two-factor is on: this needs the authenticator (or a recovery) code. */
+  SECOND_FACTOR_REQUIRED: 2006,
+  /** Wrong, already used or replayed authenticator / recovery code. */
+  WRONG_SECOND_FACTOR: 2007,
+  /** The sign-in's second-factor challenge is unknown, used or expired: sign in again. */
+  SECOND_FACTOR_EXPIRED: 2008,
+  /** The passkey could not be verified (unknown, wrong signature or challenge). */
+  PASSKEY_FAILED: 2009,
   INSUFFICIENT_BALANCE: 3001,
   AMOUNT_OUT_OF_RANGE: 3002,
   CURRENCY_UNAVAILABLE: 3003,
@@ -48,6 +56,10 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     2003: '该邮箱已注册',
     2004: '验证码错误或已过期',
     2005: '验证码错误次数过多，请稍后再试（最长 24 小时）',
+    2006: '请输入身份验证器中的动态码',
+    2007: '动态码或恢复码错误，或已使用',
+    2008: '登录验证已过期，请重新登录',
+    2009: '通行密钥验证失败',
     3001: '余额不足',
     3002: '金额超出范围或小数位过多',
     3003: '币种或网络暂不可用',
@@ -73,6 +85,10 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     2003: 'This e-mail is already registered',
     2004: 'Wrong or expired e-mail code',
     2005: 'Too many wrong e-mail codes for this address, please try again later (at most 24 hours)',
+    2006: 'Enter the code from your authenticator app',
+    2007: 'Wrong or already used authenticator or recovery code',
+    2008: 'The sign-in check expired, please sign in again',
+    2009: 'The passkey could not be verified',
     3001: 'Insufficient balance',
     3002: 'Amount out of range or too many decimals',
     3003: 'Currency or network unavailable',

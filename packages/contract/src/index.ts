@@ -6,3 +6,4 @@ export * from './swap.ts';
 export * from './turnover.ts';
 export * from './ledger.ts';
 export * from './chain.ts';
+export * from './two-factor.ts';

@@ -10,6 +10,7 @@ import { depositRoutes } from './deposits/routes.ts';
 import { eventRoutes } from './events/routes.ts';
 import { networkRoutes } from './networks/routes.ts';
 import { withdrawRoutes } from './withdrawals/routes.ts';
+import { twoFactorRoutes } from './two-factor/routes.ts';
 
 /**
  * Every feature module registers its routes here (mounted under /api).
@@ -26,6 +27,7 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(networkRoutes);
   await app.register(depositRoutes);
   await app.register(withdrawRoutes);
+  await app.register(twoFactorRoutes);
   await app.register(eventRoutes);
   await app.register(chainAdminRoutes);
 }

@@ -193,6 +193,7 @@ describe('sendMail and register', () => {
         avatar: null,
         language: 'en-US',
         role: 'user',
+        twoFactor: false,
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       });
       const [row] = await t.database.db.select().from(users).where(eq(users.email, 'fresh.user@coffer.test'));

@@ -2,6 +2,7 @@ import {
   currentUser,
   envelope,
   ErrorCode,
+  loginAnswer,
   loginBody,
   loginData,
   registerBody,
@@ -126,9 +127,10 @@ export async function authRoutes(fastify: FastifyInstance) {
         description:
           '2002 for a wrong e-mail or password alike. Limited to 30 a minute per IP and 10 per 15 minutes per ' +
           'address and IP (HTTP 429, code 1002); after 5 tries on an address within 15 minutes each try waits ' +
-          '0.25 s, doubling, at most 4 s.',
+          '0.25 s, doubling, at most 4 s. With two-factor on, a right password answers {secondFactor: {challenge, ' +
+          'methods, expiresIn}} instead of a session: finish at /api/login/2fa (or with a passkey).',
         body: loginBody,
-        response: answer(loginData),
+        response: answer(loginAnswer),
       },
     },
     async (request) => {

@@ -3,6 +3,7 @@ import {
   DEFAULT_LOCALE,
   ErrorCode,
   type Locale,
+  type LoginAnswer,
   type LoginBody,
   type LoginData,
   NICKNAME_MAX,
@@ -27,6 +28,8 @@ import {
   issueEmailCode,
   withdrawEmailCode,
 } from './email-codes.ts';
+import { TwoFactorService } from '../two-factor/service.ts';
+import { twoFactorEnabled } from '../two-factor/totp.ts';
 import { slowDownLogin } from './login-limits.ts';
 import { codeGuessAlertMail, codeMail } from './mail-templates.ts';
 import { assertAcceptablePassword, burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
@@ -57,7 +60,7 @@ function resendTooSoon(locale: Locale, retryAfterMs: number): BizError {
 
 type UserRow = typeof users.$inferSelect;
 
-function toCurrentUser(u: UserRow): CurrentUser {
+function toCurrentUser(u: UserRow, twoFactor: boolean): CurrentUser {
   return {
     uid: u.id,
     email: u.email,
@@ -65,6 +68,7 @@ function toCurrentUser(u: UserRow): CurrentUser {
     avatar: u.avatar,
     language: u.language,
     role: u.role === 'operator' ? 'operator' : 'user',
+    twoFactor,
     createdAt: u.createdAt.toISOString(),
   };
 }
@@ -147,7 +151,8 @@ export class AuthService {
     }
   }
 
-  async login(body: LoginBody, client: ClientInfo): Promise<LoginData> {
+  /** With two-factor on, a right password answers a challenge for /api/login/2fa instead of a session. */
+  async login(body: LoginBody, client: ClientInfo): Promise<LoginAnswer> {
     // Unknown addresses are slowed down alike, so the delay does not tell accounts apart.
     const succeeded = this.deps.config.RATE_LIMIT ? await slowDownLogin(this.deps.database.sql, body.email) : undefined;
     const user = await this.findUser(body.email);
@@ -157,6 +162,8 @@ export class AuthService {
     }
     if (!(await verifyPassword(user.passwordHash, body.password))) throw new BizError(ErrorCode.WRONG_CREDENTIALS);
     await succeeded?.();
+    const second = await new TwoFactorService(this.deps).secondFactorFor(user.id);
+    if (second) return second;
     const token = await createSession(this.db, user.id, this.deps.config.SESSION_TTL_HOURS, client);
     return { token, tokenHead: TOKEN_HEAD };
   }
@@ -164,7 +171,7 @@ export class AuthService {
   async currentUser(userId: number): Promise<CurrentUser> {
     const [user] = await this.db.select().from(users).where(eq(users.id, userId)).limit(1);
     if (!user) throw new BizError(ErrorCode.NOT_SIGNED_IN);
-    return toCurrentUser(user);
+    return toCurrentUser(user, await twoFactorEnabled(this.deps.database, user.id));
   }
 
   async updateUserInfo(userId: number, body: UpdateUserInfoBody): Promise<CurrentUser> {
@@ -178,7 +185,7 @@ export class AuthService {
       .where(eq(users.id, userId))
       .returning();
     if (!user) throw new BizError(ErrorCode.NOT_SIGNED_IN);
-    return toCurrentUser(user);
+    return toCurrentUser(user, await twoFactorEnabled(this.deps.database, user.id));
   }
 
   /** Unknown address and wrong code answer the same 2004: a reset never reveals an account. */

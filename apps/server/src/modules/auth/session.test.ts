@@ -118,6 +118,7 @@ describe('sessions, profile and password reset', () => {
         avatar: null,
         language: 'en-US',
         role: 'user',
+        twoFactor: false,
         createdAt: expect.any(String),
       });
       expect(new Date(res.data.createdAt).toISOString()).toBe(res.data.createdAt);

@@ -8,6 +8,7 @@ import { formatAmount, parseAmount } from '../../ledger/amounts.ts';
 import { requestHash } from '../../ledger/idempotency.ts';
 import { rethrowLedgerError } from '../../ledger/sql-errors.ts';
 import { checkEmailCode, consumeEmailCode } from '../auth/email-codes.ts';
+import { requireSecondFactor } from '../two-factor/totp.ts';
 import { confirmationsOf } from '../deposits/service.ts';
 import { networkFor } from '../networks/service.ts';
 
@@ -170,6 +171,8 @@ export async function applyWithdrawal(
     if (key && (await keyUsed(database, user.id, key))) {
       result = ((await database.db.execute(call)) as unknown as { rows: Applied[] }).rows[0];
     } else {
+      // With two-factor on, the authenticator code too (2006 without it, 2007 wrong or replayed).
+      await requireSecondFactor(database, user.id, body.totp);
       const codeId = await checkEmailCode(database.db, user.email, 'withdraw', body.code);
       result = await database.db.transaction(async (tx) => {
         await consumeEmailCode(tx, codeId);

@@ -1,0 +1,100 @@
+import {
+  envelope,
+  loginData,
+  loginSecondFactorBody,
+  twoFactorDisableBody,
+  twoFactorEnableBody,
+  twoFactorEnableData,
+  twoFactorSetupData,
+} from '@coffer/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requestLocale } from '../../core/locale.ts';
+import { ok } from '../../core/reply.ts';
+import { TwoFactorService } from './service.ts';
+
+const tags = ['two-factor'];
+const signedIn = [{ token: [] }];
+const failure = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
+const answer = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failure]) });
+const noData = { 200: envelope(z.null()) };
+const MINUTE = 60_000;
+
+export async function twoFactorRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { config } = app.deps;
+  const service = new TwoFactorService(app.deps);
+  const perIp = (max: number, timeWindow: number) => (config.RATE_LIMIT ? { max, timeWindow } : false);
+  const codeTries =
+    'Codes are checked against 10 tries per account and 15 minutes (right codes give theirs back; then 1002, HTTP 429). ' +
+    '2007 for a wrong code, a code already accepted in its 30 s window (replay) or a used recovery code.';
+
+  app.post(
+    '/2fa/setup',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Start authenticator enrolment: a new secret (otpauth URI for the QR, base32 for manual entry)',
+        description: 'The secret is answered here only. 3007 while two-factor is on (disable it first, with a code).',
+        security: signedIn,
+        response: answer(twoFactorSetupData),
+      },
+    },
+    async (request) => ok(await service.setup(request.user.id, request.user.email), requestLocale(request)),
+  );
+
+  app.post(
+    '/2fa/enable',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Confirm enrolment with a first code; answers ten one-time recovery codes (shown once)',
+        description: `3007 without a pending setup or when already on. ${codeTries}`,
+        security: signedIn,
+        body: twoFactorEnableBody,
+        response: answer(twoFactorEnableData),
+      },
+    },
+    async (request) => ok(await service.enable(request.user.id, request.body.code), requestLocale(request)),
+  );
+
+  app.post(
+    '/2fa/disable',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Turn two-factor off with an authenticator or recovery code',
+        description: `3007 when it is off. ${codeTries}`,
+        security: signedIn,
+        body: twoFactorDisableBody,
+        response: noData,
+      },
+    },
+    async (request) => {
+      await service.disable(request.user.id, request.body.code);
+      return ok(null, requestLocale(request));
+    },
+  );
+
+  app.post(
+    '/login/2fa',
+    {
+      config: { rateLimit: perIp(30, MINUTE) },
+      schema: {
+        tags,
+        summary: 'Second step of a sign-in: the challenge from /api/login and an authenticator or recovery code',
+        description: `Answers the session as /api/login does. 2008 for an unknown, used or expired challenge. ${codeTries}`,
+        body: loginSecondFactorBody,
+        response: answer(loginData),
+      },
+    },
+    async (request) => {
+      const client = { ip: request.ip, userAgent: request.headers['user-agent'] };
+      return ok(await service.loginSecondFactor(request.body, client), requestLocale(request));
+    },
+  );
+}
