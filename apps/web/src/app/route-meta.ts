@@ -29,6 +29,7 @@ export const ROUTE_META: Record<string, RouteMeta> = {
   '/register': { title: 'routes.register' },
   '/forgot-password': { title: 'routes.forgotPassword' },
   '/settings': { title: 'routes.settings' },
+  '/settings/2fa': { title: 'routes.twoFactor' },
   '/helpCenter': { title: 'routes.helpCenter' },
   // Spec §2: the notice center and its detail are both titled as the help center.
   '/noticeCenter': { title: 'routes.helpCenter' },

@@ -35,6 +35,7 @@ const appRoutes: RouteObject[] = [
   page('register', () => import('../features/auth/pages/register')),
   page('forgot-password', () => import('../features/auth/pages/forgot-password')),
   page('settings', () => import('../features/settings/pages/settings')),
+  page('settings/2fa', () => import('../features/two-factor/pages/two-factor')),
   page('helpCenter', () => import('../features/help-center/pages/help-center')),
   page('noticeCenter', () => import('../features/notice-center/pages/notice-center')),
   page('noticeCenter/detail', () => import('../features/notice-center/pages/notice-detail')),

@@ -9,6 +9,8 @@ export interface UserInfo {
   avatar: string | null;
   language?: string | null;
   role?: string;
+  /** Authenticator codes on: withdrawals ask for one. */
+  twoFactor?: boolean;
   createdAt?: string;
 }
 

@@ -1,11 +1,16 @@
 import { loginBody } from '@coffer/contract/auth';
-import { Form, Input } from 'antd-mobile';
+import { ErrorCode } from '@coffer/contract/errors';
+import { type SecondFactorRequired, secondFactorCode } from '@coffer/contract/two-factor';
+import { Button, Form, Input } from 'antd-mobile';
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { isApiError } from '../../../lib/api-error';
 import { refreshCurrentUser } from '../../../lib/current-user';
 import { schemaRule } from '../../../lib/form-rules';
 import { toastSuccess } from '../../../lib/notify';
+import { loginSecondFactor } from '../../two-factor/api/two-factor';
 import { useLogin } from '../api/login';
 import { AuthSubmit, EmailField } from '../components/account-fields';
 import { AuthHeader } from '../components/auth-header';
@@ -20,20 +25,82 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const login = useLogin();
   const queryClient = useQueryClient();
+  /** Set when the password was right but the account asks a second factor. */
+  const [second, setSecond] = useState<SecondFactorRequired['secondFactor'] | null>(null);
+  const [code, setCode] = useState('');
+  const [verifying, setVerifying] = useState(false);
 
-  const onFinish = async (values: Values) => {
-    const body = loginBody.parse(values);
-    try {
-      await login.mutateAsync(body);
-    } catch {
-      // Refusals were shown by the HTTP layer; the form stays filled in for another try.
-      return;
-    }
+  const signedIn = async () => {
     // Public pages (home among them) do not run the guard's user fetch.
     await refreshCurrentUser(queryClient).catch(() => undefined);
     toastSuccess(t('auth.loginSuccess'));
     navigate('/', { replace: true });
   };
+
+  const onFinish = async (values: Values) => {
+    const body = loginBody.parse(values);
+    let answer: Awaited<ReturnType<typeof login.mutateAsync>>;
+    try {
+      answer = await login.mutateAsync(body);
+    } catch {
+      // Refusals were shown by the HTTP layer; the form stays filled in for another try.
+      return;
+    }
+    if ('secondFactor' in answer) {
+      setCode('');
+      setSecond(answer.secondFactor);
+      return;
+    }
+    await signedIn();
+  };
+
+  const verify = async () => {
+    if (!second) return;
+    setVerifying(true);
+    try {
+      await loginSecondFactor({ challenge: second.challenge, code });
+    } catch (error) {
+      // 2008: the challenge is over, back to the password.
+      if (isApiError(error, ErrorCode.SECOND_FACTOR_EXPIRED)) setSecond(null);
+      return;
+    } finally {
+      setVerifying(false);
+    }
+    await signedIn();
+  };
+
+  if (second) {
+    return (
+      <div className="auth-page">
+        <AuthHeader title={t('twoFactor.loginTitle')} subtitle={t('twoFactor.loginHint')} />
+        <div className="flex flex-col gap-3 px-4">
+          <Input
+            value={code}
+            onChange={setCode}
+            autoComplete="one-time-code"
+            maxLength={11}
+            placeholder={t('twoFactor.codeOrRecovery')}
+            aria-label={t('twoFactor.codeOrRecovery')}
+            data-testid="login-2fa-code"
+          />
+          <Button
+            block
+            color="primary"
+            size="large"
+            loading={verifying}
+            disabled={!secondFactorCode.safeParse(code).success}
+            onClick={verify}
+            data-testid="login-2fa-submit"
+          >
+            {t('twoFactor.verify')}
+          </Button>
+          <Button block fill="none" onClick={() => setSecond(null)} data-testid="login-2fa-back">
+            {t('auth.backToLogin')}
+          </Button>
+        </div>
+      </div>
+    );
+  }
 
   return (
     <div className="auth-page">

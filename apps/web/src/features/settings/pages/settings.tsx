@@ -57,6 +57,12 @@ export default function SettingsPage() {
         </List.Item>
       </List>
 
+      <List header={t('settings.security')} mode="card" className="m-0!">
+        <List.Item data-testid="settings-2fa" onClick={() => navigate('/settings/2fa')}>
+          {t('settings.twoFactor')}
+        </List.Item>
+      </List>
+
       <Button block color="danger" fill="outline" size="large" onClick={signOut} loading={logout.isPending} data-testid="logout">
         {t('settings.logout')}
       </Button>

@@ -4,6 +4,7 @@ import '../../../components/wallet/chain.css';
 import '../withdraw.css';
 import { type Network, type WithdrawRecord, withdrawApplyBody } from '@coffer/contract/chain';
 import { ErrorCode } from '@coffer/contract/errors';
+import { secondFactorCode } from '@coffer/contract/two-factor';
 import { Button, Input, type InputRef, Skeleton } from 'antd-mobile';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -36,6 +37,7 @@ interface ServerErrors {
   address?: string;
   amount?: string;
   code?: string;
+  totp?: string;
 }
 
 const AMOUNT_CODES: readonly number[] = [
@@ -58,6 +60,8 @@ export default function WithdrawPage() {
   const [address, setAddress] = useState('');
   const [amount, setAmount] = useState('');
   const [code, setCode] = useState('');
+  /** The authenticator code, asked only when the user has two-factor on. */
+  const [totp, setTotp] = useState('');
   const [keyboardOpen, setKeyboardOpen] = useState(false);
   const [pickerOpen, setPickerOpen] = useState(false);
   const [showErrors, setShowErrors] = useState(false);
@@ -103,6 +107,8 @@ export default function WithdrawPage() {
             })
           : amountErrorText(t, amountCheck.error, { decimals, min: limitsData?.min, max: limitsData?.max }, currency.code));
   const codeError = serverErrors.code ?? (codeValid ? null : t('validation.code'));
+  const needsTotp = Boolean(user.data?.twoFactor);
+  const totpError = needsTotp ? (serverErrors.totp ?? (secondFactorCode.safeParse(totp).success ? null : t('twoFactor.codeRequired'))) : null;
 
   const addressInvalid = showErrors && !!addressError;
   const codeInvalid = showErrors && !!codeError;
@@ -141,7 +147,7 @@ export default function WithdrawPage() {
     setShowErrors(true);
     setKeyboardOpen(false);
     if (!currency || !network || frozen || !limitsData) return;
-    if (!addressCheck?.ok || !amountCheck.ok || addressError || amountError || codeError) return;
+    if (!addressCheck?.ok || !amountCheck.ok || addressError || amountError || codeError || totpError) return;
     // The contract's schema has the last word on the body's shape.
     const body = withdrawApplyBody.safeParse({
       currencyId: currency.id,
@@ -149,6 +155,7 @@ export default function WithdrawPage() {
       address: addressCheck.value,
       amount: amountCheck.value,
       code,
+      ...(needsTotp && { totp }),
     });
     if (!body.success) return;
     idempotencyKey.current ??= newIdempotencyKey();
@@ -171,6 +178,7 @@ export default function WithdrawPage() {
           address: summary.address,
           amount: summary.amount,
           code,
+          ...(needsTotp && { totp }),
         },
         idempotencyKey: idempotencyKey.current,
       });
@@ -184,6 +192,8 @@ export default function WithdrawPage() {
       setSummary(null);
       if (error.code === ErrorCode.INVALID_ADDRESS) setServerErrors({ address: error.message });
       else if (error.code === ErrorCode.WRONG_EMAIL_CODE) setServerErrors({ code: error.message });
+      else if (error.code === ErrorCode.SECOND_FACTOR_REQUIRED || error.code === ErrorCode.WRONG_SECOND_FACTOR)
+        setServerErrors({ totp: error.message });
       else if (AMOUNT_CODES.includes(error.code)) setServerErrors({ amount: error.message });
       if (error.code === ErrorCode.CURRENCY_UNAVAILABLE || error.code === ErrorCode.PAYOUTS_FROZEN) void networks.refetch();
       void limits.refetch();
@@ -194,6 +204,7 @@ export default function WithdrawPage() {
     setResult(null);
     setAmount('');
     setCode('');
+    setTotp('');
     setShowErrors(false);
     setServerErrors({});
   };
@@ -415,6 +426,36 @@ export default function WithdrawPage() {
           {user.data?.email ? t('withdraw.codeHint', { email: user.data.email }) : null}
         </div>
       </section>
+
+      {needsTotp ? (
+        <section className="wallet-card">
+          <label htmlFor="withdraw-totp" className="wallet-card-title block">
+            {t('twoFactor.withdrawCode')}
+          </label>
+          <div className={`withdraw-input${showErrors && totpError ? ' withdraw-input--invalid' : ''}`}>
+            <Input
+              id="withdraw-totp"
+              name="withdraw-totp"
+              value={totp}
+              onChange={(value) => {
+                setTotp(value.trim().slice(0, 11));
+                edited('totp');
+              }}
+              onFocus={() => setKeyboardOpen(false)}
+              autoComplete="one-time-code"
+              maxLength={11}
+              placeholder={t('twoFactor.codePlaceholder')}
+              data-testid="withdraw-totp"
+            />
+          </div>
+          {showErrors && totpError ? (
+            <div className="wallet-error" data-testid="totp-error">
+              {totpError}
+            </div>
+          ) : null}
+          <div className="wallet-muted mt-2">{t('twoFactor.withdrawHint')}</div>
+        </section>
+      ) : null}
 
       <Button
         block
