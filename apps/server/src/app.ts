@@ -6,7 +6,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { ErrorCode, type ErrorCodeValue } from '@coffer/contract';
+import { ErrorCode, type ErrorCodeValue, type SecurityEventKind } from '@coffer/contract';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -26,6 +26,8 @@ import { requireSession, type SessionUser } from './core/session.ts';
 import type { ChainServices } from './chain/runtime.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { registerModules } from './modules/index.ts';
+import { notifySecurityEvent, type SecurityEventClient } from './modules/security/index.ts';
+import { withAntiPhishing } from './modules/security/mail.ts';
 
 /** Avatars may be small data: URLs; everything else is tiny. */
 const BODY_LIMIT_BYTES = 512 * 1024;
@@ -46,6 +48,8 @@ declare module 'fastify' {
     authenticate: (request: FastifyRequest) => Promise<void>;
     /** preHandler: a signed-in operator, or HTTP 403. */
     requireOperator: (request: FastifyRequest) => Promise<void>;
+    /** Mails the user about a security event in their language; never throws (modules/security). */
+    notifySecurityEvent: (userId: number, kind: SecurityEventKind, client?: SecurityEventClient) => Promise<void>;
   }
   interface FastifyRequest {
     user: SessionUser;
@@ -61,7 +65,9 @@ export interface BuildOptions {
   logStream?: NodeJS.WritableStream;
 }
 
-export async function buildApp(deps: AppDeps, opts: BuildOptions = {}) {
+export async function buildApp(given: AppDeps, opts: BuildOptions = {}) {
+  // Every mail to a user carries their anti-phishing phrase, added here once (modules/security).
+  const deps: AppDeps = { ...given, mailer: withAntiPhishing(given.mailer, given.database.db) };
   const app = Fastify({
     logger:
       opts.logger === false
@@ -95,6 +101,9 @@ export async function buildApp(deps: AppDeps, opts: BuildOptions = {}) {
   app.decorate('authenticate', async (request: FastifyRequest) => {
     request.user = await requireSession(deps.database.db, request);
   });
+  app.decorate('notifySecurityEvent', (userId: number, kind: SecurityEventKind, client?: SecurityEventClient) =>
+    notifySecurityEvent(deps, userId, kind, client, app.log),
+  );
   app.decorate('requireOperator', async (request: FastifyRequest) => {
     request.user = await requireSession(deps.database.db, request);
     if (request.user.role !== 'operator') throw new BizError(ErrorCode.FORBIDDEN, undefined, 403);

@@ -7,3 +7,4 @@ export * from './turnover.ts';
 export * from './ledger.ts';
 export * from './chain.ts';
 export * from './two-factor.ts';
+export * from './security.ts';

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { ErrorCode } from '@coffer/contract';
-import { and, eq, gt, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { sessions, users } from '../db/schema/index.ts';
@@ -8,6 +8,8 @@ import { BizError } from './errors.ts';
 
 export const TOKEN_HEAD = 'Bearer ' as const;
 const TOKEN_BYTES = 32;
+/** sessions.last_seen_at is written at most this often per session (security centre). */
+export const LAST_SEEN_EVERY_MS = 60_000;
 
 export interface SessionUser {
   id: number;
@@ -53,12 +55,26 @@ export async function requireSession(db: Db, request: FastifyRequest): Promise<S
   const token = tokenFromRequest(request);
   if (!token) throw new BizError(ErrorCode.NOT_SIGNED_IN);
   const rows = await db
-    .select({ sessionId: sessions.id, id: users.id, email: users.email, role: users.role })
+    .select({ sessionId: sessions.id, id: users.id, email: users.email, role: users.role, lastSeenAt: sessions.lastSeenAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
     .limit(1);
   const row = rows[0];
   if (!row) throw new BizError(ErrorCode.NOT_SIGNED_IN);
-  return { ...row, role: row.role === 'operator' ? 'operator' : 'user' };
+  const now = new Date();
+  if (!row.lastSeenAt || now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_EVERY_MS) {
+    // At most one write a minute per session; the condition keeps parallel requests to one.
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: now })
+      .where(
+        and(
+          eq(sessions.id, row.sessionId),
+          or(isNull(sessions.lastSeenAt), lt(sessions.lastSeenAt, new Date(now.getTime() - LAST_SEEN_EVERY_MS))),
+        ),
+      );
+  }
+  const { lastSeenAt: _seen, ...user } = row;
+  return { ...user, role: row.role === 'operator' ? 'operator' : 'user' };
 }

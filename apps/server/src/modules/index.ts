@@ -11,6 +11,7 @@ import { eventRoutes } from './events/routes.ts';
 import { networkRoutes } from './networks/routes.ts';
 import { withdrawRoutes } from './withdrawals/routes.ts';
 import { twoFactorRoutes } from './two-factor/routes.ts';
+import { securityRoutes } from './security/routes.ts';
 
 /**
  * Every feature module registers its routes here (mounted under /api).
@@ -30,4 +31,5 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(twoFactorRoutes);
   await app.register(eventRoutes);
   await app.register(chainAdminRoutes);
+  await app.register(securityRoutes);
 }

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigserial, bigint, boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -11,6 +11,8 @@ export const users = pgTable(
     avatar: text('avatar'),
     language: text('language'),
     role: text('role').notNull().default('user'),
+    /** Shown in every mail to the user when set (modules/security; migration 0018). */
+    antiPhishingPhrase: text('anti_phishing_phrase'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -34,6 +36,8 @@ export const sessions = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     userAgent: text('user_agent'),
     ip: text('ip'),
+    /** Written at most once a minute per session (core/session.ts; migration 0018). */
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('sessions_token_hash_key').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
 );
@@ -58,4 +62,20 @@ export const emailCodes = pgTable(
     locale: text('locale'),
   },
   (t) => [uniqueIndex('email_codes_email_purpose_key').on(t.email, t.purpose)],
+);
+
+/** Every sign-in attempt to an account, right or wrong password (modules/security; migration 0018). */
+export const signInAttempts = pgTable(
+  'sign_in_attempts',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    success: boolean('success').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('sign_in_attempts_user_idx').on(t.userId, t.id)],
 );

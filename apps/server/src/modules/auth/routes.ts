@@ -164,7 +164,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const locale = requestLocale(request);
-      await service.resetPassword(request.body, locale);
+      await service.resetPassword(request.body, locale, clientInfo(request));
       return ok(null, locale);
     },
   );

@@ -28,6 +28,7 @@ import {
   issueEmailCode,
   withdrawEmailCode,
 } from './email-codes.ts';
+import { notifySecurityEvent, recordSignIn } from '../security/index.ts';
 import { TwoFactorService } from '../two-factor/service.ts';
 import { twoFactorEnabled } from '../two-factor/totp.ts';
 import { slowDownLogin } from './login-limits.ts';
@@ -141,6 +142,7 @@ export class AuthService {
             role: config.OPERATOR_EMAILS.includes(body.email) ? 'operator' : 'user',
           })
           .returning({ id: users.id });
+        await recordSignIn(tx, user!.id, true, client);
         return createSession(tx, user!.id, config.SESSION_TTL_HOURS, client);
       });
       return { token, tokenHead: TOKEN_HEAD };
@@ -160,11 +162,17 @@ export class AuthService {
       await burnPasswordCheck(body.password);
       throw new BizError(ErrorCode.WRONG_CREDENTIALS);
     }
-    if (!(await verifyPassword(user.passwordHash, body.password))) throw new BizError(ErrorCode.WRONG_CREDENTIALS);
+    if (!(await verifyPassword(user.passwordHash, body.password))) {
+      await recordSignIn(this.db, user.id, false, client);
+      throw new BizError(ErrorCode.WRONG_CREDENTIALS);
+    }
     await succeeded?.();
     const second = await new TwoFactorService(this.deps).secondFactorFor(user.id);
     if (second) return second;
     const token = await createSession(this.db, user.id, this.deps.config.SESSION_TTL_HOURS, client);
+    // Sign-in history and, from a new (device, IP), a notice to the owner (modules/security).
+    const { newDevice } = await recordSignIn(this.db, user.id, true, client);
+    if (newDevice) void notifySecurityEvent(this.deps, user.id, 'new_sign_in', client, this.log);
     return { token, tokenHead: TOKEN_HEAD };
   }
 
@@ -189,7 +197,7 @@ export class AuthService {
   }
 
   /** Unknown address and wrong code answer the same 2004: a reset never reveals an account. */
-  async resetPassword(body: ResetPasswordBody, locale: Locale): Promise<void> {
+  async resetPassword(body: ResetPasswordBody, locale: Locale, client: Partial<ClientInfo> = {}): Promise<void> {
     assertAcceptablePassword(body.password, locale);
     const codeId = await checkEmailCode(this.db, body.email, 'reset', body.code);
     const user = await this.findUser(body.email);
@@ -206,6 +214,7 @@ export class AuthService {
         .set({ revokedAt: now })
         .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
     });
+    void notifySecurityEvent(this.deps, user.id, 'password_reset', client, this.log);
   }
 
   /**

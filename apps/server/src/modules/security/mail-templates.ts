@@ -1,0 +1,99 @@
+import type { Locale, SecurityEventKind } from '@coffer/contract';
+
+export interface SecurityMail {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface SecurityEventDetail {
+  device?: string | null;
+  ip?: string | null;
+  at: Date;
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+const copy: Record<
+  Locale,
+  { subject: Record<SecurityEventKind, string>; what: Record<SecurityEventKind, string>; where: (d: SecurityEventDetail) => string; advice: string }
+> = {
+  'zh-CN': {
+    subject: {
+      new_sign_in: 'Coffer：新设备登录提醒',
+      password_reset: 'Coffer：登录密码已重置',
+      password_changed: 'Coffer：登录密码已修改',
+      two_factor_enabled: 'Coffer：两步验证已开启',
+      two_factor_disabled: 'Coffer：两步验证已关闭',
+      passkey_added: 'Coffer：已添加通行密钥',
+      passkey_removed: 'Coffer：已删除通行密钥',
+    },
+    what: {
+      new_sign_in: '您的 Coffer 账户刚刚在一台新的设备或网络上登录。',
+      password_reset: '您的 Coffer 账户的登录密码刚刚通过邮箱验证码重置，所有已登录的设备均已退出。',
+      password_changed: '您的 Coffer 账户的登录密码刚刚被修改。',
+      two_factor_enabled: '您的 Coffer 账户刚刚开启了两步验证。',
+      two_factor_disabled: '您的 Coffer 账户刚刚关闭了两步验证。',
+      passkey_added: '您的 Coffer 账户刚刚添加了一个通行密钥。',
+      passkey_removed: '您的 Coffer 账户刚刚删除了一个通行密钥。',
+    },
+    where: (d) =>
+      `时间：${d.at.toISOString().replace('T', ' ').slice(0, 19)} UTC` +
+      (d.device ? `；设备：${d.device}` : '') +
+      (d.ip ? `；IP：${d.ip}` : ''),
+    advice: '如果是您本人操作，无需处理。如果不是，请立即重置密码，并在「设置 › 账户安全」中退出其他设备。',
+  },
+  'en-US': {
+    subject: {
+      new_sign_in: 'Coffer: new sign-in to your account',
+      password_reset: 'Coffer: your password was reset',
+      password_changed: 'Coffer: your password was changed',
+      two_factor_enabled: 'Coffer: two-step verification turned on',
+      two_factor_disabled: 'Coffer: two-step verification turned off',
+      passkey_added: 'Coffer: a passkey was added',
+      passkey_removed: 'Coffer: a passkey was removed',
+    },
+    what: {
+      new_sign_in: 'Your Coffer account was just signed in to from a new device or network.',
+      password_reset: 'The password of your Coffer account was just reset with an e-mail code; every signed-in device was signed out.',
+      password_changed: 'The password of your Coffer account was just changed.',
+      two_factor_enabled: 'Two-step verification was just turned on for your Coffer account.',
+      two_factor_disabled: 'Two-step verification was just turned off for your Coffer account.',
+      passkey_added: 'A passkey was just added to your Coffer account.',
+      passkey_removed: 'A passkey was just removed from your Coffer account.',
+    },
+    where: (d) =>
+      `Time: ${d.at.toISOString().replace('T', ' ').slice(0, 19)} UTC` +
+      (d.device ? `; device: ${d.device}` : '') +
+      (d.ip ? `; IP: ${d.ip}` : ''),
+    advice:
+      'If this was you, there is nothing to do. If it was not, reset your password now and sign out the other devices in Settings › Security.',
+  },
+};
+
+export function securityEventMail(locale: Locale, kind: SecurityEventKind, detail: SecurityEventDetail): SecurityMail {
+  const c = copy[locale];
+  const paragraphs = [c.what[kind], c.where(detail), c.advice];
+  return {
+    subject: c.subject[kind],
+    text: `${paragraphs.join('\n\n')}\n`,
+    html: `<!doctype html><html lang="${locale}"><body style="font-family:sans-serif;line-height:1.5">
+${paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('\n')}
+</body></html>`,
+  };
+}
+
+const phraseLabel: Record<Locale, string> = {
+  'zh-CN': '您的防钓鱼码',
+  'en-US': 'Your anti-phishing phrase',
+};
+
+/** The line every mail to a user with a phrase starts with (text and html). */
+export function antiPhishingLine(locale: Locale, phrase: string): { text: string; html: string } {
+  const sep = locale === 'zh-CN' ? '：' : ': ';
+  return {
+    text: `${phraseLabel[locale]}${sep}${phrase}`,
+    html: `<p style="padding:8px 12px;border:1px solid #ccc;border-radius:6px">${escapeHtml(phraseLabel[locale])}${sep}<b>${escapeHtml(phrase)}</b></p>`,
+  };
+}
