@@ -58,6 +58,9 @@ export default function SettingsPage() {
       </List>
 
       <List header={t('settings.security')} mode="card" className="m-0!">
+        <List.Item data-testid="settings-security" onClick={() => navigate('/settings/security')}>
+          {t('settings.securityCentre')}
+        </List.Item>
         <List.Item data-testid="settings-2fa" onClick={() => navigate('/settings/2fa')}>
           {t('settings.twoFactor')}
         </List.Item>

@@ -1,0 +1,52 @@
+import type {
+  AntiPhishingData,
+  RevokeOthersData,
+  SecuritySessionList,
+  SignInPage,
+  SignInsBody,
+} from '@coffer/contract/security';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiGet, apiPost } from '../../../lib/api-client';
+
+const securityKey = ['security'] as const;
+const sessionsKey = [...securityKey, 'sessions'] as const;
+const antiPhishingKey = [...securityKey, 'antiPhishing'] as const;
+
+export const getSessions = () => apiGet<SecuritySessionList>('/security/sessions');
+export const revokeSession = (id: number) => apiPost<null>(`/security/sessions/${id}/revoke`);
+export const revokeOtherSessions = () => apiPost<RevokeOthersData>('/security/sessions/revokeOthers');
+export const getSignIns = (body: SignInsBody) => apiPost<SignInPage>('/security/signins', body);
+export const getAntiPhishing = () => apiGet<AntiPhishingData>('/security/antiPhishing');
+export const setAntiPhishing = (phrase: string) => apiPost<AntiPhishingData>('/security/antiPhishing', { phrase });
+
+export function useSessions() {
+  return useQuery({ queryKey: sessionsKey, queryFn: getSessions, staleTime: 0 });
+}
+
+export function useSignIns(pageSize: number) {
+  return useQuery({
+    queryKey: [...securityKey, 'signins', pageSize],
+    queryFn: () => getSignIns({ page: 1, pageSize }),
+    staleTime: 0,
+  });
+}
+
+export function useAntiPhishing() {
+  return useQuery({ queryKey: antiPhishingKey, queryFn: getAntiPhishing });
+}
+
+export function useRevokeSession() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number | 'others') => (id === 'others' ? revokeOtherSessions() : revokeSession(id)),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: sessionsKey }),
+  });
+}
+
+export function useSetAntiPhishing() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: setAntiPhishing,
+    onSuccess: (data) => queryClient.setQueryData(antiPhishingKey, data),
+  });
+}
