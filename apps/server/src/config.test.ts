@@ -35,4 +35,26 @@ describe('configuration', () => {
     expect(config.dataDir).toBe('/var/lib/coffer');
     expect(config.OPERATOR_EMAILS).toEqual(['ops@example.com', 'b@x.io']);
   });
+
+  it('derives the passkey relying party from HOST and checks WEBAUTHN_RP_ID / WEBAUTHN_ORIGIN', () => {
+    expect(loadConfig({}).webauthn).toEqual({ rpId: 'localhost', origins: ['http://localhost:8080'] });
+    expect(loadConfig({ HOST: '0.0.0.0', PORT: '3000' }).webauthn).toEqual({ rpId: 'localhost', origins: ['http://localhost:3000'] });
+    expect(loadConfig({ HOST: 'wallet.example.com' }).webauthn).toEqual({
+      rpId: 'wallet.example.com',
+      origins: ['https://wallet.example.com'],
+    });
+    expect(
+      loadConfig({ WEBAUTHN_RP_ID: 'Example.com', WEBAUTHN_ORIGIN: 'https://wallet.example.com, https://example.com/' }).webauthn,
+    ).toEqual({ rpId: 'example.com', origins: ['https://wallet.example.com', 'https://example.com'] });
+    for (const [env, variable] of [
+      [{ WEBAUTHN_RP_ID: '10.0.0.1' }, 'WEBAUTHN_RP_ID'],
+      [{ WEBAUTHN_RP_ID: 'https://example.com' }, 'WEBAUTHN_RP_ID'],
+      [{ WEBAUTHN_RP_ID: 'example.com', WEBAUTHN_ORIGIN: 'http://example.com' }, 'WEBAUTHN_ORIGIN'],
+      [{ WEBAUTHN_RP_ID: 'example.com', WEBAUTHN_ORIGIN: 'https://evil.com' }, 'WEBAUTHN_ORIGIN'],
+      [{ WEBAUTHN_RP_ID: 'example.com', WEBAUTHN_ORIGIN: 'https://example.com/login' }, 'WEBAUTHN_ORIGIN'],
+    ] as const) {
+      expect(() => loadConfig(env)).toThrow(ConfigError);
+      expect(() => loadConfig(env)).toThrow(variable);
+    }
+  });
 });

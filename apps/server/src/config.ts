@@ -16,6 +16,9 @@ const optionalUrl = (protocols: string[]) =>
     });
 
 /** proxy-addr's named ranges, accepted by Fastify's trustProxy list as they are. */
+/** A DNS host name with at least one letter in its last label (so never an IP address). */
+const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
+
 const NAMED_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
 const MAX_PROXY_HOPS = 10;
 
@@ -168,6 +171,18 @@ const envSchema = z.object({
   /** A withdrawal or sweep not mined after this is replaced with a 10% higher gas price. */
   WITHDRAW_BUMP_AFTER_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   PRODUCT_NAME: z.string().trim().min(1).max(64).default('Coffer'),
+  /**
+   * Passkeys (WebAuthn): the relying party ID, the site's host name (no scheme, port or IP
+   * address). Unset: HOST when it is a name, else localhost (local use).
+   */
+  WEBAUTHN_RP_ID: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(HOST_NAME, 'a host name like wallet.example.com (no scheme, port or IP address)')
+    .optional(),
+  /** Comma-separated origins passkeys are used from. Unset: http://<rp id>:<PORT> for localhost, else https://<rp id>. */
+  WEBAUTHN_ORIGIN: z.string().trim().optional(),
   SUPPORT_EMAIL: z.string().trim().email().default('support@coffer.local'),
   /** The oldest app version the server still serves (shown by /api/configs); unset: any. */
   MIN_APP_VERSION: z
@@ -177,7 +192,12 @@ const envSchema = z.object({
     .optional(),
 });
 
-export type Config = z.infer<typeof envSchema> & { dataDir: string };
+export interface WebAuthnSettings {
+  rpId: string;
+  origins: string[];
+}
+
+export type Config = z.infer<typeof envSchema> & { dataDir: string; webauthn: WebAuthnSettings };
 
 export class ConfigError extends Error {}
 
@@ -190,5 +210,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // A relative DATA_DIR is taken from where the user ran npm (npm workspaces change the
   // working directory to apps/server), so `npm start` at the root keeps data in ./.coffer.
   const base = env.INIT_CWD ?? process.cwd();
-  return { ...parsed.data, dataDir: path.resolve(base, parsed.data.DATA_DIR) };
+  return { ...parsed.data, dataDir: path.resolve(base, parsed.data.DATA_DIR), webauthn: webauthnSettings(parsed.data) };
+}
+
+/**
+ * The passkeys' relying party: an origin must be https (http only on localhost) and on the
+ * RP ID's host or one of its subdomains, or the browser would refuse it anyway.
+ */
+function webauthnSettings(env: z.infer<typeof envSchema>): WebAuthnSettings {
+  const host = env.HOST.toLowerCase();
+  const rpId = env.WEBAUTHN_RP_ID ?? (HOST_NAME.test(host) ? host : 'localhost');
+  const local = rpId === 'localhost';
+  const raw = env.WEBAUTHN_ORIGIN ? env.WEBAUTHN_ORIGIN.split(',').map((o) => o.trim()).filter(Boolean) : [];
+  const origins = raw.length > 0 ? raw : [local ? `http://localhost:${env.PORT}` : `https://${rpId}`];
+  for (const origin of origins) {
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      throw new ConfigError(`Invalid configuration:\n  WEBAUTHN_ORIGIN: ${origin} is not a URL`);
+    }
+    const sameSite = url.hostname === rpId || url.hostname.endsWith(`.${rpId}`);
+    const scheme = url.protocol === 'https:' || (url.protocol === 'http:' && url.hostname === 'localhost');
+    if (!sameSite || !scheme || url.origin !== origin.replace(/\/$/, '')) {
+      throw new ConfigError(
+        `Invalid configuration:\n  WEBAUTHN_ORIGIN: ${origin} must be an https origin (http only on localhost) on ${rpId} (WEBAUTHN_RP_ID) or a subdomain`,
+      );
+    }
+  }
+  return { rpId, origins: origins.map((o) => o.replace(/\/$/, '')) };
 }

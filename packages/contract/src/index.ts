@@ -7,4 +7,5 @@ export * from './turnover.ts';
 export * from './ledger.ts';
 export * from './chain.ts';
 export * from './two-factor.ts';
+export * from './passkeys.ts';
 export * from './security.ts';

@@ -11,6 +11,7 @@ import { eventRoutes } from './events/routes.ts';
 import { networkRoutes } from './networks/routes.ts';
 import { withdrawRoutes } from './withdrawals/routes.ts';
 import { twoFactorRoutes } from './two-factor/routes.ts';
+import { passkeyRoutes } from './passkeys/routes.ts';
 import { securityRoutes } from './security/routes.ts';
 
 /**
@@ -29,6 +30,7 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(depositRoutes);
   await app.register(withdrawRoutes);
   await app.register(twoFactorRoutes);
+  await app.register(passkeyRoutes);
   await app.register(eventRoutes);
   await app.register(chainAdminRoutes);
   await app.register(securityRoutes);

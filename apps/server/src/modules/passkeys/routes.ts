@@ -1,0 +1,116 @@
+import {
+  envelope,
+  loginData,
+  passkeyItem,
+  passkeyLoginBody,
+  passkeyLoginOptionsBody,
+  passkeyOptionsData,
+  passkeyRegisterBody,
+  passkeyRemoveBody,
+} from '@coffer/contract';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { requestLocale } from '../../core/locale.ts';
+import { ok } from '../../core/reply.ts';
+import { PasskeyService } from './service.ts';
+
+const tags = ['passkeys'];
+const signedIn = [{ token: [] }];
+const failure = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
+const answer = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failure]) });
+const noData = { 200: envelope(z.null()) };
+const MINUTE = 60_000;
+
+export async function passkeyRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const { config } = app.deps;
+  const service = new PasskeyService(app.deps, app.log);
+  const perIp = (max: number, timeWindow: number) => (config.RATE_LIMIT ? { max, timeWindow } : false);
+
+  app.get(
+    '/passkeys',
+    {
+      preHandler: app.authenticate,
+      schema: { tags, summary: "The user's passkeys", security: signedIn, response: answer(z.array(passkeyItem)) },
+    },
+    async (request) => ok(await service.list(request.user.id), requestLocale(request)),
+  );
+
+  app.post(
+    '/passkeys/register/options',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Options for navigator.credentials.create (startRegistration) and the challenge token',
+        description: 'Discoverable credential, user verification required; at most 20 passkeys (3009).',
+        security: signedIn,
+        response: answer(passkeyOptionsData),
+      },
+    },
+    async (request) => ok(await service.registrationOptions(request.user.id), requestLocale(request)),
+  );
+
+  app.post(
+    '/passkeys/register',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: "Register the authenticator's answer as a passkey",
+        description: '2009 when it cannot be verified (or is registered already); 2008 for a used or expired challenge.',
+        security: signedIn,
+        body: passkeyRegisterBody,
+        response: answer(passkeyItem),
+      },
+    },
+    async (request) => ok(await service.register(request.user.id, request.body), requestLocale(request)),
+  );
+
+  app.post(
+    '/passkeys/remove',
+    {
+      preHandler: app.authenticate,
+      schema: { tags, summary: 'Remove a passkey', security: signedIn, body: passkeyRemoveBody, response: noData },
+    },
+    async (request) => {
+      await service.remove(request.user.id, request.body.id);
+      return ok(null, requestLocale(request));
+    },
+  );
+
+  app.post(
+    '/login/passkey/options',
+    {
+      config: { rateLimit: perIp(30, MINUTE) },
+      schema: {
+        tags,
+        summary: 'Options for navigator.credentials.get (startAuthentication)',
+        description:
+          "Without challenge: a passwordless sign-in with any discoverable passkey. With the second-factor challenge of /api/login: that account's passkeys, instead of a code.",
+        body: passkeyLoginOptionsBody,
+        response: answer(passkeyOptionsData),
+      },
+    },
+    async (request) => ok(await service.loginOptions(request.body), requestLocale(request)),
+  );
+
+  app.post(
+    '/login/passkey',
+    {
+      config: { rateLimit: perIp(30, MINUTE) },
+      schema: {
+        tags,
+        summary: "Sign in with the authenticator's answer; answers the session as /api/login does",
+        description: '2009 when the passkey cannot be verified; 2008 for an unknown, used or expired challenge.',
+        body: passkeyLoginBody,
+        response: answer(loginData),
+      },
+    },
+    async (request) => {
+      const client = { ip: request.ip, userAgent: request.headers['user-agent'] };
+      return ok(await service.login(request.body, client), requestLocale(request));
+    },
+  );
+}
