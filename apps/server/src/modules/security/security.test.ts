@@ -12,6 +12,7 @@ import { hashToken, LAST_SEEN_EVERY_MS } from '../../core/session.ts';
 import { sessions } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { decodeMail, mailsTo, pause, sendMailUrl, signUp } from '../auth/test-helpers.ts';
+import { totpFor } from '../two-factor/totp.ts';
 import { deviceName } from './user-agent.ts';
 
 const CHROME_MAC =
@@ -263,5 +264,33 @@ describe('security centre', () => {
 
     const cleared = await call<AntiPhishingData>('POST', '/api/security/antiPhishing', { token: alice, body: { phrase: '' } });
     expect(cleared.data).toEqual({ set: false, masked: null });
+  });
+  it('with two-factor on: records the second step (wrong code a failure, right code a success) and mails the 2FA changes', async () => {
+    const token = await signUp(t, 'dave@coffer.test', 'dave-password', { lang: 'en-US' });
+    const codeOf = (secret: string, offset = 0) => totpFor(secret, 'x').generate({ timestamp: Date.now() + offset * 30_000 });
+    const setup = await call<{ secret: string }>('POST', '/api/2fa/setup', { token, body: {} });
+    expect(setup.code).toBe(0);
+    expect((await call('POST', '/api/2fa/enable', { token, body: { code: codeOf(setup.data.secret, -1) } })).code).toBe(0);
+    expect(await mailsWith('dave@coffer.test', 'two-step verification turned on')).toHaveLength(1);
+
+    const first = await call<{ secondFactor: { challenge: string } }>('POST', '/api/login', {
+      body: { email: 'dave@coffer.test', password: 'dave-password' },
+      ua: SAFARI_IOS,
+      ip: '192.0.2.77',
+    });
+    expect(first.code).toBe(0);
+    const { challenge } = first.data.secondFactor;
+    const right = codeOf(setup.data.secret, 1);
+    const wrong = String((Number(right) + 1) % 1_000_000).padStart(6, '0');
+    const refused = await call('POST', '/api/login/2fa', { body: { challenge, code: wrong }, ua: SAFARI_IOS, ip: '192.0.2.77' });
+    expect(refused.code).not.toBe(0);
+    const done = await call<LoginData>('POST', '/api/login/2fa', { body: { challenge, code: right }, ua: SAFARI_IOS, ip: '192.0.2.77' });
+    expect(done.code).toBe(0);
+    const history = await call<SignInPage>('POST', '/api/security/signins', { token, body: {} });
+    expect(history.data.list.slice(0, 2).map((a) => [a.success, a.device, a.ip])).toEqual([
+      [true, 'Safari on iOS', '192.0.2.77'],
+      [false, 'Safari on iOS', '192.0.2.77'],
+    ]);
+    expect(await mailsWith('dave@coffer.test', 'new sign-in')).toHaveLength(1);
   });
 });

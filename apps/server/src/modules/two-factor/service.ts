@@ -12,6 +12,7 @@ import type { AppDeps } from '../../app.ts';
 import { BizError } from '../../core/errors.ts';
 import { createSession, TOKEN_HEAD } from '../../core/session.ts';
 import { passkeys, recoveryCodes, userTotp, users } from '../../db/schema/index.ts';
+import { notifySecurityEvent, recordSignIn } from '../security/index.ts';
 import { issueChallenge, liveChallenge, useChallenge } from './challenges.ts';
 import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpFor, totpRow, twoFactorEnabled, verifySecondFactor } from './totp.ts';
 
@@ -48,6 +49,7 @@ export class TwoFactorService {
       await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
       await tx.insert(recoveryCodes).values(codes.map((c) => ({ userId, codeHash: hashRecoveryCode(c) })));
     });
+    void notifySecurityEvent(this.deps, userId, 'two_factor_enabled');
     return { recoveryCodes: codes };
   }
 
@@ -57,6 +59,7 @@ export class TwoFactorService {
       await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
       await tx.delete(userTotp).where(eq(userTotp.userId, userId));
     });
+    void notifySecurityEvent(this.deps, userId, 'two_factor_disabled');
   }
 
   /** Called by the password sign-in once the password was right: null = no second factor. */
@@ -79,7 +82,12 @@ export class TwoFactorService {
   ): Promise<LoginData> {
     const challenge = await liveChallenge(this.db, 'second_factor', body.challenge);
     const userId = challenge.userId!;
-    await verifySecondFactor(this.deps.database, userId, body.code, { recovery: true });
+    try {
+      await verifySecondFactor(this.deps.database, userId, body.code, { recovery: true });
+    } catch (e) {
+      await recordSignIn(this.db, userId, false, client); // sign-in history (modules/security)
+      throw e;
+    }
     return this.finishSignIn(challenge.id, userId, client);
   }
 
@@ -89,6 +97,9 @@ export class TwoFactorService {
     const [user] = await this.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
     if (!user) throw new BizError(ErrorCode.SECOND_FACTOR_EXPIRED);
     const token = await createSession(this.db, user.id, this.deps.config.SESSION_TTL_HOURS, client);
+    // Sign-in history and, from a new (device, IP), a notice to the owner (modules/security).
+    const { newDevice } = await recordSignIn(this.db, user.id, true, client);
+    if (newDevice) void notifySecurityEvent(this.deps, user.id, 'new_sign_in', client);
     return { token, tokenHead: TOKEN_HEAD };
   }
 }
