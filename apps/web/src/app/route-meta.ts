@@ -30,6 +30,7 @@ export const ROUTE_META: Record<string, RouteMeta> = {
   '/forgot-password': { title: 'routes.forgotPassword' },
   '/settings': { title: 'routes.settings' },
   '/settings/2fa': { title: 'routes.twoFactor' },
+  '/settings/passkeys': { title: 'routes.passkeys' },
   '/settings/security': { title: 'routes.security' },
   '/helpCenter': { title: 'routes.helpCenter' },
   // Spec §2: the notice center and its detail are both titled as the help center.

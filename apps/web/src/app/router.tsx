@@ -36,6 +36,7 @@ const appRoutes: RouteObject[] = [
   page('forgot-password', () => import('../features/auth/pages/forgot-password')),
   page('settings', () => import('../features/settings/pages/settings')),
   page('settings/2fa', () => import('../features/two-factor/pages/two-factor')),
+  page('settings/passkeys', () => import('../features/passkeys/pages/passkeys')),
   page('settings/security', () => import('../features/security/pages/security')),
   page('helpCenter', () => import('../features/help-center/pages/help-center')),
   page('noticeCenter', () => import('../features/notice-center/pages/notice-center')),

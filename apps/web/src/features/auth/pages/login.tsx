@@ -9,7 +9,8 @@ import { Link, useNavigate } from 'react-router';
 import { isApiError } from '../../../lib/api-error';
 import { refreshCurrentUser } from '../../../lib/current-user';
 import { schemaRule } from '../../../lib/form-rules';
-import { toastSuccess } from '../../../lib/notify';
+import { toastDanger, toastSuccess } from '../../../lib/notify';
+import { signInWithPasskey } from '../../passkeys/api/passkeys';
 import { loginSecondFactor } from '../../two-factor/api/two-factor';
 import { useLogin } from '../api/login';
 import { AuthSubmit, EmailField } from '../components/account-fields';
@@ -29,6 +30,7 @@ export default function LoginPage() {
   const [second, setSecond] = useState<SecondFactorRequired['secondFactor'] | null>(null);
   const [code, setCode] = useState('');
   const [verifying, setVerifying] = useState(false);
+  const [usingPasskey, setUsingPasskey] = useState(false);
 
   const signedIn = async () => {
     // Public pages (home among them) do not run the guard's user fetch.
@@ -69,6 +71,22 @@ export default function LoginPage() {
     await signedIn();
   };
 
+  /** Passwordless, or the second step of a password sign-in (`challenge`). */
+  const passkey = async (challenge?: string) => {
+    setUsingPasskey(true);
+    try {
+      await signInWithPasskey(challenge);
+    } catch (error) {
+      // API refusals were shown by the HTTP layer; the browser's own (cancelled, none found) here.
+      if (!isApiError(error)) toastDanger(t('passkeys.failed'));
+      else if (isApiError(error, ErrorCode.SECOND_FACTOR_EXPIRED)) setSecond(null);
+      return;
+    } finally {
+      setUsingPasskey(false);
+    }
+    await signedIn();
+  };
+
   if (second) {
     return (
       <div className="auth-page">
@@ -94,6 +112,17 @@ export default function LoginPage() {
           >
             {t('twoFactor.verify')}
           </Button>
+          {second.methods.includes('passkey') ? (
+            <Button
+              block
+              size="large"
+              loading={usingPasskey}
+              onClick={() => passkey(second.challenge)}
+              data-testid="login-2fa-passkey"
+            >
+              {t('passkeys.useInstead')}
+            </Button>
+          ) : null}
           <Button block fill="none" onClick={() => setSecond(null)} data-testid="login-2fa-back">
             {t('auth.backToLogin')}
           </Button>
@@ -128,6 +157,11 @@ export default function LoginPage() {
           />
         </Form.Item>
       </Form>
+      <div className="px-4">
+        <Button block size="large" loading={usingPasskey} onClick={() => passkey()} data-testid="login-passkey">
+          {t('passkeys.signIn')}
+        </Button>
+      </div>
       <nav className="flex justify-between px-4 py-2 text-sm">
         <Link to="/register" data-testid="to-register">
           {t('auth.noAccount')}

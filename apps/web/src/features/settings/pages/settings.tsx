@@ -64,6 +64,9 @@ export default function SettingsPage() {
         <List.Item data-testid="settings-2fa" onClick={() => navigate('/settings/2fa')}>
           {t('settings.twoFactor')}
         </List.Item>
+        <List.Item data-testid="settings-passkeys" onClick={() => navigate('/settings/passkeys')}>
+          {t('settings.passkeys')}
+        </List.Item>
       </List>
 
       <Button block color="danger" fill="outline" size="large" onClick={signOut} loading={logout.isPending} data-testid="logout">

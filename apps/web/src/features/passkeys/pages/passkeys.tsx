@@ -1,0 +1,80 @@
+import type { PasskeyItem } from '@coffer/contract/passkeys';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, List } from 'antd-mobile';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isApiError } from '../../../lib/api-error';
+import { Dialog } from '../../../lib/dialog';
+import { toastDanger, toastSuccess } from '../../../lib/notify';
+import { addPasskey, listPasskeys, passkeysQueryKey, removePasskey } from '../api/passkeys';
+
+/** /settings/passkeys: passkeys of this account (sign-in without a password, or instead of a code). */
+export default function PasskeysPage() {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const passkeys = useQuery({ queryKey: passkeysQueryKey, queryFn: listPasskeys });
+  const [adding, setAdding] = useState(false);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: passkeysQueryKey });
+
+  const add = async () => {
+    setAdding(true);
+    try {
+      await addPasskey();
+      toastSuccess(t('passkeys.added'));
+      await refresh();
+    } catch (error) {
+      // API refusals were shown by the HTTP layer; the browser's own (cancelled, no authenticator) here.
+      if (!isApiError(error)) toastDanger(t('passkeys.failed'));
+    } finally {
+      setAdding(false);
+    }
+  };
+
+  const remove = async (passkey: PasskeyItem) => {
+    const confirmed = await Dialog.confirm({
+      content: t('passkeys.removeConfirm', { name: passkey.name }),
+      confirmText: t('passkeys.remove'),
+      cancelText: t('common.cancel'),
+    });
+    if (!confirmed) return;
+    try {
+      await removePasskey(passkey.id);
+      toastSuccess(t('passkeys.removed'));
+    } catch {
+      // Shown by the HTTP layer.
+    }
+    await refresh();
+  };
+
+  const date = (iso: string) => new Date(iso).toLocaleString(i18n.language);
+  const items = passkeys.data ?? [];
+
+  return (
+    <div className="flex flex-col gap-4">
+      <p className="wallet-muted m-0 px-1">{t('passkeys.intro')}</p>
+      <List header={t('passkeys.yours')} mode="card" className="m-0!" data-testid="passkey-list">
+        {items.length === 0 && passkeys.isSuccess ? (
+          <List.Item data-testid="passkeys-empty">{t('passkeys.none')}</List.Item>
+        ) : null}
+        {items.map((p) => (
+          <List.Item
+            key={p.id}
+            data-testid="passkey-item"
+            description={`${t('passkeys.created', { date: date(p.createdAt) })}${p.lastUsedAt ? ` · ${t('passkeys.lastUsed', { date: date(p.lastUsedAt) })}` : ''}`}
+            extra={
+              <Button size="mini" color="danger" fill="outline" onClick={() => remove(p)} data-testid="passkey-remove">
+                {t('passkeys.remove')}
+              </Button>
+            }
+          >
+            {p.name}
+          </List.Item>
+        ))}
+      </List>
+      <Button block color="primary" size="large" loading={adding} onClick={add} data-testid="passkey-add">
+        {t('passkeys.add')}
+      </Button>
+    </div>
+  );
+}
