@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { id, safeText } from './common.ts';
+import { secondFactorCode } from './two-factor.ts';
 
 export const PASSKEY_NAME_MAX = 40;
 
@@ -25,7 +26,11 @@ export const passkeyRegisterBody = z.object({
 });
 export type PasskeyRegisterBody = z.infer<typeof passkeyRegisterBody>;
 
-export const passkeyRemoveBody = z.object({ id });
+/** Adding or removing a passkey is a security change: with two-factor on it needs a code (2006). */
+export const passkeyRegisterOptionsBody = z.object({ code: secondFactorCode.optional() });
+export type PasskeyRegisterOptionsBody = z.infer<typeof passkeyRegisterOptionsBody>;
+
+export const passkeyRemoveBody = z.object({ id, code: secondFactorCode.optional() });
 export type PasskeyRemoveBody = z.infer<typeof passkeyRemoveBody>;
 
 /**

@@ -19,8 +19,11 @@ describe('passkeys (WebAuthn)', () => {
   });
   afterAll(() => t.close());
 
-  async function register(token: string, authenticator: SoftAuthenticator, name?: string) {
-    const options = await call<PasskeyOptionsData>('POST', '/api/passkeys/register/options', { token });
+  async function register(token: string, authenticator: SoftAuthenticator, name?: string, code?: string) {
+    const options = await call<PasskeyOptionsData>('POST', '/api/passkeys/register/options', {
+      token,
+      body: code ? { code } : {},
+    });
     expect(options.code).toBe(0);
     return call<PasskeyItem>('POST', '/api/passkeys/register', {
       token,
@@ -85,10 +88,13 @@ describe('passkeys (WebAuthn)', () => {
     const email = `pk-${Math.random().toString(36).slice(2, 8)}@example.com`;
     const token = await signUp(t, email, password);
     const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token });
-    const code = totpFor(setup.data.secret, 'x').generate();
+    const code = totpFor(setup.data.secret, 'x').generate({ timestamp: Date.now() - 30_000 });
     expect((await call('POST', '/api/2fa/enable', { token, body: { code } })).code).toBe(0);
     const key = new SoftAuthenticator(origin, 'localhost');
-    expect((await register(token, key)).code).toBe(0);
+    // With two-factor on, adding a passkey is a security change: it needs a code.
+    expect((await call('POST', '/api/passkeys/register/options', { token, body: {} })).code).toBe(2006);
+    expect((await call('POST', '/api/passkeys/register/options', { token, body: { code } })).code).toBe(2007); // replayed
+    expect((await register(token, key, undefined, totpFor(setup.data.secret, 'x').generate())).code).toBe(0);
     // A passkey of another account does not complete this sign-in.
     const stranger = await createUser(t);
     const strangerKey = new SoftAuthenticator(origin, 'localhost');
@@ -115,5 +121,18 @@ describe('passkeys (WebAuthn)', () => {
     expect((await me(done.data.tokenHead + done.data.token)).email).toBe(email);
     // The challenge is used up: the code path cannot reuse it either.
     expect((await call('POST', '/api/login/2fa', { body: { challenge: second.challenge, code: '123456' } })).code).toBe(2008);
+  });
+
+  it('removing a passkey needs a code when two-factor is on', async () => {
+    const u = await createUser(t);
+    const key = new SoftAuthenticator(origin, 'localhost');
+    const created = await register(u.token, key);
+    const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token: u.token });
+    const totp = (offset: number) => totpFor(setup.data.secret, 'x').generate({ timestamp: Date.now() + offset * 30_000 });
+    expect((await call('POST', '/api/2fa/enable', { token: u.token, body: { code: totp(-1) } })).code).toBe(0);
+    expect((await call('POST', '/api/passkeys/remove', { token: u.token, body: { id: created.data.id } })).code).toBe(2006);
+    expect((await call('POST', '/api/passkeys/remove', { token: u.token, body: { id: created.data.id, code: totp(-1) } })).code).toBe(2007);
+    expect((await call('POST', '/api/passkeys/remove', { token: u.token, body: { id: created.data.id, code: totp(0) } })).code).toBe(0);
+    expect((await call<PasskeyItem[]>('GET', '/api/passkeys', { token: u.token })).data).toEqual([]);
   });
 });

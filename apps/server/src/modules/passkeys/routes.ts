@@ -6,6 +6,7 @@ import {
   passkeyLoginOptionsBody,
   passkeyOptionsData,
   passkeyRegisterBody,
+  passkeyRegisterOptionsBody,
   passkeyRemoveBody,
 } from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
@@ -44,12 +45,15 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         summary: 'Options for navigator.credentials.create (startRegistration) and the challenge token',
-        description: 'Discoverable credential, user verification required; at most 20 passkeys (3009).',
+        description:
+          'Discoverable credential, user verification required; at most 20 passkeys (3009). With two-factor on, ' +
+          'code (authenticator or recovery) is required: 2006 without, 2007 wrong or replayed.',
         security: signedIn,
+        body: passkeyRegisterOptionsBody,
         response: answer(passkeyOptionsData),
       },
     },
-    async (request) => ok(await service.registrationOptions(request.user.id), requestLocale(request)),
+    async (request) => ok(await service.registrationOptions(request.user.id, request.body.code), requestLocale(request)),
   );
 
   app.post(
@@ -72,10 +76,17 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
     '/passkeys/remove',
     {
       preHandler: app.authenticate,
-      schema: { tags, summary: 'Remove a passkey', security: signedIn, body: passkeyRemoveBody, response: noData },
+      schema: {
+        tags,
+        summary: 'Remove a passkey',
+        description: '4004 for an unknown or foreign id. With two-factor on, code is required (2006, 2007).',
+        security: signedIn,
+        body: passkeyRemoveBody,
+        response: noData,
+      },
     },
     async (request) => {
-      await service.remove(request.user.id, request.body.id);
+      await service.remove(request.user.id, request.body.id, request.body.code);
       return ok(null, requestLocale(request));
     },
   );

@@ -22,8 +22,10 @@ import type { AppDeps } from '../../app.ts';
 import { BizError, notFound } from '../../core/errors.ts';
 import { hashToken } from '../../core/session.ts';
 import { authChallenges, passkeys, users } from '../../db/schema/index.ts';
+import { notifySecurityEvent } from '../security/index.ts';
 import { issueChallenge, liveChallenge } from '../two-factor/challenges.ts';
 import { TwoFactorService } from '../two-factor/service.ts';
+import { requireSecondFactor } from '../two-factor/totp.ts';
 
 /** A registration or passwordless ceremony must finish within this time. */
 const CEREMONY_SECONDS = 300;
@@ -64,7 +66,9 @@ export class PasskeyService {
     return rows.map(toItem);
   }
 
-  async registrationOptions(userId: number): Promise<PasskeyOptionsData> {
+  /** With two-factor on, a code first (2006 without, 2007 wrong): a stolen session alone cannot add a way in. */
+  async registrationOptions(userId: number, code: string | undefined): Promise<PasskeyOptionsData> {
+    await requireSecondFactor(this.deps.database, userId, code);
     const [user] = await this.db.select().from(users).where(eq(users.id, userId)).limit(1);
     if (!user) throw new BizError(ErrorCode.NOT_SIGNED_IN);
     const existing = await this.db.select().from(passkeys).where(eq(passkeys.userId, userId));
@@ -114,6 +118,7 @@ export class PasskeyService {
           name: body.name ?? `Passkey ${count + 1}`,
         })
         .returning();
+      void notifySecurityEvent(this.deps, userId, 'passkey_added');
       return toItem(created!);
     } catch {
       // The unique credential id: this authenticator is registered already.
@@ -121,12 +126,20 @@ export class PasskeyService {
     }
   }
 
-  async remove(userId: number, id: number): Promise<void> {
+  async remove(userId: number, id: number, code: string | undefined): Promise<void> {
+    const [own] = await this.db
+      .select({ id: passkeys.id })
+      .from(passkeys)
+      .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
+      .limit(1);
+    if (!own) throw notFound();
+    await requireSecondFactor(this.deps.database, userId, code);
     const gone = await this.db
       .delete(passkeys)
       .where(and(eq(passkeys.id, id), eq(passkeys.userId, userId)))
       .returning({ id: passkeys.id });
     if (gone.length === 0) throw notFound();
+    void notifySecurityEvent(this.deps, userId, 'passkey_removed');
   }
 
   /**

@@ -4,17 +4,18 @@ import { apiGet, apiPost } from '../../../lib/api-client';
 
 export const passkeysQueryKey = ['passkeys'] as const;
 export const listPasskeys = () => apiGet<PasskeyItem[]>('/passkeys');
-export const removePasskey = (id: number) => apiPost<null>('/passkeys/remove', { id });
+/** `code`: the authenticator or a recovery code, needed when two-factor is on. */
+export const removePasskey = (id: number, code?: string) => apiPost<null>('/passkeys/remove', { id, ...(code && { code }) });
 
 /** The browser side of WebAuthn loads only when a passkey is used. */
 const browserWebAuthn = () => import('@simplewebauthn/browser');
 
 /** Creates a passkey on this device (the browser asks for the screen lock) and registers it. */
-export async function addPasskey(name?: string): Promise<PasskeyItem> {
+export async function addPasskey(code?: string): Promise<PasskeyItem> {
   const { startRegistration } = await browserWebAuthn();
-  const { challenge, options } = await apiPost<PasskeyOptionsData>('/passkeys/register/options');
+  const { challenge, options } = await apiPost<PasskeyOptionsData>('/passkeys/register/options', code ? { code } : {});
   const response = await startRegistration({ optionsJSON: options as never });
-  return apiPost<PasskeyItem>('/passkeys/register', { challenge, response, ...(name && { name }) });
+  return apiPost<PasskeyItem>('/passkeys/register', { challenge, response });
 }
 
 /**

@@ -1,9 +1,11 @@
 import type { PasskeyItem } from '@coffer/contract/passkeys';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, List } from 'antd-mobile';
+import { secondFactorCode } from '@coffer/contract/two-factor';
+import { Button, Input, List } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../../lib/api-error';
+import { useCurrentUser } from '../../../lib/current-user';
 import { Dialog } from '../../../lib/dialog';
 import { toastDanger, toastSuccess } from '../../../lib/notify';
 import { addPasskey, listPasskeys, passkeysQueryKey, removePasskey } from '../api/passkeys';
@@ -14,13 +16,19 @@ export default function PasskeysPage() {
   const queryClient = useQueryClient();
   const passkeys = useQuery({ queryKey: passkeysQueryKey, queryFn: listPasskeys });
   const [adding, setAdding] = useState(false);
+  // With two-factor on, adding or removing a passkey needs a code (each code works once).
+  const needsCode = Boolean(useCurrentUser().data?.twoFactor);
+  const [code, setCode] = useState('');
+  const codeReady = !needsCode || secondFactorCode.safeParse(code).success;
+  const codeArg = needsCode ? code : undefined;
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: passkeysQueryKey });
 
   const add = async () => {
     setAdding(true);
     try {
-      await addPasskey();
+      await addPasskey(codeArg);
+      setCode('');
       toastSuccess(t('passkeys.added'));
       await refresh();
     } catch (error) {
@@ -39,7 +47,8 @@ export default function PasskeysPage() {
     });
     if (!confirmed) return;
     try {
-      await removePasskey(passkey.id);
+      await removePasskey(passkey.id, codeArg);
+      setCode('');
       toastSuccess(t('passkeys.removed'));
     } catch {
       // Shown by the HTTP layer.
@@ -63,7 +72,14 @@ export default function PasskeysPage() {
             data-testid="passkey-item"
             description={`${t('passkeys.created', { date: date(p.createdAt) })}${p.lastUsedAt ? ` · ${t('passkeys.lastUsed', { date: date(p.lastUsedAt) })}` : ''}`}
             extra={
-              <Button size="mini" color="danger" fill="outline" onClick={() => remove(p)} data-testid="passkey-remove">
+              <Button
+                size="mini"
+                color="danger"
+                fill="outline"
+                disabled={!codeReady}
+                onClick={() => remove(p)}
+                data-testid="passkey-remove"
+              >
                 {t('passkeys.remove')}
               </Button>
             }
@@ -72,7 +88,29 @@ export default function PasskeysPage() {
           </List.Item>
         ))}
       </List>
-      <Button block color="primary" size="large" loading={adding} onClick={add} data-testid="passkey-add">
+      {needsCode ? (
+        <section className="wallet-card">
+          <div className="wallet-muted mb-2">{t('passkeys.codeHint')}</div>
+          <Input
+            value={code}
+            onChange={(value) => setCode(value.trim())}
+            autoComplete="one-time-code"
+            maxLength={11}
+            placeholder={t('twoFactor.codeOrRecovery')}
+            aria-label={t('twoFactor.codeOrRecovery')}
+            data-testid="passkey-code"
+          />
+        </section>
+      ) : null}
+      <Button
+        block
+        color="primary"
+        size="large"
+        loading={adding}
+        disabled={!codeReady}
+        onClick={add}
+        data-testid="passkey-add"
+      >
         {t('passkeys.add')}
       </Button>
     </div>
