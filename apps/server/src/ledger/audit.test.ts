@@ -93,6 +93,26 @@ describe('ledger audit', () => {
     await q('delete from journal_entries where id = $1', [e!.id]);
   });
 
+  it('accepts a refusal kept under its key (decision 012) but not one that moved money or has a record', async () => {
+    const [e] = await q<{ id: number }>(
+      `insert into journal_entries (kind, user_id, idempotency_key, request_hash, refusal)
+       values ('transfer', $1, 'refused-key-0001', 'h', 'CB001') returning id`,
+      [alice],
+    );
+    expect(await failing()).toEqual({});
+    const [t] = await q<{ id: number; entry_id: number }>('select id, entry_id from transfers order by id limit 1');
+    await q('update transfers set entry_id = $2 where id = $1', [t!.id, e!.id]);
+    expect(await failing()).toEqual({ refused_entry_has_no_business_row: 1, entry_has_business_row: 1 });
+    await q('update transfers set entry_id = $2 where id = $1', [t!.id, t!.entry_id]);
+    const [p] = await q<{ id: number }>('select id from postings where entry_id = $1 order by id limit 1', [t!.entry_id]);
+    await q('update postings set entry_id = $2 where id = $1', [p!.id, e!.id]);
+    const moved = await failing();
+    expect(moved.refused_entry_moves_nothing).toBe(1);
+    await q('update postings set entry_id = $2 where id = $1', [p!.id, t!.entry_id]);
+    await q('delete from journal_entries where id = $1', [e!.id]);
+    expect(await failing()).toEqual({});
+  });
+
   it('catches a broken balance-after chain', async () => {
     const [first] = await q<{ id: number; balance_after: string }>(
       'select id, balance_after from postings where account_id = $1 order by id limit 1',

@@ -68,7 +68,16 @@ const STATIC_CHECKS: Check[] = [
   {
     name: 'entry_has_two_postings',
     query: `select e.id as entry_id, e.kind, count(p.id) as postings
-      from journal_entries e left join postings p on p.entry_id = e.id group by e.id, e.kind having count(p.id) < 2`,
+      from journal_entries e left join postings p on p.entry_id = e.id where e.refusal is null
+      group by e.id, e.kind having count(p.id) < 2`,
+  },
+  {
+    // A refused request kept under its Idempotency-Key (decision 012): the key's answer, no money.
+    name: 'refused_entry_moves_nothing',
+    query: `select e.id as entry_id, e.kind, e.refusal, e.idempotency_key is not null as has_key,
+        (select count(*) from postings p where p.entry_id = e.id) as postings
+      from journal_entries e
+      where e.refusal is not null and (e.idempotency_key is null or exists (select 1 from postings p where p.entry_id = e.id))`,
   },
   {
     name: 'posting_currency_matches_account',
@@ -102,6 +111,11 @@ function businessChecks(tables: string[]): Check[] {
         left join journal_entries e on e.id = r.entry_id where r.entry_id is not null and e.id is null`,
     },
     {
+      name: 'refused_entry_has_no_business_row',
+      query: `select r.business_table, r.row_id, r.entry_id, e.refusal from (${refs}) r
+        join journal_entries e on e.id = r.entry_id where e.refusal is not null`,
+    },
+    {
       name: 'entry_referenced_once',
       query: `select r.entry_id, count(*) as rows, string_agg(r.business_table || ':' || r.row_id, ', ') as refs
         from (${refs}) r where r.entry_id is not null group by r.entry_id having count(*) > 1`,
@@ -112,7 +126,7 @@ function businessChecks(tables: string[]): Check[] {
     const cases = kinds.map((b) => `(e.kind = '${b.kind}' and not exists (select 1 from ${b.table} x where x.entry_id = e.id))`);
     checks.push({
       name: 'entry_has_business_row',
-      query: `select e.id as entry_id, e.kind from journal_entries e where ${cases.join(' or ')}`,
+      query: `select e.id as entry_id, e.kind from journal_entries e where e.refusal is null and (${cases.join(' or ')})`,
     });
   }
   return checks;

@@ -88,7 +88,13 @@ describe(`ledger under ${CLIENTS} concurrent clients (seed ${SEED})`, () => {
     /** Successful requests by key, to check replays against. */
     const done = new Map<string, { id: number; amount: string }>();
     const early = new Map<string, number>();
-    const stats = { ok: 0, replayed: 0, insufficient: 0, reused: 0, houseLimit: 0 };
+    /**
+     * The first final answer of each key to the request first sent with it (0 or a refusal):
+     * the key's answer forever, refusals included (decision 012). Twins and replays of that
+     * request must hear it again; another request under the key hears 3010.
+     */
+    const answers = new Map<string, { code: number; request: string }>();
+    const stats = { ok: 0, replayed: 0, insufficient: 0, reused: 0, houseLimit: 0, refusalReplayed: 0 };
     let keySeq = 0;
 
     const newRequest = (sender?: number): Request => {
@@ -121,6 +127,14 @@ describe(`ledger under ${CLIENTS} concurrent clients (seed ${SEED})`, () => {
       const token = users.find((u) => u.uid === req.user)!.token;
       const res = await call<TransferResult | SwapApplyData>('POST', req.url, { token, body: req.body, key: req.key });
       const before = done.get(req.key);
+      const request = JSON.stringify([req.url, req.body]);
+      const first = answers.get(req.key);
+      if (!first) answers.set(req.key, { code: res.code, request });
+      else if (first.request !== request) expect(res.code, `another request under ${req.key}`).toBe(3010);
+      else {
+        expect(res.code, `the answer of ${req.key} changed`).toBe(first.code);
+        if (res.code !== 0) stats.refusalReplayed++;
+      }
       if (res.code === 0) {
         stats.ok++;
         if (res.data.replayed) {
@@ -151,7 +165,7 @@ describe(`ledger under ${CLIENTS} concurrent clients (seed ${SEED})`, () => {
         stats.insufficient++;
       } else if (res.code === 3010) {
         stats.reused++;
-        expect(before, `3010 for an unused key ${req.key}`).toBeDefined();
+        expect(first, `3010 for an unused key ${req.key}`).toBeDefined();
       } else if (res.code === 3011) {
         stats.houseLimit++;
       } else {
@@ -202,9 +216,17 @@ describe(`ledger under ${CLIENTS} concurrent clients (seed ${SEED})`, () => {
     expect(transfers.size).toBeGreaterThan(100);
     expect(swaps.size).toBeGreaterThan(20);
     expect(stats.replayed).toBeGreaterThan(0);
+    // Refused keys stay refused: nothing but the audit above and the balances may tell them
+    // from the rest, and the audit checks that refused entries moved nothing.
+    const [{ n: refusedRows }] = (await t.database.sql.query<{ n: number }>(
+      'select count(*)::int as n from journal_entries where refusal is not null',
+    )) as [{ n: number }];
+    const refusedKeys = [...answers.values()].filter((a) => a.code !== 0).length;
+    expect(Number(refusedRows)).toBe(refusedKeys);
     console.info(
       `ledger concurrency (${t.database.kind}, seed ${SEED}): ${transfers.size} transfers, ${swaps.size} swaps in ${elapsed} ms; ` +
-        `replayed ${stats.replayed}, 3001 ${stats.insufficient}, 3010 ${stats.reused}, 3011 ${stats.houseLimit}`,
+        `replayed ${stats.replayed}, 3001 ${stats.insufficient}, 3010 ${stats.reused}, 3011 ${stats.houseLimit}, ` +
+        `refusals replayed ${stats.refusalReplayed}`,
     );
   });
 });

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { ErrorCode, idempotencyKey } from '@coffer/contract';
 import type { FastifyRequest } from 'fastify';
 import { BizError } from '../core/errors.ts';
+import type { Database } from '../db/client.ts';
 
 /**
  * Money-moving POSTs take an Idempotency-Key header (DESIGN §5). The key is scoped to the
@@ -25,4 +26,39 @@ export function requestHash(operation: string, input: Record<string, unknown>): 
       .map((k) => [k, input[k] ?? null]),
   );
   return crypto.createHash('sha256').update(operation).update('\0').update(canonical).digest('hex');
+}
+
+/**
+ * Business refusals a service gives before its ledger call, and the SQLSTATE the ledger keeps
+ * them under (the one it raises for the same refusal). Others (1001, 2001, 2004) are not kept.
+ */
+const KEPT_BEFORE_LEDGER: Partial<Record<number, string>> = {
+  [ErrorCode.AMOUNT_OUT_OF_RANGE]: 'CB002',
+  [ErrorCode.CURRENCY_UNAVAILABLE]: 'CB003',
+  [ErrorCode.QUOTE_EXPIRED]: 'CB006',
+};
+
+/**
+ * A key's first final answer is its answer forever, a refusal too (decision 012). The ledger
+ * keeps the refusals it gives itself, in the statement that gives them; this keeps one a
+ * service gave before reaching the ledger (a refused price, an unavailable pair), one insert
+ * on the refused request only. Answers 'kept' (or 'not kept' for an error that is not a kept
+ * refusal): answer the error; 'taken': the key got another answer first (a concurrent request
+ * with the same key), which the caller answers instead.
+ */
+export async function keepRefusal(
+  database: Database,
+  kind: string,
+  userId: number,
+  key: string,
+  hash: string,
+  error: unknown,
+): Promise<'kept' | 'not kept' | 'taken'> {
+  const state = error instanceof BizError ? KEPT_BEFORE_LEDGER[error.bizCode] : undefined;
+  if (!state) return 'not kept';
+  const [row] = await database.sql.query<{ answer: string }>(
+    'select ledger_keep_refusal($1, $2, $3, $4, $5) as answer',
+    [kind, userId, key, hash, state],
+  );
+  return row?.answer === state ? 'kept' : 'taken';
 }

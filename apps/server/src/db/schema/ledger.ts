@@ -74,6 +74,8 @@ export const accounts = pgTable(
  * A journal entry groups postings that sum to zero per currency. Entries are never
  * edited; a correction is a new, reversing entry. (user_id, idempotency_key) makes a
  * retried request land once; request_hash tells a replay from a reused key (3010).
+ * `refusal` set: the key's request was refused with this SQLSTATE (kept so that a retry
+ * hears the same refusal, decision 012); such an entry has no postings and no business row.
  */
 export const journalEntries = pgTable(
   'journal_entries',
@@ -84,6 +86,7 @@ export const journalEntries = pgTable(
     idempotencyKey: text('idempotency_key'),
     requestHash: text('request_hash'),
     memo: text('memo'),
+    refusal: text('refusal'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('journal_entries_idempotency_key').on(t.userId, t.idempotencyKey)],

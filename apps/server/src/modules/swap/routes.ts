@@ -93,7 +93,8 @@ export async function swapRoutes(fastify: FastifyInstance) {
           `With quoteId the quoted amounts apply if the quote is the user's, matches the body, is unused and ` +
           `unexpired and the live rate moved at most ${QUOTE_RATE_TOLERANCE_BPS} bps, else 3006. Without it the ` +
           'live rate applies. 3001 insufficient balance, 3011 house limit reached, 3010 key reused with another body; ' +
-          'the same key and body answer the first swap again (replayed: true) without moving money twice.',
+          'the same key and body answer the first swap again (replayed: true) without moving money twice, or its ' +
+          'refusal (3001, 3002, 3003, 3006, 3011) again.',
         body: swapApplyBody,
         response: apiResponse(swapApplyData),
       },

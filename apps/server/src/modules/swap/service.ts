@@ -14,7 +14,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { BizError } from '../../core/errors.ts';
 import type { Database } from '../../db/client.ts';
 import { type GroupCommitStatement, groupCommit } from '../../ledger/group-commit.ts';
-import { requestHash } from '../../ledger/idempotency.ts';
+import { keepRefusal, requestHash } from '../../ledger/idempotency.ts';
 import { rethrowLedgerError, sqlState } from '../../ledger/sql-errors.ts';
 import { Decimal, effectiveRate, movedBps, plain, priceSwap, rateAfterSpread, type SwapPrice } from './pricing.ts';
 import type { PricedPair, RateSource } from './rates/index.ts';
@@ -251,8 +251,20 @@ export class SwapService {
       if (earlier) return earlier;
     }
 
-    const pair = await pairLookup;
-    const price = body.quoteId === undefined ? priceSwap(pair, body.amount) : await this.quotedPrice(userId, body, pair);
+    let pair: PricedPair;
+    let price: SwapPrice;
+    try {
+      pair = await pairLookup;
+      price = body.quoteId === undefined ? priceSwap(pair, body.amount) : await this.quotedPrice(userId, body, pair);
+    } catch (e) {
+      // A refusal of the pair, the amount or the quote (3003, 3002, 3006) is kept under the key
+      // like the ledger's own (decision 012); a concurrent twin's answer under it wins.
+      if (idempotencyKey && (await keepRefusal(this.database, 'swap', userId, idempotencyKey, hash, e)) === 'taken') {
+        const earlier = await this.replay(userId, idempotencyKey, hash);
+        if (earlier) return earlier;
+      }
+      throw e;
+    }
 
     const item: SwapItem = {
       userId,
@@ -306,15 +318,27 @@ export class SwapService {
     return { ...record, replayed: result.replayed };
   }
 
+  /**
+   * The key's earlier answer, if it has one: the same swap (replayed), its refusal again (a
+   * refusal is kept under its key, decision 012), or 3010 for another request.
+   */
   private async replay(userId: number, key: string, hash: string): Promise<SwapApplyData | null> {
-    const [row] = await this.database.sql.query<{ request_hash: string | null; swap_id: number | null }>(
-      `select e.request_hash, s.id as swap_id
+    const [row] = await this.database.sql.query<{
+      kind: string;
+      request_hash: string | null;
+      refusal: string | null;
+      swap_id: number | null;
+    }>(
+      `select e.kind, e.request_hash, e.refusal, s.id as swap_id
          from journal_entries e left join swaps s on s.entry_id = e.id
         where e.user_id = $1 and e.idempotency_key = $2`,
       [userId, key],
-      { name: 'swap_replay_v1' },
+      { name: 'swap_replay_v2' },
     );
     if (!row) return null;
+    if (row.refusal !== null && row.kind === 'swap' && row.request_hash === hash) {
+      rethrowLedgerError(Object.assign(new Error(`swap refused: SQLSTATE ${row.refusal}`), { code: row.refusal }));
+    }
     if (row.request_hash !== hash || row.swap_id === null) throw new BizError(ErrorCode.IDEMPOTENCY_KEY_REUSED);
     const record = await this.findOwn(userId, row.swap_id);
     if (!record) throw new Error(`swap ${row.swap_id} vanished`);

@@ -313,8 +313,10 @@ describe('swap API', () => {
       }
     });
 
-    it('answers 3001 on insufficient balance and leaves nothing behind', async () => {
-      const entriesBefore = await q<{ n: number }>(`select count(*)::int as n from journal_entries`);
+    it('answers 3001 on insufficient balance and moves nothing (the refusal is kept under its key)', async () => {
+      const entriesBefore = await q<{ n: number; last: number }>(
+        `select count(*) filter (where refusal is null)::int as n, coalesce(max(id), 0)::int as last from journal_entries`,
+      );
       const res = await call('POST', '/api/swap/apply', {
         token: bob.token,
         key: key(),
@@ -327,8 +329,17 @@ describe('swap API', () => {
         body: { fromCurrencyId: BTC, toCurrencyId: USDT, amount: '0.001' },
       });
       expect(noAccount.code).toBe(3001);
-      const entriesAfter = await q<{ n: number }>(`select count(*)::int as n from journal_entries`);
+      const entriesAfter = await q<{ n: number }>(`select count(*)::int as n from journal_entries where refusal is null`);
       expect(entriesAfter[0]!.n).toBe(entriesBefore[0]!.n);
+      const kept = await q<{ refusal: string; postings: number }>(
+        `select e.refusal, (select count(*)::int from postings p where p.entry_id = e.id) as postings
+           from journal_entries e where e.user_id = $1 and e.refusal is not null and e.id > $2`,
+        [bob.uid, entriesBefore[0]!.last],
+      );
+      expect(kept).toEqual([
+        { refusal: 'CB001', postings: 0 },
+        { refusal: 'CB001', postings: 0 },
+      ]);
       expect(await balanceOf(t.database, bob.uid, 'USDT')).toBe('1000');
     });
 
@@ -561,10 +572,16 @@ describe('swap API', () => {
       expect(await balanceOf(t.database, rich2.uid, 'BTC')).toBe('0');
       expect(await balanceOf(t.database, poor.uid, 'USDT')).toBe('1');
       const [left] = await q<{ n: number }>(
-        `select count(*)::int as n from journal_entries where kind = 'swap' and user_id = any($1::bigint[])`,
+        `select count(*)::int as n from journal_entries where kind = 'swap' and user_id = any($1::bigint[]) and refusal is null`,
         [[rich1.uid, rich2.uid, poor.uid]],
       );
       expect(left!.n).toBe(2);
+      // The two refused items are kept under their keys (decision 012), the reused key is not.
+      const refused = await q<{ refusal: string }>(
+        `select refusal from journal_entries where user_id = any($1::bigint[]) and refusal is not null order by id`,
+        [[rich1.uid, rich2.uid, poor.uid]],
+      );
+      expect(refused.map((r) => r.refusal)).toEqual(['CB001', 'CB011']);
       const report = await auditLedger(t.database);
       expect(report.checks.filter((c) => !c.ok)).toEqual([]);
     });

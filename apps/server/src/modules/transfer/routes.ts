@@ -32,7 +32,7 @@ const TRANSFER_ERRORS =
   'Errors: 2001 not signed in, 3001 insufficient balance, 3002 amount out of range or too many decimals, ' +
   '3003 currency unavailable, 3004 recipient not found, 3005 cannot send to yourself, 3010 Idempotency-Key ' +
   'reused with another body. A replay with the same key and body answers the same transfer (replayed: true) ' +
-  'and moves no money.';
+  'and moves no money; a refused one (3001-3005) answers the same refusal again, even once it would succeed.';
 
 export async function transferRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

@@ -36,12 +36,26 @@ export interface Caller {
   requireSession(): Promise<unknown>;
 }
 
+/** The shortest exact form of a decimal string ("010.50" -> "10.5"), or null if it is not one. */
+function canonicalDecimal(raw: string): string | null {
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(raw.trim());
+  if (!m) return null;
+  const int = m[1]!.replace(/^0+(?=\d)/, '');
+  const frac = (m[2] ?? '').replace(/0+$/, '');
+  return frac ? `${int}.${frac}` : int;
+}
+
 /**
  * Moves `amount` from the caller's available balance to another user's: one coffer_transfer()
  * inside coffer_transfer_batch(), which also resolves the session, so a request costs one
  * statement shared with the transfers that arrived with it (group commit, see batcher.ts).
  * Checks that need no database (shape, decimals, limits) answer before it, after the session
  * is confirmed, so a caller without a session always hears 2001 first.
+ *
+ * With an Idempotency-Key, a refusal of the currency or amount (3003, 3002) is not answered
+ * here but by the ledger, which makes the same checks after looking at the key: an earlier
+ * answer under the key wins, and a new refusal is kept under it (decision 012). This costs the
+ * refused request its statement; a transfer that goes through is unchanged.
  */
 export async function transfer(
   database: Database,
@@ -56,18 +70,31 @@ export async function transfer(
     amount = parseAmount(input.amount, currency);
   } catch (e) {
     await caller.requireSession();
-    throw e;
+    // A currency that does not exist at all and an amount that is no number stay answers of
+    // their own (not kept): there is nothing for the ledger to check them against.
+    const known = (await currencies(database)).byId.get(input.currencyId);
+    const canonical = canonicalDecimal(input.amount);
+    const keptByLedger =
+      idempotencyKey !== null &&
+      known !== undefined &&
+      canonical !== null &&
+      e instanceof BizError &&
+      (e.bizCode === ErrorCode.AMOUNT_OUT_OF_RANGE || e.bizCode === ErrorCode.CURRENCY_UNAVAILABLE);
+    if (!keptByLedger) throw e;
+    currency = known;
+    amount = canonical;
   }
   const memo = input.memo?.trim() || null;
   const toUid = 'uid' in input.to ? input.to.uid : null;
   const toEmail = 'email' in input.to ? input.to.email.toLowerCase() : null;
   const target = toUid !== null ? { uid: toUid } : { email: toEmail };
-  const hash = idempotencyKey ? requestHash('transfer', { ...target, currencyId: currency.id, amount, memo }) : null;
+  const currencyId = input.currencyId;
+  const hash = idempotencyKey ? requestHash('transfer', { ...target, currencyId, amount, memo }) : null;
   const item: BatchItem = {
     tokenHash: caller.tokenHash,
     toUid,
     toEmail,
-    currencyId: currency.id,
+    currencyId,
     amount,
     memo,
     key: idempotencyKey,
@@ -75,7 +102,8 @@ export async function transfer(
   };
   let row = await transferBatcher(database).submit(item);
   // Batches of two API processes may deadlock on crossing idempotency keys of concurrent
-  // twins (PostgreSQL breaks it by refusing one item): run that item again.
+  // twins (PostgreSQL breaks it by refusing one item), or a twin may take the key of a refused
+  // item before its refusal is kept (40001): run that item again (it then hears the key's answer).
   for (let retry = 0; retry < 3 && (row.b_state === '40P01' || row.b_state === '40001'); retry++) {
     row = await transferBatcher(database).submit(item);
   }
@@ -86,7 +114,7 @@ export async function transfer(
   return {
     id: Number(row.t_id),
     direction: 'out',
-    currencyId: currency.id,
+    currencyId,
     code: currency.code,
     amount: trimDecimal(row.t_amount),
     memo: row.t_memo,

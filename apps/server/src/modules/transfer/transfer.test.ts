@@ -260,13 +260,17 @@ describe('transfers', () => {
     expect(await countTransfers()).toBe(before + 1);
   });
 
-  it('lets a refused request be retried with its key once the balance allows it', async () => {
+  it('keeps a refusal under its key (decision 012): the same request stays refused once the balance allows it', async () => {
     const key = nextKey();
     const body = { uid: alice.uid, currencyId: btc, amount: '0.5' };
     expect((await sendUid(carol, body, { key })).code).toBe(3001);
     await fund(t, carol.uid, 'BTC', '0.5');
-    expect((await sendUid(carol, body, { key })).data).toMatchObject({ replayed: false, amount: '0.5' });
-    expect((await sendUid(carol, body, { key })).data.replayed).toBe(true);
+    expect(await sendUid(carol, body, { key })).toMatchObject({ code: 3001, data: null });
+    expect(await balanceOf(carol, btc)).toBe('0.50000001');
+    const fresh = nextKey();
+    expect((await sendUid(carol, body, { key: fresh })).data).toMatchObject({ replayed: false, amount: '0.5' });
+    expect((await sendUid(carol, body, { key: fresh })).data.replayed).toBe(true);
+    expect((await sendUid(carol, body, { key })).code).toBe(3001);
     expect(await balanceOf(carol, btc)).toBe('0.00000001');
   });
 

@@ -138,9 +138,15 @@ export async function withdrawLimits(database: Database, userId: number, network
 /**
  * Applies for a withdrawal (DESIGN §7): the address must be valid for the network, the e-mail
  * code right, the amount within the network's rules; then amount + fee move from available
- * to frozen in one SQL call (coffer_withdraw_apply), with the code used up in the same
- * transaction. A replayed Idempotency-Key answers the first withdrawal without asking for a
- * new code (the first one is used up).
+ * to frozen in one SQL call (coffer_withdraw_request), with the code used up in the same
+ * transaction.
+ *
+ * An Idempotency-Key that already has its answer is answered again without a new code (the
+ * first one is used up) and without looking at what changed since: the same withdrawal
+ * (replayed), or the same refusal, or 3010 for another request. A refusal by the ledger once
+ * the code was accepted (3001, 3009, ...) is kept under the key (decision 012) and leaves the
+ * code unused, so the user may correct the request and send it with a new key and the same
+ * code; a refusal before the code (3008, 3003, 3012, 3002, 2004) is not kept.
  */
 export async function applyWithdrawal(
   database: Database,
@@ -153,38 +159,52 @@ export async function applyWithdrawal(
   const address = rules.normalizeAddress(body.address);
   if (!address || rules.isOwnHotWallet(address)) throw new BizError(ErrorCode.INVALID_ADDRESS);
   const [cur] = await database.sql.query<{ decimals: number }>('select decimals from currencies where id = $1', [net.currencyId]);
-  // What can be judged without the code comes first, so a refusal does not use up a code.
-  if (!net.withdrawEnabled) throw new BizError(ErrorCode.CURRENCY_UNAVAILABLE, 'networkId');
-  if (net.payoutsFrozen) throw new BizError(ErrorCode.PAYOUTS_FROZEN);
-  const amount = parseAmount(body.amount, {
+  const amountRules = {
     decimals: Math.min(cur?.decimals ?? 0, net.tokenDecimals),
     transferMin: net.minWithdraw,
     transferMax: net.maxWithdraw,
-  });
+  };
+  // The request as the ledger sees it (the network's limits are checked below, not here:
+  // they may have changed since the key got its answer).
+  const amount = parseAmount(body.amount, amountRules, { limits: false });
   const memo = body.memo ? body.memo : null;
   const hash = key ? requestHash('withdraw', { networkId: net.id, address, amount, memo }) : null;
 
-  const call = sql`select w_id, w_replayed from coffer_withdraw_apply(${user.id}, ${net.id}, ${address}, ${amount}::numeric, ${memo}, ${key}, ${hash})`;
-  type Applied = { w_id: number; w_replayed: boolean };
+  const call = sql`select w_id, w_replayed, w_refusal from coffer_withdraw_request(${user.id}, ${net.id}, ${address}, ${amount}::numeric, ${memo}, ${key}, ${hash})`;
+  type Applied = { w_id: number | null; w_replayed: boolean | null; w_refusal: string | null };
+  const rowOf = (res: unknown) => (res as { rows: Applied[] }).rows[0];
+  const withCode = async () => {
+    // What can be judged without the code comes first, so a refusal does not use up a code.
+    if (!net.withdrawEnabled) throw new BizError(ErrorCode.CURRENCY_UNAVAILABLE, 'networkId');
+    if (net.payoutsFrozen) throw new BizError(ErrorCode.PAYOUTS_FROZEN);
+    parseAmount(body.amount, amountRules);
+    // With two-factor on, the authenticator code too (2006 without it, 2007 wrong or replayed).
+    await requireSecondFactor(database, user.id, body.totp);
+    const codeId = await checkEmailCode(database.db, user.email, 'withdraw', body.code);
+    return database.db.transaction(async (tx) => {
+      const row = rowOf(await tx.execute(call));
+      // A withdrawal uses the code up; a refusal kept under the key commits without it.
+      if (row && row.w_refusal === null) await consumeEmailCode(tx, codeId);
+      return row;
+    });
+  };
   let result: Applied | undefined;
   try {
-    if (key && (await keyUsed(database, user.id, key))) {
-      result = ((await database.db.execute(call)) as unknown as { rows: Applied[] }).rows[0];
-    } else {
-      // With two-factor on, the authenticator code too (2006 without it, 2007 wrong or replayed).
-      await requireSecondFactor(database, user.id, body.totp);
-      const codeId = await checkEmailCode(database.db, user.email, 'withdraw', body.code);
-      result = await database.db.transaction(async (tx) => {
-        await consumeEmailCode(tx, codeId);
-        return ((await tx.execute(call)) as unknown as { rows: Applied[] }).rows[0];
-      });
+    for (let attempt = 1; ; attempt++) {
+      result = key && (await keyUsed(database, user.id, key)) ? rowOf(await database.db.execute(call)) : await withCode();
+      // 40001: a concurrent request with this key got its answer in first; 40P01: keeping the
+      // refusal deadlocked with it. Either way the key now has an answer: ask again.
+      if (attempt >= 3 || !['40001', '40P01'].includes(result?.w_refusal ?? '')) break;
     }
   } catch (e) {
     rethrowLedgerError(e);
   }
-  if (!result) throw new Error('coffer_withdraw_apply answered no row');
+  if (!result) throw new Error('coffer_withdraw_request answered no row');
+  if (result.w_refusal !== null) {
+    rethrowLedgerError(Object.assign(new Error(`withdrawal refused: SQLSTATE ${result.w_refusal}`), { code: result.w_refusal }));
+  }
   const record = await withdrawalRecord(database, Number(result.w_id));
-  return { ...record, replayed: result.w_replayed };
+  return { ...record, replayed: result.w_replayed === true };
 }
 
 async function keyUsed(database: Database, userId: number, key: string): Promise<boolean> {
