@@ -16,7 +16,7 @@ describe('two-factor authentication in the browser', () => {
   });
   afterAll(() => browser?.close());
 
-  it('enrols an authenticator from the QR page, shows the recovery codes once, then signs in with a code', async () => {
+  it('enrols an authenticator from the QR page, shows the recovery codes once, the withdraw page asks the code, then signs in with a code', async () => {
     const lang = 'en-US';
     const user = await createUser(lang);
     const context = await newPhone(browser, lang, { token: user.token });
@@ -36,6 +36,9 @@ describe('two-factor authentication in the browser', () => {
       expect(await codes.count()).toBe(10);
       await page.getByTestId('2fa-done').click();
       await expect.poll(() => page.getByTestId('2fa-status').textContent()).toBe(t(lang, 'twoFactor.on'));
+      // The withdraw page now asks for the authenticator code too.
+      await page.goto('/withdraw');
+      await page.getByTestId('withdraw-totp').waitFor();
 
       // Sign in again on a fresh phone: password, then the next code of the authenticator.
       const fresh = await newPhone(browser, lang);
