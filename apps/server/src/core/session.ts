@@ -78,3 +78,32 @@ export async function requireSession(db: Db, request: FastifyRequest): Promise<S
   const { lastSeenAt: _seen, ...user } = row;
   return { ...user, role: row.role === 'operator' ? 'operator' : 'user' };
 }
+
+/**
+ * In-process news of revoked sessions, per database handle: the security centre announces the
+ * sessions it signs out, and long-lived answers (the event stream) of those sessions end at
+ * once. Other processes notice on their next periodic check (sessionActive).
+ */
+const revokedListeners = new WeakMap<Db, Set<(sessionIds: number[]) => void>>();
+
+export function onSessionsRevoked(db: Db, listener: (sessionIds: number[]) => void): () => void {
+  let set = revokedListeners.get(db);
+  if (!set) revokedListeners.set(db, (set = new Set()));
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+export function announceRevoked(db: Db, sessionIds: number[]): void {
+  if (sessionIds.length === 0) return;
+  for (const listener of revokedListeners.get(db) ?? []) listener(sessionIds);
+}
+
+/** Whether a session is still signed in (not revoked, not expired). */
+export async function sessionActive(db: Db, sessionId: number): Promise<boolean> {
+  const rows = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
+    .limit(1);
+  return rows.length > 0;
+}

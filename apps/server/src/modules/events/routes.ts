@@ -2,6 +2,7 @@ import { envelope } from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { onSessionsRevoked, sessionActive } from '../../core/session.ts';
 
 /** A comment line keeps proxies from closing an idle stream. */
 const HEARTBEAT_MS = 15_000;
@@ -15,6 +16,7 @@ const HEARTBEAT_MS = 15_000;
 export async function eventRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { events } = app.deps.chain;
+  const { db } = app.deps.database;
   // Open streams never go idle: end them when the server closes, or shutdown would wait.
   const open = new Set<import('node:http').ServerResponse>();
   app.addHook('preClose', async () => {
@@ -52,12 +54,29 @@ export async function eventRoutes(fastify: FastifyInstance) {
       for (const e of backlog) send(e);
       const unsubscribe = events.subscribe(userId, send);
       open.add(res);
-      const heartbeat = setInterval(() => res.write(': ping\n\n'), HEARTBEAT_MS);
+      // A session signed out elsewhere ends its stream: at once when signed out through this
+      // process (security centre), else at the next heartbeat's check of the session row.
+      const { sessionId } = request.user;
+      const stopWatching = onSessionsRevoked(db, (ids) => {
+        if (ids.includes(sessionId)) res.end();
+      });
+      const heartbeat = setInterval(() => {
+        res.write(': ping\n\n');
+        sessionActive(db, sessionId).then(
+          (active) => active || res.end(),
+          () => {},
+        );
+      }, HEARTBEAT_MS);
+      let closed = false;
       const close = () => {
+        if (closed) return;
+        closed = true;
         clearInterval(heartbeat);
+        stopWatching();
         unsubscribe();
         open.delete(res);
       };
+      res.on('close', close);
       request.raw.on('close', close);
       res.on('error', close);
     },

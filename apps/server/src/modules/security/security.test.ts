@@ -294,3 +294,49 @@ describe('security centre', () => {
     expect(await mailsWith('dave@coffer.test', 'new sign-in')).toHaveLength(1);
   });
 });
+
+describe('security centre: the event stream of a signed-out session', () => {
+  let t: TestApp;
+  afterAll(() => t?.close());
+
+  it('ends at once when the session is signed out from another one', async () => {
+    t = await createTestApp({ RATE_LIMIT: 'off' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
+    const token = await signUp(t, 'erin@coffer.test', 'erin-password');
+    const other = await signUp(t, 'erin2@coffer.test', 'erin-password'); // another user's stream stays
+    const loginRes = await t.app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: 'erin@coffer.test', password: 'erin-password' },
+    });
+    const phone = `Bearer ${(loginRes.json() as Envelope<LoginData>).data.token}`;
+
+    const open = async (tok: string) => {
+      const controller = new AbortController();
+      const res = await fetch(`${base}/api/events`, { headers: { 'x-token': tok }, signal: controller.signal });
+      expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+      const reader = res.body!.getReader();
+      await reader.read(); // retry: line
+      return { reader, controller };
+    };
+    const phoneStream = await open(phone);
+    const otherStream = await open(other);
+
+    const sessionsRes = await t.app.inject({ method: 'GET', url: '/api/security/sessions', headers: { 'x-token': token } });
+    const phoneId = (sessionsRes.json() as Envelope<SecuritySessionList>).data.list.find((s) => !s.current)!.id;
+    const revoked = await t.app.inject({
+      method: 'POST',
+      url: `/api/security/sessions/${phoneId}/revoke`,
+      headers: { 'x-token': token },
+    });
+    expect((revoked.json() as Envelope<null>).code).toBe(0);
+
+    const ended = await Promise.race([phoneStream.reader.read().then((r) => r.done), pause(3000).then(() => 'timeout')]);
+    expect(ended).toBe(true);
+    const stillOpen = await Promise.race([otherStream.reader.read().then(() => 'data'), pause(300).then(() => 'open')]);
+    expect(stillOpen).toBe('open');
+    otherStream.controller.abort();
+    phoneStream.controller.abort();
+  });
+});

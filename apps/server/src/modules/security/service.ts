@@ -7,6 +7,7 @@ import {
 } from '@coffer/contract';
 import { and, count, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { notFound } from '../../core/errors.ts';
+import { announceRevoked } from '../../core/session.ts';
 import type { Db } from '../../db/client.ts';
 import { sessions, signInAttempts, users } from '../../db/schema/index.ts';
 import { deviceName } from './user-agent.ts';
@@ -47,6 +48,7 @@ export class SecurityService {
       .where(and(eq(sessions.id, sessionId), active(userId)))
       .returning({ id: sessions.id });
     if (!rows[0]) throw notFound();
+    announceRevoked(this.db, [sessionId]);
   }
 
   async revokeOthers(userId: number, currentSessionId: number): Promise<RevokeOthersData> {
@@ -55,6 +57,7 @@ export class SecurityService {
       .set({ revokedAt: new Date() })
       .where(and(active(userId), ne(sessions.id, currentSessionId)))
       .returning({ id: sessions.id });
+    announceRevoked(this.db, rows.map((r) => r.id));
     return { revoked: rows.length };
   }
 
