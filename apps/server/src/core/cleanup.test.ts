@@ -8,6 +8,7 @@ import {
   cleanupExpired,
   EMAIL_CODE_RETENTION_HOURS,
   SESSION_RETENTION_DAYS,
+  SIGN_IN_HISTORY_RETENTION_DAYS,
   SWAP_QUOTE_RETENTION_HOURS,
   startCleanup,
 } from './cleanup.ts';
@@ -106,7 +107,7 @@ describe('cleanup of expired rows', () => {
     ];
 
     const removed = await cleanupExpired(t.database);
-    expect(removed).toEqual({ swapQuotes: 2, emailCodes: 2, sessions: 2 });
+    expect(removed).toEqual({ swapQuotes: 2, emailCodes: 2, sessions: 2, signIns: 0 });
     expect(await ids('swap_quotes', [...oldQuotes, ...keptQuotes])).toEqual([...keptQuotes].sort((a, b) => a - b));
     expect(await ids('email_codes', [...oldCodes, ...keptCodes])).toEqual(keptCodes);
     expect(await ids('sessions', [...oldSessions, ...keptSessions])).toEqual(keptSessions);
@@ -114,7 +115,24 @@ describe('cleanup of expired rows', () => {
     expect((await call('GET', '/api/getCurrentUser', { token: user.token })).code).toBe(0);
 
     // Nothing left to do: a second run deletes nothing.
-    expect(await cleanupExpired(t.database)).toEqual({ swapQuotes: 0, emailCodes: 0, sessions: 0 });
+    expect(await cleanupExpired(t.database)).toEqual({ swapQuotes: 0, emailCodes: 0, sessions: 0, signIns: 0 });
+  });
+
+  it('deletes sign-in history past SIGN_IN_HISTORY_RETENTION_DAYS and keeps the rest', async () => {
+    const retention = SIGN_IN_HISTORY_RETENTION_DAYS * 24 * HOUR_S;
+    const attempt = async (createdAt: string) =>
+      Number(
+        (
+          await q<{ id: number }>(
+            `insert into sign_in_attempts (user_id, success, ip, created_at) values ($1, true, '127.0.0.1', $2) returning id`,
+            [user.uid, createdAt],
+          )
+        )[0]!.id,
+      );
+    const old = await attempt(ago(retention + HOUR_S));
+    const kept = [await attempt(ago(retention - HOUR_S)), await attempt(ago(60))];
+    expect(await cleanupExpired(t.database)).toMatchObject({ signIns: 1 });
+    expect(await ids('sign_in_attempts', [old, ...kept])).toEqual(kept);
   });
 
   it('deletes in batches until nothing old is left', async () => {

@@ -15,6 +15,8 @@ export const SWAP_QUOTE_RETENTION_HOURS = 1;
 export const EMAIL_CODE_RETENTION_HOURS = 24;
 /** Expired or signed-out sessions (with their IP and user agent) are kept this long, for investigations. */
 export const SESSION_RETENTION_DAYS = 30;
+/** Sign-in attempts (security centre's history, with IP and user agent) are kept this long. */
+export const SIGN_IN_HISTORY_RETENTION_DAYS = 180;
 /** Rows per DELETE statement: keeps each statement's locks and WAL small on a large backlog. */
 export const CLEANUP_BATCH_ROWS = 5000;
 
@@ -22,6 +24,7 @@ export interface CleanupCounts {
   swapQuotes: number;
   emailCodes: number;
   sessions: number;
+  signIns: number;
 }
 
 const HOUR_S = 3600;
@@ -47,6 +50,10 @@ const STATEMENTS: Record<keyof CleanupCounts, { sql: string; retentionS: number 
     sql: batchDelete('sessions', 't.expires_at < $1 or t.revoked_at < $1'),
     retentionS: SESSION_RETENTION_DAYS * 24 * HOUR_S,
   },
+  signIns: {
+    sql: batchDelete('sign_in_attempts', 't.created_at < $1'),
+    retentionS: SIGN_IN_HISTORY_RETENTION_DAYS * 24 * HOUR_S,
+  },
 };
 
 /** Deletes everything past its retention, batch by batch; answers how many rows of each. */
@@ -55,7 +62,7 @@ export async function cleanupExpired(
   opts: { batchSize?: number } = {},
 ): Promise<CleanupCounts> {
   const batchSize = opts.batchSize ?? CLEANUP_BATCH_ROWS;
-  const counts: CleanupCounts = { swapQuotes: 0, emailCodes: 0, sessions: 0 };
+  const counts: CleanupCounts = { swapQuotes: 0, emailCodes: 0, sessions: 0, signIns: 0 };
   for (const [name, { sql, retentionS }] of Object.entries(STATEMENTS) as [keyof CleanupCounts, (typeof STATEMENTS)[keyof CleanupCounts]][]) {
     const cutoff = new Date(Date.now() - retentionS * 1000);
     for (;;) {
@@ -83,7 +90,7 @@ export function startCleanup(opts: { database: Pick<Database, 'sql'>; log: Clean
   const run = () => {
     running ??= cleanupExpired(opts.database)
       .then((counts) => {
-        if (counts.swapQuotes + counts.emailCodes + counts.sessions > 0) opts.log.info({ deleted: counts }, 'cleanup: expired rows deleted');
+        if (counts.swapQuotes + counts.emailCodes + counts.sessions + counts.signIns > 0) opts.log.info({ deleted: counts }, 'cleanup: expired rows deleted');
       })
       .catch((err: unknown) => opts.log.warn({ error: err instanceof Error ? err.message : String(err) }, 'cleanup failed; next run retries'))
       .finally(() => {
