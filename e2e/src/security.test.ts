@@ -114,6 +114,7 @@ describe('content security policy', () => {
       ['/swap', 'main.app-main'],
       ['/profile', '.user-avatar'],
       ['/settings', 'main.app-main'],
+      ['/settings/security', '[data-testid=security-session]'],
       ['/charge', '[data-testid=deposit-qr] svg'],
       ['/withdraw', '[data-testid=withdraw-address]'],
       ['/transfer', 'main.app-main'],
