@@ -57,4 +57,9 @@ describe('configuration', () => {
       expect(() => loadConfig(env)).toThrow(variable);
     }
   });
+
+  it('takes TWO_FACTOR_KEY only as 64 hex characters', () => {
+    expect(loadConfig({ TWO_FACTOR_KEY: 'ab'.repeat(32) }).TWO_FACTOR_KEY).toBe('ab'.repeat(32));
+    expect(() => loadConfig({ TWO_FACTOR_KEY: 'secret' })).toThrow('TWO_FACTOR_KEY');
+  });
 });

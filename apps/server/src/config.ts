@@ -181,6 +181,12 @@ const envSchema = z.object({
     .toLowerCase()
     .regex(HOST_NAME, 'a host name like wallet.example.com (no scheme, port or IP address)')
     .optional(),
+  /** Key of the stored authenticator secrets (AES-256-GCM), 64 hex characters. Unset: DATA_DIR/two-factor-key, generated. */
+  TWO_FACTOR_KEY: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-fA-F]{64}$/, 'must be 64 hex characters (32 random bytes), e.g. `openssl rand -hex 32`')
+    .optional(),
   /** Comma-separated origins passkeys are used from. Unset: http://<rp id>:<PORT> for localhost, else https://<rp id>. */
   WEBAUTHN_ORIGIN: z.string().trim().optional(),
   SUPPORT_EMAIL: z.string().trim().email().default('support@coffer.local'),

@@ -12,6 +12,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
+import { loadTwoFactorKey, registerTwoFactorKey } from './secret-box.ts';
 import { TwoFactorService } from './service.ts';
 
 const tags = ['two-factor'];
@@ -23,7 +24,8 @@ const MINUTE = 60_000;
 
 export async function twoFactorRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const { config } = app.deps;
+  const { config, database } = app.deps;
+  registerTwoFactorKey(database, loadTwoFactorKey(config));
   const service = new TwoFactorService(app.deps);
   const perIp = (max: number, timeWindow: number) => (config.RATE_LIMIT ? { max, timeWindow } : false);
   const codeTries =

@@ -14,6 +14,7 @@ import { createSession, TOKEN_HEAD } from '../../core/session.ts';
 import { passkeys, recoveryCodes, userTotp, users } from '../../db/schema/index.ts';
 import { notifySecurityEvent, recordSignIn } from '../security/index.ts';
 import { issueChallenge, liveChallenge, useChallenge } from './challenges.ts';
+import { sealSecret } from './secret-box.ts';
 import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpFor, totpRow, twoFactorEnabled, verifySecondFactor } from './totp.ts';
 
 export class TwoFactorService {
@@ -31,10 +32,11 @@ export class TwoFactorService {
     const existing = await totpRow(this.deps.database, userId);
     if (existing?.enabledAt) throw new BizError(ErrorCode.NOT_ALLOWED_IN_STATE);
     const secret = newTotpSecret();
+    const sealed = sealSecret(this.deps.database, userId, secret);
     await this.db
       .insert(userTotp)
-      .values({ userId, secret })
-      .onConflictDoUpdate({ target: userTotp.userId, set: { secret, lastStep: null, createdAt: new Date() } });
+      .values({ userId, secret: sealed })
+      .onConflictDoUpdate({ target: userTotp.userId, set: { secret: sealed, lastStep: null, createdAt: new Date() } });
     return { secret, uri: totpFor(secret, email, this.deps.config.PRODUCT_NAME).toString() };
   }
 

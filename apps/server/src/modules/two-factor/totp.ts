@@ -6,6 +6,7 @@ import { BizError } from '../../core/errors.ts';
 import { refundRateLimit, takeUnderCap } from '../../core/rate-limits.ts';
 import type { Database } from '../../db/client.ts';
 import { recoveryCodes, userTotp } from '../../db/schema/index.ts';
+import { openSecret } from './secret-box.ts';
 
 /**
  * Authenticator codes (RFC 6238 via otpauth) and recovery codes. Every check of a code counts
@@ -85,7 +86,7 @@ async function useRecoveryCode(database: Database, userId: number, code: string)
 
 export async function totpRow(database: Database, userId: number) {
   const [row] = await database.db.select().from(userTotp).where(eq(userTotp.userId, userId)).limit(1);
-  return row;
+  return row && { ...row, secret: openSecret(database, userId, row.secret) };
 }
 
 export async function twoFactorEnabled(database: Database, userId: number): Promise<boolean> {

@@ -7,10 +7,13 @@ import type {
   TwoFactorSetupData,
   WithdrawApplyData,
 } from '@coffer/contract';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { client, createUser, fund } from '../../test/users.ts';
 import { signUp } from '../auth/test-helpers.ts';
+import { KEY_FILE_NAME, openSecret } from './secret-box.ts';
 import { SECOND_FACTOR_TRIES, totpFor } from './totp.ts';
 
 /** Authenticator codes: enrolment, sign-in in two steps, recovery codes, replay, withdrawals. */
@@ -69,6 +72,13 @@ describe('two-factor authentication (TOTP)', () => {
     expect(JSON.stringify(user)).not.toContain(setup.data.secret);
     // Changing the authenticator needs it switched off first (with a code).
     expect((await call('POST', '/api/2fa/setup', { token: u.token })).code).toBe(3007);
+    // The secret is stored encrypted with the key generated into DATA_DIR (0600), bound to its user.
+    const [stored] = await t.database.sql.query<{ secret: string }>('select secret from user_totp where user_id = $1', [u.uid]);
+    expect(stored!.secret).toMatch(/^v1:/);
+    expect(stored!.secret).not.toContain(setup.data.secret);
+    expect(openSecret(t.database, u.uid, stored!.secret)).toBe(setup.data.secret);
+    expect(() => openSecret(t.database, u.uid + 1, stored!.secret)).toThrow();
+    expect(fs.statSync(path.join(t.config.dataDir, KEY_FILE_NAME)).mode & 0o777).toBe(0o600);
     // The recovery codes are stored hashed.
     const rows = await t.database.sql.query<{ code_hash: string }>('select code_hash from recovery_codes where user_id = $1', [u.uid]);
     expect(rows.map((r) => r.code_hash)).not.toContain(enabled.data.recoveryCodes[0]);
