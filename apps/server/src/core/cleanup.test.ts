@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.ts';
 import { client, createUser, fund, type TestUser } from '../test/users.ts';
 import {
+  AUTH_CHALLENGE_RETENTION_HOURS,
   CLEANUP_INTERVAL_MINUTES,
   cleanupExpired,
   EMAIL_CODE_RETENTION_HOURS,
@@ -107,7 +108,7 @@ describe('cleanup of expired rows', () => {
     ];
 
     const removed = await cleanupExpired(t.database);
-    expect(removed).toEqual({ swapQuotes: 2, emailCodes: 2, sessions: 2, signIns: 0 });
+    expect(removed).toEqual({ swapQuotes: 2, emailCodes: 2, sessions: 2, signIns: 0, authChallenges: 0 });
     expect(await ids('swap_quotes', [...oldQuotes, ...keptQuotes])).toEqual([...keptQuotes].sort((a, b) => a - b));
     expect(await ids('email_codes', [...oldCodes, ...keptCodes])).toEqual(keptCodes);
     expect(await ids('sessions', [...oldSessions, ...keptSessions])).toEqual(keptSessions);
@@ -115,7 +116,7 @@ describe('cleanup of expired rows', () => {
     expect((await call('GET', '/api/getCurrentUser', { token: user.token })).code).toBe(0);
 
     // Nothing left to do: a second run deletes nothing.
-    expect(await cleanupExpired(t.database)).toEqual({ swapQuotes: 0, emailCodes: 0, sessions: 0, signIns: 0 });
+    expect(await cleanupExpired(t.database)).toEqual({ swapQuotes: 0, emailCodes: 0, sessions: 0, signIns: 0, authChallenges: 0 });
   });
 
   it('deletes sign-in history past SIGN_IN_HISTORY_RETENTION_DAYS and keeps the rest', async () => {
@@ -133,6 +134,22 @@ describe('cleanup of expired rows', () => {
     const kept = [await attempt(ago(retention - HOUR_S)), await attempt(ago(60))];
     expect(await cleanupExpired(t.database)).toMatchObject({ signIns: 1 });
     expect(await ids('sign_in_attempts', [old, ...kept])).toEqual(kept);
+  });
+
+  it('deletes sign-in and passkey challenges AUTH_CHALLENGE_RETENTION_HOURS after they expired', async () => {
+    const challenge = async (expiresAt: string) =>
+      Number(
+        (
+          await q<{ id: number }>(
+            `insert into auth_challenges (token_hash, purpose, expires_at) values (md5(random()::text), 'passkey_login', $1) returning id`,
+            [expiresAt],
+          )
+        )[0]!.id,
+      );
+    const old = await challenge(ago(AUTH_CHALLENGE_RETENTION_HOURS * HOUR_S + 60));
+    const kept = [await challenge(ago(60)), await challenge(new Date(Date.now() + 300_000).toISOString())];
+    expect(await cleanupExpired(t.database)).toMatchObject({ authChallenges: 1 });
+    expect(await ids('auth_challenges', [old, ...kept])).toEqual(kept);
   });
 
   it('deletes in batches until nothing old is left', async () => {

@@ -17,6 +17,8 @@ export const EMAIL_CODE_RETENTION_HOURS = 24;
 export const SESSION_RETENTION_DAYS = 30;
 /** Sign-in attempts (security centre's history, with IP and user agent) are kept this long. */
 export const SIGN_IN_HISTORY_RETENTION_DAYS = 180;
+/** Sign-in and passkey challenges (two-factor) are kept this long after they expired. */
+export const AUTH_CHALLENGE_RETENTION_HOURS = 1;
 /** Rows per DELETE statement: keeps each statement's locks and WAL small on a large backlog. */
 export const CLEANUP_BATCH_ROWS = 5000;
 
@@ -25,6 +27,7 @@ export interface CleanupCounts {
   emailCodes: number;
   sessions: number;
   signIns: number;
+  authChallenges: number;
 }
 
 const HOUR_S = 3600;
@@ -54,6 +57,10 @@ const STATEMENTS: Record<keyof CleanupCounts, { sql: string; retentionS: number 
     sql: batchDelete('sign_in_attempts', 't.created_at < $1'),
     retentionS: SIGN_IN_HISTORY_RETENTION_DAYS * 24 * HOUR_S,
   },
+  authChallenges: {
+    sql: batchDelete('auth_challenges', 't.expires_at < $1'),
+    retentionS: AUTH_CHALLENGE_RETENTION_HOURS * HOUR_S,
+  },
 };
 
 /** Deletes everything past its retention, batch by batch; answers how many rows of each. */
@@ -62,7 +69,7 @@ export async function cleanupExpired(
   opts: { batchSize?: number } = {},
 ): Promise<CleanupCounts> {
   const batchSize = opts.batchSize ?? CLEANUP_BATCH_ROWS;
-  const counts: CleanupCounts = { swapQuotes: 0, emailCodes: 0, sessions: 0, signIns: 0 };
+  const counts: CleanupCounts = { swapQuotes: 0, emailCodes: 0, sessions: 0, signIns: 0, authChallenges: 0 };
   for (const [name, { sql, retentionS }] of Object.entries(STATEMENTS) as [keyof CleanupCounts, (typeof STATEMENTS)[keyof CleanupCounts]][]) {
     const cutoff = new Date(Date.now() - retentionS * 1000);
     for (;;) {
@@ -90,7 +97,7 @@ export function startCleanup(opts: { database: Pick<Database, 'sql'>; log: Clean
   const run = () => {
     running ??= cleanupExpired(opts.database)
       .then((counts) => {
-        if (counts.swapQuotes + counts.emailCodes + counts.sessions + counts.signIns > 0) opts.log.info({ deleted: counts }, 'cleanup: expired rows deleted');
+        if (Object.values(counts).some((n) => n > 0)) opts.log.info({ deleted: counts }, 'cleanup: expired rows deleted');
       })
       .catch((err: unknown) => opts.log.warn({ error: err instanceof Error ? err.message : String(err) }, 'cleanup failed; next run retries'))
       .finally(() => {
