@@ -11,7 +11,7 @@ export const users = pgTable(
     avatar: text('avatar'),
     language: text('language'),
     role: text('role').notNull().default('user'),
-    /** Shown in every mail to the user when set (modules/security; migration 0018). */
+    /** Shown in every mail to the user when set (modules/security; migration 0015). */
     antiPhishingPhrase: text('anti_phishing_phrase'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -36,7 +36,7 @@ export const sessions = pgTable(
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
     userAgent: text('user_agent'),
     ip: text('ip'),
-    /** Written at most once a minute per session (core/session.ts; migration 0018). */
+    /** Written at most once a minute per session (core/session.ts; migration 0015). */
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('sessions_token_hash_key').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
@@ -64,7 +64,7 @@ export const emailCodes = pgTable(
   (t) => [uniqueIndex('email_codes_email_purpose_key').on(t.email, t.purpose)],
 );
 
-/** Every sign-in attempt to an account, right or wrong password (modules/security; migration 0018). */
+/** Every sign-in attempt to an account, right or wrong password (modules/security; migration 0015). */
 export const signInAttempts = pgTable(
   'sign_in_attempts',
   {

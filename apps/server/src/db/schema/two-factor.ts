@@ -1,7 +1,7 @@
 import { bigint, bigserial, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { users } from './auth.ts';
 
-/** Authenticator secret per user (migration 0016); enabled once the first code confirmed it. */
+/** Authenticator secret per user (migration 0014); enabled once the first code confirmed it. */
 export const userTotp = pgTable('user_totp', {
   userId: bigint('user_id', { mode: 'number' })
     .primaryKey()
