@@ -237,11 +237,11 @@ export class Sweeper {
        order by n.native, da.address_index, d.network_id`,
       [this.chainId],
     );
-    const todo = candidates.filter((c) => !busy.has(c.address.toLowerCase()));
-    if (todo.length === 0) return [];
+    const free = candidates.filter((c) => !busy.has(c.address.toLowerCase()));
+    if (free.length === 0) return [];
     const [gas, ...balances] = await Promise.all([
       this.client.getGasPrice(),
-      ...todo.map((c) =>
+      ...free.map((c) =>
         c.native
           ? this.client.getBalance({ address: getAddress(c.address) })
           : this.client.readContract({
@@ -253,7 +253,7 @@ export class Sweeper {
       ),
     ]);
     const created: number[] = [];
-    for (const [i, c] of todo.entries()) {
+    for (const [i, c] of free.entries()) {
       if (busy.has(c.address.toLowerCase())) continue; // a sweep of another asset was just opened here
       result.checked++;
       const balance = balances[i] as bigint;

@@ -138,13 +138,14 @@ describe('transfer batches with a poisoned item (real database)', () => {
     expect(refused.map((r) => r.status === 'rejected' && (r.reason as { code?: string }).code)).toEqual(poisoned.map(() => '22021'));
 
     const balances = await database.sql.query<{ user_id: number; balance: string }>(
-      `select user_id, balance from accounts where kind = 'available' and currency_id = $1 and user_id = any($2)`,
+      `select user_id, trim_scale(balance)::text as balance from accounts where kind = 'available' and currency_id = $1 and user_id = any($2)`,
       [usdt, [...senders.map((s) => s.uid), sink.uid]],
     );
-    const byUser = new Map(balances.map((b) => [Number(b.user_id), Number(b.balance)]));
-    expect(byUser.get(sink.uid)).toBe(200);
-    for (const s of senders.slice(0, 4)) expect(byUser.get(s.uid)).toBe(950);
-    for (const s of senders.slice(4)) expect(byUser.get(s.uid)).toBe(1000);
+    // Balances compared as exact decimal strings, never as JS numbers.
+    const byUser = new Map(balances.map((b) => [Number(b.user_id), b.balance]));
+    expect(byUser.get(sink.uid)).toBe('200');
+    for (const s of senders.slice(0, 4)) expect(byUser.get(s.uid)).toBe('950');
+    for (const s of senders.slice(4)) expect(byUser.get(s.uid)).toBe('1000');
     const [count] = await database.sql.query<{ n: number }>('select count(*)::int as n from transfers');
     expect(Number(count!.n)).toBe(200);
     const report = await auditLedger(database);
