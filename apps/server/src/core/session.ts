@@ -88,7 +88,10 @@ const revokedListeners = new WeakMap<Db, Set<(sessionIds: number[]) => void>>();
 
 export function onSessionsRevoked(db: Db, listener: (sessionIds: number[]) => void): () => void {
   let set = revokedListeners.get(db);
-  if (!set) revokedListeners.set(db, (set = new Set()));
+  if (!set) {
+    set = new Set();
+    revokedListeners.set(db, set);
+  }
   set.add(listener);
   return () => set.delete(listener);
 }
