@@ -1,6 +1,8 @@
 import { type Browser, type BrowserContext, chromium, devices, type Locator, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import enUS from '../../apps/web/src/locales/en-US.json';
+import enUSFeatures from '../../apps/web/src/locales/features/en-US.json';
+import zhCNFeatures from '../../apps/web/src/locales/features/zh-CN.json';
 import zhCN from '../../apps/web/src/locales/zh-CN.json';
 import { waitForCode } from './mailbox';
 
@@ -11,7 +13,16 @@ export const LANGS: Lang[] = ['zh-CN', 'en-US'];
 export const KEYS = { token: 'access_token', language: 'language', theme: 'theme', user: 'user_info' } as const;
 
 type Tree = { [key: string]: string | Tree };
-const texts: Record<Lang, Tree> = { 'zh-CN': zhCN, 'en-US': enUS };
+// The app merges the feature texts into the same namespace when a page needs them.
+const deepMerge = (a: Tree, b: Tree): Tree =>
+  Object.fromEntries(
+    [...new Set([...Object.keys(a), ...Object.keys(b)])].map((k) => {
+      const x = a[k];
+      const y = b[k];
+      return [k, typeof x === 'object' && typeof y === 'object' ? deepMerge(x, y) : (y ?? x)!];
+    }),
+  );
+const texts: Record<Lang, Tree> = { 'zh-CN': deepMerge(zhCN, zhCNFeatures), 'en-US': deepMerge(enUS, enUSFeatures) };
 
 /** The app's own text for a key, so assertions follow the locale files instead of copies of them. */
 export function t(lang: Lang, key: string, vars: Record<string, string | number> = {}): string {

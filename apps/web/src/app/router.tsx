@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
+import { ensureFeatureMessages } from '../lib/i18n';
 import { registerNavigate } from '../lib/navigation';
 import { demoRoutes } from './demo-routes';
 import { createGuard } from './guard';
@@ -18,7 +19,15 @@ type PageModule = { default: ComponentType };
 /** Every page is its own chunk (spec §2: all routes load on demand). */
 function page(path: string, load: () => Promise<PageModule>): RouteObject {
   // caseSensitive keeps routing in step with the exact-path rules in route-meta.ts.
-  return { path, caseSensitive: true, lazy: async () => ({ Component: (await load()).default }) };
+  // Every page but the landing one may use the feature texts (lib/i18n.ts): they load alongside.
+  return {
+    path,
+    caseSensitive: true,
+    lazy: async () => {
+      const [module] = await Promise.all([load(), ensureFeatureMessages()]);
+      return { Component: module.default };
+    },
+  };
 }
 
 const appRoutes: RouteObject[] = [

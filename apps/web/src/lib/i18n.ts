@@ -13,8 +13,24 @@ const loaders: Record<AppLanguage, () => Promise<{ default: Messages }>> = {
   'en-US': () => import('../locales/en-US.json'),
 };
 
+/**
+ * Texts only other pages use (charge, withdraw, chain statuses, two-factor, passkeys, security
+ * centre, statement, form validation): a second file per language, merged in when the first
+ * page other than the landing one loads, so `/` does not carry them (budget: 150 kB gzip).
+ */
+const featureLoaders: Record<AppLanguage, () => Promise<{ default: Messages }>> = {
+  'zh-CN': () => import('../locales/features/zh-CN.json'),
+  'en-US': () => import('../locales/features/en-US.json'),
+};
+
+const coreLoaded = new Set<string>();
+const featuresLoaded = new Set<string>();
+let featuresWanted = false;
+
 async function loadMessages(language: AppLanguage): Promise<Messages> {
-  return (await loaders[language]()).default;
+  const messages = (await loaders[language]()).default;
+  coreLoaded.add(language);
+  return messages;
 }
 
 /** Starts i18next with the texts of `language`; resolves once they are in place. */
@@ -34,8 +50,17 @@ export async function initI18n(language: AppLanguage) {
 
 /** Loads the texts of `language` if they are not there yet (before switching to it). */
 export async function ensureMessages(language: AppLanguage) {
-  if (i18n.hasResourceBundle(language, 'translation')) return;
-  i18n.addResourceBundle(language, 'translation', await loadMessages(language));
+  if (!coreLoaded.has(language)) i18n.addResourceBundle(language, 'translation', await loadMessages(language), true, false);
+  if (featuresWanted) await ensureFeatureMessages(language);
+}
+
+/** Merges the feature texts of `language` (default: the current one) once; pages await it. */
+export async function ensureFeatureMessages(language = i18n.language as AppLanguage) {
+  featuresWanted = true;
+  if (featuresLoaded.has(language) || !(language in featureLoaders)) return;
+  const messages = (await featureLoaders[language]()).default;
+  i18n.addResourceBundle(language, 'translation', messages, true, false);
+  featuresLoaded.add(language);
 }
 
 export { i18n };

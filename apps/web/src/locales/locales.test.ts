@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ROUTE_META, TABS } from '../app/route-meta';
 import enUS from './en-US.json';
+import enUSFeatures from './features/en-US.json';
+import zhCNFeatures from './features/zh-CN.json';
 import zhCN from './zh-CN.json';
 
 type Tree = { [key: string]: string | Tree };
@@ -15,13 +17,25 @@ function flatten(tree: Tree, prefix = ''): Map<string, string> {
   return out;
 }
 
-const locales = { 'zh-CN': flatten(zhCN), 'en-US': flatten(enUS) };
+// The app merges the feature texts into the same namespace (lib/i18n.ts): check them as one.
+const merged = (core: Tree, features: Tree) => new Map([...flatten(core), ...flatten(features)]);
+const locales = { 'zh-CN': merged(zhCN, zhCNFeatures), 'en-US': merged(enUS, enUSFeatures) };
 
 function variables(text: string): string[] {
   return [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]!).sort();
 }
 
 describe('locale files', () => {
+  it('keep the feature texts apart from the core ones (no key in both files)', () => {
+    for (const [core, features] of [
+      [zhCN, zhCNFeatures],
+      [enUS, enUSFeatures],
+    ] as const) {
+      const inCore = flatten(core);
+      expect([...flatten(features).keys()].filter((k) => inCore.has(k))).toEqual([]);
+    }
+  });
+
   it('have exactly the same keys', () => {
     const zh = [...locales['zh-CN'].keys()];
     const en = [...locales['en-US'].keys()];
