@@ -10,6 +10,7 @@ import { CopyButton } from '../../../components/wallet/copy-button';
 import { CurrencyButton } from '../../../components/wallet/currency-button';
 import { CurrencyPicker } from '../../../components/wallet/currency-picker';
 import { EmptyState } from '../../../components/wallet/empty-state';
+import { LoadFailed } from '../../../components/wallet/load-failed';
 import { NetworkSelector } from '../../../components/wallet/network-selector';
 import { formatAmount } from '../../../lib/money';
 import { toastSuccess } from '../../../lib/notify';
@@ -141,20 +142,13 @@ export default function ChargePage() {
           <Skeleton.Paragraph animated lineCount={5} />
         </div>
       ) : failed ? (
-        <EmptyState status="disconnected" title={t('wallet.loadFailed')} testId="charge-load-failed">
-          <Button
-            size="small"
-            color="primary"
-            fill="outline"
-            className="chain-action"
-            onClick={() => {
-              void currencies.refetch();
-              void networks.refetch();
-            }}
-          >
-            {t('common.retry')}
-          </Button>
-        </EmptyState>
+        <LoadFailed
+          testId="charge-load-failed"
+          onRetry={() => {
+            void currencies.refetch();
+            void networks.refetch();
+          }}
+        />
       ) : !currency || !network ? (
         <EmptyState title={t('charge.noNetworks')} description={t('charge.noNetworksHint')} testId="charge-no-networks" />
       ) : (

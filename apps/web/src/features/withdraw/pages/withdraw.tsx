@@ -15,6 +15,7 @@ import { PasteIcon } from '../../../components/wallet/chain-icons';
 import { CurrencyButton } from '../../../components/wallet/currency-button';
 import { CurrencyPicker } from '../../../components/wallet/currency-picker';
 import { EmptyState } from '../../../components/wallet/empty-state';
+import { LoadFailed } from '../../../components/wallet/load-failed';
 import { NetworkSelector } from '../../../components/wallet/network-selector';
 import { isApiError } from '../../../lib/api-error';
 import { readClipboardText } from '../../../lib/clipboard';
@@ -223,20 +224,13 @@ export default function WithdrawPage() {
   }
   if (currencies.isError || networks.isError) {
     return (
-      <EmptyState status="disconnected" title={t('wallet.loadFailed')} testId="withdraw-load-failed">
-        <Button
-          size="small"
-          color="primary"
-          fill="outline"
-          className="chain-action"
-          onClick={() => {
-            void currencies.refetch();
-            void networks.refetch();
-          }}
-        >
-          {t('common.retry')}
-        </Button>
-      </EmptyState>
+      <LoadFailed
+        testId="withdraw-load-failed"
+        onRetry={() => {
+          void currencies.refetch();
+          void networks.refetch();
+        }}
+      />
     );
   }
   if (!currency || !network) {
