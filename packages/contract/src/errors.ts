@@ -20,6 +20,8 @@ export const ErrorCode = {
   SECOND_FACTOR_EXPIRED: 2008,
   /** The passkey could not be verified (unknown, wrong signature or challenge). */
   PASSKEY_FAILED: 2009,
+  /** An operator disabled this account's sign-in. */
+  ACCOUNT_DISABLED: 2010,
   INSUFFICIENT_BALANCE: 3001,
   AMOUNT_OUT_OF_RANGE: 3002,
   CURRENCY_UNAVAILABLE: 3003,
@@ -35,6 +37,8 @@ export const ErrorCode = {
   NOT_FOUND: 4004,
   FORBIDDEN: 4003,
   INTERNAL: 5000,
+  /** An uploaded file was refused: not an allowed image type, or too large. */
+  UPLOAD_REFUSED: 6001,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;
@@ -60,6 +64,7 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     2007: '动态码或恢复码错误，或已使用',
     2008: '登录验证已过期，请重新登录',
     2009: '通行密钥验证失败',
+    2010: '该账户已被停用，请联系客服',
     3001: '余额不足',
     3002: '金额超出范围或小数位过多',
     3003: '币种或网络暂不可用',
@@ -75,6 +80,7 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     4003: '没有权限',
     4004: '记录不存在',
     5000: '服务器内部错误',
+    6001: '文件被拒绝：仅支持 PNG、JPEG、WebP 图片且不超过大小限制',
   },
   'en-US': {
     0: 'Success',
@@ -89,6 +95,7 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     2007: 'Wrong or already used authenticator or recovery code',
     2008: 'The sign-in check expired, please sign in again',
     2009: 'The passkey could not be verified',
+    2010: 'This account is disabled, please contact support',
     3001: 'Insufficient balance',
     3002: 'Amount out of range or too many decimals',
     3003: 'Currency or network unavailable',
@@ -104,6 +111,7 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     4003: 'Forbidden',
     4004: 'Not found',
     5000: 'Internal server error',
+    6001: 'File refused: only PNG, JPEG or WebP images within the size limit',
   },
 };
 
