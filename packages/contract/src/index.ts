@@ -9,3 +9,4 @@ export * from './chain.ts';
 export * from './two-factor.ts';
 export * from './passkeys.ts';
 export * from './security.ts';
+export * from './admin.ts';

@@ -1,0 +1,251 @@
+import { z } from 'zod';
+import { amountString, decimalString, id, isoTime, PAGE_SIZE_MAX, pageResponse, safeText } from './common.ts';
+import { auditReport } from './ledger.ts';
+
+/**
+ * The operator console's server API (/api/admin/..., operators only: HTTP 403 for a signed-in
+ * user, 2001 signed out). Money is a decimal string throughout; times are ISO 8601 strings.
+ */
+
+/** Longest operator reason, as the audit trail keeps it (operator_actions.reason). */
+export const OPERATOR_REASON_MAX = 500;
+/** Longest search text for the user list. */
+export const USER_SEARCH_MAX = 320;
+/** Ledger postings shown on a user's page. */
+export const USER_RECENT_POSTINGS = 20;
+
+/** Every operator write says why: one to 500 characters, lines allowed. */
+export const operatorReason = safeText({ min: 1, max: OPERATOR_REASON_MAX, multiline: true });
+
+/** A positive integer in a query string or path ("12"); anything else is 1001. */
+const queryInt = z
+  .string()
+  .regex(/^[1-9]\d{0,15}$/, 'must be a positive integer')
+  .transform(Number)
+  .pipe(z.number().int().positive().max(Number.MAX_SAFE_INTEGER));
+
+/** Paging in a query string: ?page=1&pageSize=20 (at most PAGE_SIZE_MAX). */
+export const adminPageQuery = z.object({
+  page: queryInt.default(1),
+  pageSize: queryInt.pipe(z.number().max(PAGE_SIZE_MAX)).default(20),
+});
+export type AdminPageQuery = z.input<typeof adminPageQuery>;
+
+/** Path parameter of the user routes: /api/admin/users/{uid}. */
+export const uidParams = z.object({ uid: queryInt });
+
+// ---- Audit trail: GET /api/admin/audit-trail ----------------------------------------------
+
+export const auditTrailQuery = adminPageQuery.extend({
+  /** The operator's e-mail (or "cli:<os user>"), exact, case-insensitive. */
+  actor: safeText({ min: 1, max: 320 }).optional(),
+  /** Action name or its dotted prefix: "user" matches "user.disable" and "user.enable". */
+  action: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*\.?$/, 'a dotted action name or prefix')
+    .max(64)
+    .optional(),
+  targetType: safeText({ min: 1, max: 64 }).optional(),
+  targetId: safeText({ min: 1, max: 128 }).optional(),
+});
+export type AuditTrailQuery = z.input<typeof auditTrailQuery>;
+
+export const operatorActionRecord = z.object({
+  id: z.number().int(),
+  actorUserId: z.number().int().nullable(),
+  actor: z.string(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  reason: z.string().nullable(),
+  /** The record before the change (null for a create) and after it. */
+  before: z.unknown(),
+  after: z.unknown(),
+  createdAt: isoTime,
+});
+export type OperatorActionRecord = z.infer<typeof operatorActionRecord>;
+export const auditTrailPage = pageResponse(operatorActionRecord);
+export type AuditTrailPage = z.infer<typeof auditTrailPage>;
+
+// ---- Ledger audit runs: POST /api/admin/ledger/audit/run ----------------------------------
+
+export const ledgerAuditRun = z.object({
+  id: z.number().int(),
+  ok: z.boolean(),
+  /** Per check: name -> violations (0 when it passed). */
+  summary: z.record(z.string(), z.number().int()),
+  actor: z.string(),
+  ranAt: isoTime,
+});
+export type LedgerAuditRun = z.infer<typeof ledgerAuditRun>;
+export const ledgerAuditRunData = z.object({ run: ledgerAuditRun, report: auditReport });
+export type LedgerAuditRunData = z.infer<typeof ledgerAuditRunData>;
+
+// ---- Dashboard: GET /api/admin/dashboard ---------------------------------------------------
+
+export const dashboardBalance = z.object({
+  currencyId: z.number().int(),
+  code: z.string(),
+  /** Sums over every user's available / frozen account. */
+  usersAvailable: decimalString,
+  usersFrozen: decimalString,
+  /** The system accounts' balances (negative: owed / mirrored money). */
+  house: decimalString,
+  fees: decimalString,
+  world: decimalString,
+  adjustments: decimalString,
+});
+export const swapVolume = z.object({
+  currencyId: z.number().int(),
+  code: z.string(),
+  /** Amounts of this currency users sold (from) and bought (to) in the window. */
+  sold24h: decimalString,
+  bought24h: decimalString,
+  sold7d: decimalString,
+  bought7d: decimalString,
+});
+export const dashboardData = z.object({
+  users: z.object({ total: z.number().int(), new24h: z.number().int(), disabled: z.number().int() }),
+  balances: z.array(dashboardBalance),
+  swapVolume: z.array(swapVolume),
+  withdrawalsInReview: z.number().int(),
+  lastAudit: ledgerAuditRun.nullable(),
+  generatedAt: isoTime,
+});
+export type DashboardData = z.infer<typeof dashboardData>;
+
+// ---- Users: GET /api/admin/users, GET /api/admin/users/{uid}, POST .../disable|enable ------
+
+export const adminUserQuery = adminPageQuery.extend({
+  /** E-mail substring (case-insensitive), or a uid (digits: exact uid, or in an e-mail). */
+  q: safeText({ max: USER_SEARCH_MAX }).optional(),
+});
+export type AdminUserQuery = z.input<typeof adminUserQuery>;
+
+export const adminUserSummary = z.object({
+  uid: z.number().int(),
+  email: z.string(),
+  nickname: z.string(),
+  role: z.enum(['user', 'operator']),
+  createdAt: isoTime,
+  disabled: z.boolean(),
+});
+export type AdminUserSummary = z.infer<typeof adminUserSummary>;
+export const adminUserPage = pageResponse(adminUserSummary);
+export type AdminUserPage = z.infer<typeof adminUserPage>;
+
+export const adminUserBalance = z.object({
+  currencyId: z.number().int(),
+  code: z.string(),
+  available: decimalString,
+  frozen: decimalString,
+});
+export const adminUserPosting = z.object({
+  entryId: z.number().int(),
+  /** The journal entry's kind: transfer, swap, adjustment, deposit, withdraw, ... */
+  kind: z.string(),
+  currencyId: z.number().int(),
+  code: z.string(),
+  account: z.enum(['available', 'frozen']),
+  amount: decimalString,
+  balanceAfter: decimalString,
+  createdAt: isoTime,
+});
+export const adminUserDetail = adminUserSummary.extend({
+  language: z.string().nullable(),
+  disabledAt: isoTime.nullable(),
+  disabledReason: z.string().nullable(),
+  twoFactor: z.boolean(),
+  activeSessions: z.number().int(),
+  balances: z.array(adminUserBalance),
+  /** The latest USER_RECENT_POSTINGS postings on the user's accounts, newest first. */
+  postings: z.array(adminUserPosting),
+});
+export type AdminUserDetail = z.infer<typeof adminUserDetail>;
+
+/** Disable or enable sign-in: 3007 for oneself or another operator, 4004 unknown uid. */
+export const userStatusBody = z.object({ reason: operatorReason });
+export type UserStatusBody = z.infer<typeof userStatusBody>;
+
+// ---- Adjustments log: GET /api/admin/ledger/adjustments ------------------------------------
+
+export const adjustmentQuery = adminPageQuery.extend({ uid: queryInt.optional() });
+export type AdjustmentQuery = z.input<typeof adjustmentQuery>;
+export const adjustmentRecord = z.object({
+  id: z.number().int(),
+  entryId: z.number().int(),
+  uid: z.number().int(),
+  email: z.string(),
+  currencyId: z.number().int(),
+  code: z.string(),
+  /** Signed: negative for a debit. */
+  amount: decimalString,
+  reason: z.string(),
+  actor: z.string(),
+  actorUserId: z.number().int().nullable(),
+  createdAt: isoTime,
+});
+export type AdjustmentRecord = z.infer<typeof adjustmentRecord>;
+export const adjustmentPage = pageResponse(adjustmentRecord);
+export type AdjustmentPage = z.infer<typeof adjustmentPage>;
+
+// ---- Swap pairs: GET /api/admin/swap/pairs, POST /api/admin/swap/pairs/{id} ----------------
+
+export const adminSwapPair = z.object({
+  id: z.number().int(),
+  fromCurrencyId: z.number().int(),
+  fromCode: z.string(),
+  toCurrencyId: z.number().int(),
+  toCode: z.string(),
+  /** `to` per `from`, before spread and fee. */
+  midRate: decimalString,
+  spreadBps: z.number().int(),
+  feeBps: z.number().int(),
+  feeCurrency: z.enum(['from', 'to']),
+  /** Limits in the sold (`from`) currency; null = none. */
+  minAmount: decimalString.nullable(),
+  maxAmount: decimalString.nullable(),
+  enabled: z.boolean(),
+  updatedAt: isoTime,
+});
+export type AdminSwapPair = z.infer<typeof adminSwapPair>;
+export const adminSwapPairList = z.array(adminSwapPair);
+
+/** Basis points a spread or fee may take (swap_pairs_bps_check). */
+export const SWAP_BPS_MAX = 5000;
+const bps = z.number().int().min(0).max(SWAP_BPS_MAX);
+
+/** The whole setting of a pair (every field), with the reason; 3002 min above max. */
+export const swapPairUpdateBody = z.object({
+  midRate: amountString,
+  spreadBps: bps,
+  feeBps: bps,
+  minAmount: amountString.nullable(),
+  maxAmount: amountString.nullable(),
+  enabled: z.boolean(),
+  reason: operatorReason,
+});
+export type SwapPairUpdateBody = z.infer<typeof swapPairUpdateBody>;
+
+// ---- House limits: GET/POST /api/admin/swap/house-limits -----------------------------------
+
+export const houseLimit = z.object({
+  currencyId: z.number().int(),
+  code: z.string(),
+  /** The configured limit (how much the house may owe); null when never set. */
+  limit: decimalString.nullable(),
+  /** The house account's balance and floor (floor = −limit, or the balance if it owes more). */
+  balance: decimalString,
+  minBalance: decimalString,
+});
+export type HouseLimit = z.infer<typeof houseLimit>;
+export const houseLimitList = z.array(houseLimit);
+export const houseLimitSetBody = z.object({
+  currencyId: id,
+  limit: z.union([amountString, z.literal('0')]),
+  reason: operatorReason,
+});
+export type HouseLimitSetBody = z.infer<typeof houseLimitSetBody>;
+/** `changed` false: the limit and floor were already so; nothing written, no audit row. */
+export const houseLimitSetData = houseLimit.extend({ changed: z.boolean() });
+export type HouseLimitSetData = z.infer<typeof houseLimitSetData>;
