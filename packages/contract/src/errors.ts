@@ -39,6 +39,12 @@ export const ErrorCode = {
   INTERNAL: 5000,
   /** An uploaded file was refused: not an allowed image type, or too large. */
   UPLOAD_REFUSED: 6001,
+  /** The activity has started: only its titles and rules may change now (decision 015). */
+  ACTIVITY_STARTED: 6020,
+  /** The activity's winners are fixed (settled or paid): no more funding or changes. */
+  ACTIVITY_SETTLED: 6021,
+  /** The activity already holds funding: its prize currency can no longer change. */
+  ACTIVITY_FUNDED: 6022,
 } as const;
 
 export type ErrorCodeName = keyof typeof ErrorCode;
@@ -81,6 +87,9 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     4004: '记录不存在',
     5000: '服务器内部错误',
     6001: '文件被拒绝：仅支持 PNG、JPEG、WebP 图片且不超过大小限制',
+    6020: '活动已开始，只能修改标题和规则',
+    6021: '活动获奖名单已确定，不能再修改或注资',
+    6022: '活动已有奖金注资，不能更换奖金币种',
   },
   'en-US': {
     0: 'Success',
@@ -112,6 +121,9 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     4004: 'Not found',
     5000: 'Internal server error',
     6001: 'File refused: only PNG, JPEG or WebP images within the size limit',
+    6020: 'The activity has started: only its title and rules can change',
+    6021: 'The activity\'s winners are fixed: it can no longer be changed or funded',
+    6022: 'The activity already holds prize funding: its prize currency cannot change',
   },
 };
 

@@ -10,3 +10,4 @@ export * from './two-factor.ts';
 export * from './passkeys.ts';
 export * from './security.ts';
 export * from './admin.ts';
+export * from './activity.ts';
