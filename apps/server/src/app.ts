@@ -109,6 +109,7 @@ export async function buildApp(given: AppDeps, opts: BuildOptions = {}) {
     if (request.user.role !== 'operator') throw new BizError(ErrorCode.FORBIDDEN, undefined, 403);
   });
 
+  checkSessionBeforeBody(app);
   installErrorHandling(app);
   installSecurityHeaders(app, { webDistDir: deps.config.WEB_DIST_DIR, hsts: deps.config.HSTS });
 
@@ -139,6 +140,24 @@ export async function buildApp(given: AppDeps, opts: BuildOptions = {}) {
   await app.register(registerModules, { prefix: '/api' });
   await serveWebApp(app, deps.config.WEB_DIST_DIR);
   return app;
+}
+
+/**
+ * Routes name `app.authenticate` / `app.requireOperator` as a preHandler, which Fastify runs
+ * after body validation; spec §9 wants a signed-out caller told 2001 whatever its body. Every
+ * route declared after this hook gets those checks moved to preValidation (before the schema).
+ */
+function checkSessionBeforeBody(app: FastifyInstance) {
+  const sessionChecks = new Set<unknown>([app.authenticate, app.requireOperator]);
+  app.addHook('onRoute', (route) => {
+    const handlers = route.preHandler === undefined ? [] : [route.preHandler].flat();
+    const checks = handlers.filter((h) => sessionChecks.has(h));
+    if (checks.length === 0) return;
+    const rest = handlers.filter((h) => !sessionChecks.has(h));
+    const earlier = route.preValidation === undefined ? [] : [route.preValidation].flat();
+    route.preValidation = [...checks, ...earlier] as typeof route.preValidation;
+    route.preHandler = rest.length ? (rest as typeof route.preHandler) : undefined;
+  });
 }
 
 function installErrorHandling(app: FastifyInstance) {

@@ -28,3 +28,31 @@ describe('app core', () => {
     expect(res.json().openapi).toMatch(/^3\./);
   });
 });
+
+describe('sign-in is checked before the body on protected routes', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  // Spec §9: a signed-out request is told to sign in (2001) whatever its body; answering
+  // "invalid parameters" first would send the client's guard down the wrong path.
+  it('answers 2001, not 1001, to a signed-out request with a bad body, on every route that needs a session', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as {
+      paths: Record<string, Record<string, { security?: unknown[]; requestBody?: unknown }>>;
+    };
+    const protectedWithBody = Object.entries(doc.paths).flatMap(([p, ops]) =>
+      Object.entries(ops)
+        .filter(([, op]) => op.security?.length && op.requestBody)
+        .map(([method, op]) => ({ method: method.toUpperCase() as 'POST', url: p.replace(/\{[^}]+\}/g, '1'), op })),
+    );
+    expect(protectedWithBody.length).toBeGreaterThan(5);
+    const wrong: string[] = [];
+    for (const route of protectedWithBody) {
+      const res = await t.app.inject({ method: route.method, url: route.url, payload: { amount: [], email: 7, junk: '\u0000' } });
+      if (res.json().code !== 2001) wrong.push(`${route.method} ${route.url} -> ${res.statusCode} ${res.json().code}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});

@@ -45,9 +45,21 @@ export async function transferRoutes(fastify: FastifyInstance) {
     return { tokenHash: hashToken(token), requireSession: () => requireSession(database.db, request) };
   };
 
+  /**
+   * The send routes check the session inside the transfer statement, so their body is
+   * validated first (attachValidation); a bad body from a signed-out caller must still answer
+   * 2001 (spec §9), which only the rare failing request pays a session lookup for.
+   */
+  const sessionBeforeBodyError = async (request: FastifyRequest) => {
+    if (!request.validationError) return;
+    await requireSession(database.db, request);
+    throw request.validationError;
+  };
+
   app.post(
     '/transfer/transferByEmail',
     {
+      attachValidation: true,
       schema: {
         tags,
         security,
@@ -59,6 +71,7 @@ export async function transferRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
+      await sessionBeforeBodyError(request);
       const { email, ...rest } = request.body;
       const data = await transfer(database, callerOf(request), { ...rest, to: { email } }, idempotencyKeyOf(request));
       return ok(data, requestLocale(request));
@@ -68,6 +81,7 @@ export async function transferRoutes(fastify: FastifyInstance) {
   app.post(
     '/transfer/transferByUID',
     {
+      attachValidation: true,
       schema: {
         tags,
         security,
@@ -79,6 +93,7 @@ export async function transferRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
+      await sessionBeforeBodyError(request);
       const { uid, ...rest } = request.body;
       const data = await transfer(database, callerOf(request), { ...rest, to: { uid } }, idempotencyKeyOf(request));
       return ok(data, requestLocale(request));
