@@ -11,3 +11,4 @@ export * from './passkeys.ts';
 export * from './security.ts';
 export * from './admin.ts';
 export * from './activity.ts';
+export * from './content.ts';
