@@ -169,6 +169,47 @@ describe.each(LANGS)('app shell (%s)', (lang: Lang) => {
     }
   });
 
+  it('paints the progress bar and spinner in the theme colour, not nprogress blue', async () => {
+    await open(page, '/');
+    // nprogress adds this markup while a navigation runs; the rules that colour it are what count.
+    const colours = await page.evaluate(() => {
+      const root = document.createElement('div');
+      root.id = 'nprogress';
+      root.innerHTML = '<div class="bar"><div class="peg"></div></div><div class="spinner"><div class="spinner-icon"></div></div>';
+      document.body.append(root);
+      const bar = getComputedStyle(root.querySelector('.bar') as Element).backgroundColor;
+      const spinner = getComputedStyle(root.querySelector('.spinner-icon') as Element).borderTopColor;
+      root.remove();
+      return { bar, spinner };
+    });
+    expect(colours).toEqual({ bar: 'rgb(0, 171, 169)', spinner: 'rgb(0, 171, 169)' });
+  });
+
+  it('shows a 403 from the user fetch once, without retrying it', async () => {
+    const refused = await newPhone(browser, lang, { token: user.token });
+    const refusedPage = await refused.newPage();
+    let calls = 0;
+    await refusedPage.route('**/api/getCurrentUser', (route) => {
+      calls += 1;
+      return route.fulfill({
+        status: 403,
+        contentType: 'application/json',
+        body: JSON.stringify({ code: 4003, message: 'forbidden-by-test', data: null }),
+      });
+    });
+    try {
+      await refusedPage.goto('/settings');
+      await refusedPage.locator('main.app-main').waitFor();
+      await refusedPage.getByText('forbidden-by-test').first().waitFor();
+      // A retry would come after react-query's 1 s delay: wait past it.
+      await refusedPage.waitForTimeout(1500);
+      expect(calls).toBe(1);
+      expect(await refusedPage.getByText('forbidden-by-test').count()).toBe(1);
+    } finally {
+      await refused.close();
+    }
+  });
+
   it('switches the language and keeps it after a reload', async () => {
     const other: Lang = lang === 'zh-CN' ? 'en-US' : 'zh-CN';
     const fresh = await newPhone(browser, lang, { token: user.token });
