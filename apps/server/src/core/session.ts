@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { ErrorCode } from '@coffer/contract';
-import { and, eq, gt, isNull, lt, or } from 'drizzle-orm';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/client.ts';
 import { sessions, users } from '../db/schema/index.ts';
@@ -33,12 +33,22 @@ export function tokenFromRequest(request: FastifyRequest): string | undefined {
   return token.trim() || undefined;
 }
 
+/** users.disabled_at (migration 0020): set while an operator has disabled the account. */
+const disabledAt = sql<Date | null>`${users}.disabled_at`;
+
+/** 2010 when an operator disabled the account: every way in (password, second step, passkey) ends here. */
+export async function assertSignInAllowed(db: Db, userId: number): Promise<void> {
+  const [row] = await db.select({ disabledAt }).from(users).where(eq(users.id, userId)).limit(1);
+  if (row?.disabledAt) throw new BizError(ErrorCode.ACCOUNT_DISABLED);
+}
+
 export async function createSession(
   db: Db,
   userId: number,
   ttlHours: number,
   meta: { userAgent?: string; ip?: string },
 ): Promise<string> {
+  await assertSignInAllowed(db, userId);
   const token = newToken();
   await db.insert(sessions).values({
     userId,
@@ -50,18 +60,29 @@ export async function createSession(
   return token;
 }
 
-/** Resolves the session of a request; missing, expired or revoked answers 2001. */
+/**
+ * Resolves the session of a request; missing, expired or revoked answers 2001, a session of a
+ * disabled account 2010 (disabling revokes them too; this covers one opened meanwhile).
+ */
 export async function requireSession(db: Db, request: FastifyRequest): Promise<SessionUser> {
   const token = tokenFromRequest(request);
   if (!token) throw new BizError(ErrorCode.NOT_SIGNED_IN);
   const rows = await db
-    .select({ sessionId: sessions.id, id: users.id, email: users.email, role: users.role, lastSeenAt: sessions.lastSeenAt })
+    .select({
+      sessionId: sessions.id,
+      id: users.id,
+      email: users.email,
+      role: users.role,
+      lastSeenAt: sessions.lastSeenAt,
+      disabledAt,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())))
     .limit(1);
   const row = rows[0];
   if (!row) throw new BizError(ErrorCode.NOT_SIGNED_IN);
+  if (row.disabledAt) throw new BizError(ErrorCode.ACCOUNT_DISABLED);
   const now = new Date();
   if (!row.lastSeenAt || now.getTime() - row.lastSeenAt.getTime() >= LAST_SEEN_EVERY_MS) {
     // At most one write a minute per session; the condition keeps parallel requests to one.
@@ -75,7 +96,7 @@ export async function requireSession(db: Db, request: FastifyRequest): Promise<S
         ),
       );
   }
-  const { lastSeenAt: _seen, ...user } = row;
+  const { lastSeenAt: _seen, disabledAt: _disabled, ...user } = row;
   return { ...user, role: row.role === 'operator' ? 'operator' : 'user' };
 }
 

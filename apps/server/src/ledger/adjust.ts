@@ -1,6 +1,8 @@
 import { type AdjustResult, ErrorCode, trimDecimal } from '@coffer/contract';
 import { BizError } from '../core/errors.ts';
+import { recordOperatorAction } from '../core/operator-audit.ts';
 import type { Database } from '../db/client.ts';
+import { inTransaction } from '../db/transaction.ts';
 import { parseAmount } from './amounts.ts';
 import { anyCurrency } from './currencies.ts';
 import { requestHash } from './idempotency.ts';
@@ -55,10 +57,32 @@ export async function adjustBalance(database: Database, input: AdjustInput): Pro
   const hash = key ? requestHash('ledger.adjust', { uid, currencyId: currency.id, amount: signed, reason }) : null;
   let row: AdjustFnRow | undefined;
   try {
-    [row] = await database.sql.query<AdjustFnRow>(
-      'select * from coffer_adjust($1, $2, $3::numeric, $4, $5, $6, $7, $8)',
-      [uid, currency.id, signed, reason, input.actor, input.actorUserId, key, hash],
-    );
+    // The adjustment and its audit-trail row commit together; a replay records nothing new.
+    row = await inTransaction(database, async (q) => {
+      const [r] = await q<AdjustFnRow & { a_balance_before: string }>(
+        'select *, (a_balance_after - a_amount)::text as a_balance_before from coffer_adjust($1, $2, $3::numeric, $4, $5, $6, $7, $8)',
+        [uid, currency.id, signed, reason, input.actor, input.actorUserId, key, hash],
+      );
+      if (r && !r.a_replayed) {
+        await recordOperatorAction(q, {
+          actorUserId: input.actorUserId,
+          actor: input.actor,
+          action: 'ledger.adjust',
+          targetType: 'user',
+          targetId: uid,
+          reason,
+          before: { currency: currency.code, available: trimDecimal(r.a_balance_before) },
+          after: {
+            currency: currency.code,
+            available: trimDecimal(String(r.a_balance_after)),
+            amount: trimDecimal(String(r.a_amount)),
+            adjustmentId: Number(r.a_id),
+            entryId: Number(r.a_entry),
+          },
+        });
+      }
+      return r;
+    });
   } catch (e) {
     rethrowLedgerError(e);
   }

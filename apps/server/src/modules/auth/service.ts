@@ -16,7 +16,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../app.ts';
 import { BizError, invalid } from '../../core/errors.ts';
-import { createSession, type SessionUser, TOKEN_HEAD } from '../../core/session.ts';
+import { assertSignInAllowed, createSession, type SessionUser, TOKEN_HEAD } from '../../core/session.ts';
 import { sessions, users } from '../../db/schema/index.ts';
 import {
   assertCodesAllowed,
@@ -167,6 +167,8 @@ export class AuthService {
       throw new BizError(ErrorCode.WRONG_CREDENTIALS);
     }
     await succeeded?.();
+    // A disabled account hears 2010 before any second-factor challenge is issued.
+    await assertSignInAllowed(this.db, user.id);
     const second = await new TwoFactorService(this.deps).secondFactorFor(user.id);
     if (second) return second;
     const token = await createSession(this.db, user.id, this.deps.config.SESSION_TTL_HOURS, client);

@@ -4,8 +4,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { BizError } from '../../core/errors.ts';
 import { requestLocale } from '../../core/locale.ts';
+import { operatorOf, recordOperatorAction } from '../../core/operator-audit.ts';
 import { ok } from '../../core/reply.ts';
 import type { Database } from '../../db/client.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { formatAmount } from '../../ledger/amounts.ts';
 
 const tags = ['admin'];
@@ -75,16 +77,32 @@ export async function chainAdminRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const [row] = await database.sql.query<RawIncident & { was_open: boolean }>(
-        `update chain_incidents set resolved_at = now(), resolved_by = $2, resolution = $3
-         where id = $1 and resolved_at is null
-         returning id, network_id, kind, detail, created_at, resolved_at`,
-        [request.params.id, request.user.id, request.body.resolution],
-      );
-      if (!row) {
-        const exists = await database.sql.query('select 1 from chain_incidents where id = $1', [request.params.id]);
-        throw new BizError(exists.length ? ErrorCode.NOT_ALLOWED_IN_STATE : ErrorCode.NOT_FOUND);
-      }
+      const { id } = request.params;
+      const { resolution } = request.body;
+      // The resolution and its audit-trail row (operator_actions) commit together.
+      const row = await inTransaction(database, async (q) => {
+        const [open] = await q<{ resolved_at: Date | string | null }>(
+          'select resolved_at from chain_incidents where id = $1 for update',
+          [id],
+        );
+        if (!open) throw new BizError(ErrorCode.NOT_FOUND);
+        if (open.resolved_at !== null) throw new BizError(ErrorCode.NOT_ALLOWED_IN_STATE);
+        const [done] = await q<RawIncident>(
+          `update chain_incidents set resolved_at = now(), resolved_by = $2, resolution = $3
+           where id = $1 returning id, network_id, kind, detail, created_at, resolved_at`,
+          [id, request.user.id, resolution],
+        );
+        await recordOperatorAction(q, {
+          ...operatorOf(request.user),
+          action: 'chain.incident.resolve',
+          targetType: 'chain_incident',
+          targetId: id,
+          reason: resolution,
+          before: { resolvedAt: null },
+          after: { resolvedAt: new Date(done!.resolved_at!).toISOString(), resolution },
+        });
+        return done!;
+      });
       return ok(toIncident(row), requestLocale(request));
     },
   );

@@ -16,6 +16,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { notFound } from '../../core/errors.ts';
 import { requestLocale } from '../../core/locale.ts';
+import { operatorOf } from '../../core/operator-audit.ts';
 import { ok } from '../../core/reply.ts';
 import { idempotencyKeyOf } from '../../ledger/idempotency.ts';
 import { createRateSource } from './rates/index.ts';
@@ -145,7 +146,11 @@ export async function swapRoutes(fastify: FastifyInstance) {
         response: apiResponse(houseLimitData),
       },
     },
-    async (request) =>
-      ok(await setHouseLimit(database, request.body.currencyId, request.body.limit), requestLocale(request)),
+    async (request) => {
+      // Audited like /api/admin/swap/house-limits (this older path carries no reason).
+      const by = { ...operatorOf(request.user), reason: null };
+      const { changed: _changed, ...data } = await setHouseLimit(database, request.body.currencyId, request.body.limit, by);
+      return ok(data, requestLocale(request));
+    },
   );
 }

@@ -411,22 +411,42 @@ export class SwapService {
   }
 }
 
+/** Who sets a house limit: an operator (user id and e-mail) or the configuration ('config'). */
+export interface HouseLimitActor {
+  actorUserId: number | null;
+  actor: string;
+  reason: string | null;
+}
+
+/** The actor of the limits applied from HOUSE_LIMITS at start (operator_actions.actor). */
+export const CONFIG_ACTOR: HouseLimitActor = { actorUserId: null, actor: 'config', reason: 'HOUSE_LIMITS' };
+
 /**
  * The house may owe at most `limit` of a currency: its floor becomes −limit. A house that
  * already owes more keeps its current balance as the floor (no further outflow) rather
- * than breaking the ledger's floor check.
+ * than breaking the ledger's floor check. Through coffer_house_limit_set (drizzle/0020), which
+ * records the change in the operator audit trail in the same transaction, and changes (and
+ * records) nothing when the limit and floor are already so (`changed: false`).
  */
-export async function setHouseLimit(database: Database, currencyId: number, limit: string) {
-  const [currency] = await database.sql.query<{ id: number }>(`select id from currencies where id = $1`, [currencyId]);
-  if (!currency) throw new BizError(ErrorCode.CURRENCY_UNAVAILABLE, 'currencyId');
-  const [row] = await database.sql.query<{ balance: string; min_balance: string }>(
-    `with house as (select swap_system_account($1, 'house') as id)
-     update accounts a set min_balance = least(-($2::numeric), a.balance)
-       from house where a.id = house.id
-     returning a.balance::text as balance, a.min_balance::text as min_balance`,
-    [currencyId, limit],
-  );
-  return { currencyId, limit: plain(limit), balance: plain(row!.balance), minBalance: plain(row!.min_balance) };
+export async function setHouseLimit(database: Database, currencyId: number, limit: string, by: HouseLimitActor) {
+  let row: { h_changed: boolean; h_limit: string; h_balance: string; h_min_balance: string } | undefined;
+  try {
+    [row] = await database.sql.query<NonNullable<typeof row>>(
+      `select h_changed, h_limit::text, h_balance::text, h_min_balance::text
+         from coffer_house_limit_set($1, $2::numeric, $3, $4, $5)`,
+      [currencyId, limit, by.actorUserId, by.actor, by.reason],
+    );
+  } catch (e) {
+    if (sqlState(e) === 'CB003') throw new BizError(ErrorCode.CURRENCY_UNAVAILABLE, 'currencyId');
+    rethrowLedgerError(e);
+  }
+  return {
+    currencyId,
+    limit: plain(row!.h_limit),
+    balance: plain(row!.h_balance),
+    minBalance: plain(row!.h_min_balance),
+    changed: row!.h_changed,
+  };
 }
 
 /** Applies HOUSE_LIMITS at start; unknown codes are reported, not fatal. */
@@ -444,6 +464,6 @@ export async function applyConfiguredHouseLimits(
       log.warn({ code }, 'HOUSE_LIMITS names an unknown currency; ignored');
       continue;
     }
-    await setHouseLimit(database, id, limit);
+    await setHouseLimit(database, id, limit, CONFIG_ACTOR);
   }
 }

@@ -123,7 +123,7 @@ export async function withdrawRoutes(fastify: FastifyInstance) {
         },
       },
       async (request) => {
-        const data = await reviewWithdrawal(database, request.user.id, request.params.id, decision, request.body.reason);
+        const data = await reviewWithdrawal(database, request.user, request.params.id, decision, request.body.reason);
         chain.notify();
         return ok(data, requestLocale(request));
       },

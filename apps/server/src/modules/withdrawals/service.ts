@@ -2,8 +2,10 @@ import type { PageResponse, WithdrawApplyBody, WithdrawApplyData, WithdrawLimits
 import { ErrorCode, WITHDRAW_CANCELLABLE } from '@coffer/contract';
 import { sql } from 'drizzle-orm';
 import { BizError, notFound } from '../../core/errors.ts';
+import { operatorOf, recordOperatorAction } from '../../core/operator-audit.ts';
 import type { SessionUser } from '../../core/session.ts';
 import type { Database } from '../../db/client.ts';
+import { inTransaction } from '../../db/transaction.ts';
 import { formatAmount, parseAmount } from '../../ledger/amounts.ts';
 import { requestHash } from '../../ledger/idempotency.ts';
 import { rethrowLedgerError } from '../../ledger/sql-errors.ts';
@@ -219,28 +221,48 @@ export async function cancelWithdrawal(database: Database, userId: number, id: n
   return withdrawalRecord(database, id, userId);
 }
 
-/** An operator's decision on a withdrawal waiting for review. */
+/**
+ * An operator's decision on a withdrawal waiting for review; the decision and its audit-trail
+ * row (operator_actions) commit together.
+ */
 export async function reviewWithdrawal(
   database: Database,
-  operatorId: number,
+  operator: Pick<SessionUser, 'id' | 'email'>,
   id: number,
   decision: 'approve' | 'reject',
   reason: string,
 ): Promise<WithdrawRecord> {
   await withdrawalRecord(database, id);
-  if (decision === 'reject') {
-    await refund(database, id, 'rejected', reason, ['review'], operatorId);
-  } else {
-    const rows = await database.sql.query(
-      `update withdrawals set status = 'queued', reason = $3, reviewed_by = $2, updated_at = now()
-       where id = $1 and status = 'review' returning id`,
-      [id, operatorId, reason],
-    );
-    if (rows.length === 0) throw new BizError(ErrorCode.NOT_ALLOWED_IN_STATE);
-    await database.sql.query(
-      `insert into user_events (user_id, type, ref_id, status) select user_id, 'withdraw', id, status from withdrawals where id = $1`,
-      [id],
-    );
+  try {
+    await inTransaction(database, async (q) => {
+      const [before] = await q<{ status: string }>('select status from withdrawals where id = $1 for update', [id]);
+      if (before?.status !== 'review') throw new BizError(ErrorCode.NOT_ALLOWED_IN_STATE);
+      if (decision === 'reject') {
+        await q(`select coffer_withdraw_refund($1, 'rejected', $2, '{review}', $3)`, [id, reason, operator.id]);
+      } else {
+        await q(`update withdrawals set status = 'queued', reason = $3, reviewed_by = $2, updated_at = now() where id = $1`, [
+          id,
+          operator.id,
+          reason,
+        ]);
+        await q(
+          `insert into user_events (user_id, type, ref_id, status) select user_id, 'withdraw', id, status from withdrawals where id = $1`,
+          [id],
+        );
+      }
+      await recordOperatorAction(q, {
+        ...operatorOf(operator),
+        action: `withdrawal.${decision}`,
+        targetType: 'withdrawal',
+        targetId: id,
+        reason,
+        before: { status: before.status },
+        after: { status: decision === 'reject' ? 'rejected' : 'queued' },
+      });
+    });
+  } catch (e) {
+    if (e instanceof BizError) throw e;
+    rethrowLedgerError(e);
   }
   return withdrawalRecord(database, id);
 }
