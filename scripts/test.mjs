@@ -48,7 +48,7 @@ const stages = [
   ['unit', () => vitest('web-unit', 'apps/web/vitest.config.ts')],
   ['api', () => vitest('api-pglite', 'apps/server/vitest.config.ts', { TEST_DB: 'pglite' })],
   ['api-pg', () => apiOnPostgres()],
-  ['build', () => run('build-web', 'npm', ['run', 'build', '-w', '@coffer/web'])],
+  ['build', () => run('build-web', 'npm', ['run', 'build', '-w', '@coffer/web']) && run('build-console', 'npm', ['run', 'build', '-w', '@coffer/console'])],
   ['e2e', () => vitest('e2e', 'e2e/vitest.config.ts')],
 ];
 

@@ -9,6 +9,8 @@ import { startSmtpCapture } from './mailbox';
 export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 export const WEB_DIR = join(REPO_ROOT, 'apps/web');
 export const WEB_DIST_DIR = join(WEB_DIR, 'dist');
+export const CONSOLE_DIR = join(REPO_ROOT, 'apps/console');
+export const CONSOLE_DIST_DIR = join(CONSOLE_DIR, 'dist');
 
 export const CHROMIUM_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -56,17 +58,35 @@ export function webBuildIsStale(): boolean {
   return sources.some((source) => existsSync(source) && newestMtime(source) > built);
 }
 
-/** `npm run build -w @coffer/web`, only when the existing build is missing or stale. */
-export function ensureWebBuild(log: (line: string) => void = () => {}) {
-  if (process.env.E2E_SKIP_BUILD === '1' && existsSync(join(WEB_DIST_DIR, 'index.html'))) return;
-  if (!webBuildIsStale()) return;
-  log('[e2e] building the web app');
+/** The operator console's build is stale like the web app's (its sources or the contract changed). */
+export function consoleBuildIsStale(): boolean {
+  const index = join(CONSOLE_DIST_DIR, 'index.html');
+  if (!existsSync(index)) return true;
+  const built = statSync(index).mtimeMs;
+  const sources = [join(CONSOLE_DIR, 'src'), join(CONSOLE_DIR, 'index.html'), join(CONSOLE_DIR, 'vite.config.ts'), join(REPO_ROOT, 'packages/contract/src')];
+  return sources.some((source) => existsSync(source) && newestMtime(source) > built);
+}
+
+function build(workspace: string) {
   // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
-  execFileSync('npm', ['run', 'build', '-w', '@coffer/web'], {
+  execFileSync('npm', ['run', 'build', '-w', workspace], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, NODE_ENV: 'production' },
   });
+}
+
+/** `npm run build` of the web app and the operator console, each only when missing or stale. */
+export function ensureWebBuild(log: (line: string) => void = () => {}) {
+  const skip = process.env.E2E_SKIP_BUILD === '1';
+  if (!(skip && existsSync(join(WEB_DIST_DIR, 'index.html'))) && webBuildIsStale()) {
+    log('[e2e] building the web app');
+    build('@coffer/web');
+  }
+  if (!(skip && existsSync(join(CONSOLE_DIST_DIR, 'index.html'))) && consoleBuildIsStale()) {
+    log('[e2e] building the operator console');
+    build('@coffer/console');
+  }
 }
 
 async function waitForHealth(baseURL: string, child: ChildProcess, output: () => string, timeoutMs = 90_000) {
@@ -114,6 +134,7 @@ export async function startStack(): Promise<Stack> {
       DATA_DIR: join(workDir, 'data'),
       SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
       WEB_DIST_DIR,
+      CONSOLE_DIST_DIR,
       LOG_LEVEL: 'warn',
       // The suite sends more code mails from one IP than a person would in a minute.
       RATE_LIMIT: 'off',

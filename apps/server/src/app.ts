@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import path from 'node:path';
@@ -21,11 +22,12 @@ import { BizError, isBizError } from './core/errors.ts';
 import { messageFor, requestLocale } from './core/locale.ts';
 import { LOG_REDACT_PATHS, sanitizeError } from './core/log.ts';
 import { databaseRateLimitStore, scheduleRateLimitSweep } from './core/rate-limits.ts';
-import { installSecurityHeaders } from './core/security-headers.ts';
+import { CONSOLE_PREFIX, consolePolicy, installSecurityHeaders } from './core/security-headers.ts';
 import { requireSession, type SessionUser } from './core/session.ts';
 import type { ChainServices } from './chain/runtime.ts';
 import type { Mailer } from './mail/mailer.ts';
 import { registerModules } from './modules/index.ts';
+import { uploadFileRoutes } from './modules/content/routes.ts';
 import { notifySecurityEvent, type SecurityEventClient } from './modules/security/index.ts';
 import { withAntiPhishing } from './modules/security/mail.ts';
 
@@ -138,6 +140,8 @@ export async function buildApp(given: AppDeps, opts: BuildOptions = {}) {
   }));
 
   await app.register(registerModules, { prefix: '/api' });
+  await app.register(uploadFileRoutes);
+  await serveConsole(app, deps.config.CONSOLE_DIST_DIR, deps.config.HSTS);
   await serveWebApp(app, deps.config.WEB_DIST_DIR);
   return app;
 }
@@ -235,6 +239,50 @@ function fieldName(instancePath: string, params: unknown): string {
   if (fromPath) return fromPath;
   const missing = (params as { missingProperty?: string } | undefined)?.missingProperty;
   return missing ?? 'body';
+}
+
+/** Bytes of random in each console page's style nonce (CSP wants at least 128 bits). */
+const CONSOLE_NONCE_BYTES = 18;
+const CONSOLE_NONCE_PLACEHOLDER = '__COFFER_CSP_NONCE__';
+
+/**
+ * The operator console (apps/console) at /console/: its hashed assets from disk, every other
+ * path its index.html (history fallback) with a fresh style nonce, which its CSP names. The
+ * pages are public like any bundle; every API call they make checks the operator role.
+ */
+async function serveConsole(app: FastifyInstance, distDir: string, tls: boolean) {
+  const indexFile = path.join(distDir, 'index.html');
+  if (!fs.existsSync(indexFile)) return;
+  await app.register(fastifyStatic, {
+    root: path.join(distDir, 'assets'),
+    prefix: `${CONSOLE_PREFIX}/assets/`,
+    decorateReply: false,
+    wildcard: false,
+    preCompressed: true,
+    index: false,
+    // Hashed file names: a file never changes.
+    setHeaders: (reply) => reply.header('cache-control', 'public, max-age=31536000, immutable'),
+  });
+  let cached: { key: string; html: string } | undefined;
+  const page = () => {
+    // Read again after a rebuild while the server runs (the asset names change).
+    const stat = fs.statSync(indexFile);
+    const key = `${stat.mtimeMs}:${stat.size}`;
+    if (cached?.key !== key) cached = { key, html: fs.readFileSync(indexFile, 'utf8') };
+    return cached.html;
+  };
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.url.startsWith(`${CONSOLE_PREFIX}/assets/`)) {
+      const locale = requestLocale(request);
+      return reply.status(404).send({ code: ErrorCode.NOT_FOUND, message: messageFor(ErrorCode.NOT_FOUND, locale), data: null });
+    }
+    const nonce = crypto.randomBytes(CONSOLE_NONCE_BYTES).toString('base64');
+    reply.header('cache-control', 'no-store');
+    reply.header('content-security-policy', consolePolicy(nonce, tls));
+    return reply.type('text/html; charset=utf-8').send(page().replaceAll(CONSOLE_NONCE_PLACEHOLDER, nonce));
+  };
+  app.get(CONSOLE_PREFIX, { schema: { hide: true } }, (_request, reply) => reply.redirect(`${CONSOLE_PREFIX}/`));
+  app.get(`${CONSOLE_PREFIX}/*`, { schema: { hide: true } }, handler);
 }
 
 /** The built web app from the same port, with history fallback for client routes. */

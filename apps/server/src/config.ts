@@ -86,6 +86,8 @@ const envSchema = z.object({
   EVM_RPC_URL: optionalUrl(['http://', 'https://', 'ws://', 'wss://']),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().default(path.resolve(serverRoot, '../web/dist')),
+  /** The operator console's build, served at /console/ (absent: /console answers 404). */
+  CONSOLE_DIST_DIR: z.string().min(1).default(path.resolve(serverRoot, '../console/dist')),
   SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
   /** Comma-separated e-mails that get the operator role when they register. */
   OPERATOR_EMAILS: z

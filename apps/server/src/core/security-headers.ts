@@ -69,8 +69,37 @@ export function appPolicy(html: string, tls: boolean): string {
     'style-src': ["'self'", ...styles],
     'style-src-elem': ["'self'", ...styles],
     'style-src-attr': ["'none'"],
-    // data: for uploaded avatars (stored as data: URLs).
-    'img-src': ["'self'", 'data:'],
+    // data: for uploaded avatars (stored as data: URLs); https: for banner and help images given by URL.
+    'img-src': ["'self'", 'data:', 'https:'],
+    'connect-src': ["'self'"],
+    'object-src': ["'none'"],
+    'base-uri': ["'none'"],
+    'form-action': ["'self'"],
+    'frame-ancestors': ["'none'"],
+  };
+  if (tls) directives['upgrade-insecure-requests'] = [];
+  return serialize(directives);
+}
+
+/** Where the operator console lives (apps/console, served by app.ts with its own index). */
+export const CONSOLE_PREFIX = '/console';
+
+/**
+ * The operator console's policy: like the app's, but antd writes its styles into <style>
+ * elements at run time (CSS-in-JS), which 'self' and hashes cannot allow. Those carry the
+ * per-answer nonce instead (never 'unsafe-inline'); the console's index.html has no inline
+ * script. Uploaded banner images preview from blob: URLs before they are sent.
+ */
+export function consolePolicy(styleNonce: string, tls: boolean): string {
+  const nonce = `'nonce-${styleNonce}'`;
+  const directives: Directives = {
+    'default-src': ["'self'"],
+    'script-src': ["'self'"],
+    'script-src-attr': ["'none'"],
+    'style-src': ["'self'", nonce],
+    'style-src-elem': ["'self'", nonce],
+    'style-src-attr': ["'none'"],
+    'img-src': ["'self'", 'data:', 'blob:'],
     'connect-src': ["'self'"],
     'object-src': ["'none'"],
     'base-uri': ["'none'"],
@@ -143,6 +172,9 @@ export function installSecurityHeaders(app: FastifyInstance, opts: SecurityHeade
     reply.headers(common);
     const type = String(reply.getHeader('content-type') ?? '');
     let policy = resource;
+    // The console's page set its own policy with this answer's nonce (app.ts, serveConsole).
+    const preset = reply.getHeader('content-security-policy');
+    if (type.startsWith('text/html') && typeof preset === 'string' && request.url.startsWith(CONSOLE_PREFIX)) return payload;
     if (type.startsWith('text/html')) {
       const url = request.url;
       policy = url === DOCS_PREFIX || url.startsWith(`${DOCS_PREFIX}/`) || url.startsWith(`${DOCS_PREFIX}?`) ? docs : indexPolicy();

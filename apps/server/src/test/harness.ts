@@ -105,6 +105,7 @@ export async function createTestApp(
     SMTP_URL: mailbox.url,
     LOG_LEVEL: opts.logStream ? 'info' : 'silent',
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
+    CONSOLE_DIST_DIR: path.join(dataDir, 'no-console'),
     ...env,
   });
   const database = opts.database ?? (await createTestDatabase());

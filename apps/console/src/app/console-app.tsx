@@ -1,0 +1,43 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { App as AntApp, ConfigProvider } from 'antd';
+import enUS from 'antd/locale/en_US';
+import zhCN from 'antd/locale/zh_CN';
+import { I18nextProvider, useTranslation } from 'react-i18next';
+import { RouterProvider } from 'react-router';
+import { i18n } from '../lib/i18n';
+import { router } from './router';
+
+/**
+ * antd writes its styles into <style> elements at run time; the page's CSP allows those
+ * only with the nonce the server put into this answer's meta tag (security-headers.ts).
+ */
+function styleNonce(): string | undefined {
+  const value = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content;
+  return value && !value.startsWith('__') ? value : undefined;
+}
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 10_000 } },
+});
+
+function Localized() {
+  const { i18n: current } = useTranslation();
+  return (
+    <ConfigProvider locale={current.language === 'en-US' ? enUS : zhCN} csp={{ nonce: styleNonce() }}>
+      <AntApp>
+        <RouterProvider router={router} />
+      </AntApp>
+    </ConfigProvider>
+  );
+}
+
+export function ConsoleApp() {
+  document.documentElement.lang = i18n.language;
+  return (
+    <I18nextProvider i18n={i18n}>
+      <QueryClientProvider client={queryClient}>
+        <Localized />
+      </QueryClientProvider>
+    </I18nextProvider>
+  );
+}

@@ -1,0 +1,117 @@
+import type { AuditReport } from '@coffer/contract/ledger';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Col, Descriptions, Row, Space, Statistic, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AuditChecks } from '../../../components/audit-checks';
+import { QueryState } from '../../../components/query-state';
+import { errorText } from '../../../lib/errors';
+import { formatTime } from '../../../lib/format';
+import { runAudit } from '../../ledger/api/run-audit';
+import { DASHBOARD_KEY, useDashboard } from '../api/dashboard';
+
+export default function DashboardPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const dashboard = useDashboard();
+  const [report, setReport] = useState<AuditReport | null>(null);
+  const audit = useMutation({
+    mutationFn: runAudit,
+    onSuccess: (data) => {
+      setReport(data.report);
+      void queryClient.invalidateQueries({ queryKey: DASHBOARD_KEY });
+    },
+    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  });
+  const data = dashboard.data;
+
+  return (
+    <Space orientation="vertical" size="large" style={{ width: '100%' }}>
+      <Typography.Title level={3}>{t('nav.dashboard')}</Typography.Title>
+      <QueryState query={dashboard} />
+      {data && (
+        <>
+          <Row gutter={16}>
+            <Col span={6}>
+              <Card>
+                <Statistic title={t('dashboard.usersTotal')} value={data.users.total} />
+              </Card>
+            </Col>
+            <Col span={6}>
+              <Card>
+                <Statistic title={t('dashboard.usersNew24h')} value={data.users.new24h} />
+              </Card>
+            </Col>
+            <Col span={6}>
+              <Card>
+                <Statistic title={t('dashboard.usersDisabled')} value={data.users.disabled} />
+              </Card>
+            </Col>
+            <Col span={6}>
+              <Card>
+                <Statistic title={t('dashboard.withdrawalsInReview')} value={data.withdrawalsInReview} />
+              </Card>
+            </Col>
+          </Row>
+          <Card title={t('dashboard.balances')}>
+            <Table
+              size="small"
+              rowKey="currencyId"
+              pagination={false}
+              dataSource={data.balances}
+              columns={[
+                { title: t('common.currency'), dataIndex: 'code' },
+                { title: t('dashboard.usersAvailable'), dataIndex: 'usersAvailable' },
+                { title: t('dashboard.usersFrozen'), dataIndex: 'usersFrozen' },
+                { title: t('dashboard.house'), dataIndex: 'house' },
+                { title: t('dashboard.fees'), dataIndex: 'fees' },
+                { title: t('dashboard.world'), dataIndex: 'world' },
+                { title: t('dashboard.adjustments'), dataIndex: 'adjustments' },
+              ]}
+            />
+          </Card>
+          <Card title={t('dashboard.swapVolume')}>
+            <Table
+              size="small"
+              rowKey="currencyId"
+              pagination={false}
+              dataSource={data.swapVolume}
+              columns={[
+                { title: t('common.currency'), dataIndex: 'code' },
+                { title: t('dashboard.sold24h'), dataIndex: 'sold24h' },
+                { title: t('dashboard.bought24h'), dataIndex: 'bought24h' },
+                { title: t('dashboard.sold7d'), dataIndex: 'sold7d' },
+                { title: t('dashboard.bought7d'), dataIndex: 'bought7d' },
+              ]}
+            />
+          </Card>
+          <Card
+            title={t('dashboard.lastAudit')}
+            extra={
+              <Button type="primary" loading={audit.isPending} onClick={() => audit.mutate()}>
+                {t('audit.run')}
+              </Button>
+            }
+          >
+            {data.lastAudit ? (
+              <Descriptions size="small" column={3}>
+                <Descriptions.Item label={t('audit.result')}>
+                  <Tag color={data.lastAudit.ok ? 'green' : 'red'}>{data.lastAudit.ok ? t('audit.pass') : t('audit.fail')}</Tag>
+                </Descriptions.Item>
+                <Descriptions.Item label={t('common.actor')}>{data.lastAudit.actor}</Descriptions.Item>
+                <Descriptions.Item label={t('common.time')}>{formatTime(data.lastAudit.ranAt)}</Descriptions.Item>
+              </Descriptions>
+            ) : (
+              <Typography.Text type="secondary">{t('dashboard.noAudit')}</Typography.Text>
+            )}
+            {report && <AuditChecks report={report} />}
+          </Card>
+          <Typography.Text type="secondary">
+            {t('dashboard.generatedAt')}: {formatTime(data.generatedAt)}
+          </Typography.Text>
+        </>
+      )}
+    </Space>
+  );
+}

@@ -1,0 +1,210 @@
+import type { AdminSwapPair, HouseLimit, SwapPairUpdateBody } from '@coffer/contract/admin';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Form, Input, InputNumber, Modal, Space, Switch, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { QueryState } from '../../../components/query-state';
+import { errorText } from '../../../lib/errors';
+import { formatTime } from '../../../lib/format';
+import { amountRule, optionalAmount, reasonRules, requiredRule } from '../../../lib/form-rules';
+import { HOUSE_LIMITS_KEY, useHouseLimits } from '../api/house-limits';
+import { SWAP_PAIRS_KEY, useSwapPairs } from '../api/pairs';
+import { setHouseLimit } from '../api/set-house-limit';
+import { updateSwapPair } from '../api/update-pair';
+
+interface PairForm {
+  midRate: string;
+  spreadBps: number;
+  feeBps: number;
+  minAmount?: string;
+  maxAmount?: string;
+  enabled: boolean;
+  reason: string;
+}
+
+function PairModal({ pair, onClose }: { pair: AdminSwapPair; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<PairForm>();
+  const save = useMutation({
+    mutationFn: (body: SwapPairUpdateBody) => updateSwapPair(pair.id, body),
+    onSuccess: () => {
+      message.success(t('common.saved'));
+      void queryClient.invalidateQueries({ queryKey: SWAP_PAIRS_KEY });
+      onClose();
+    },
+    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  });
+  const submit = (v: PairForm) =>
+    save.mutate({
+      midRate: v.midRate.trim(),
+      spreadBps: v.spreadBps,
+      feeBps: v.feeBps,
+      minAmount: optionalAmount(v.minAmount),
+      maxAmount: optionalAmount(v.maxAmount),
+      enabled: v.enabled,
+      reason: v.reason,
+    });
+  return (
+    <Modal
+      open
+      title={t('swap.editPair', { pair: `${pair.fromCode} → ${pair.toCode}` })}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      confirmLoading={save.isPending}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={submit}
+        initialValues={{
+          midRate: pair.midRate,
+          spreadBps: pair.spreadBps,
+          feeBps: pair.feeBps,
+          minAmount: pair.minAmount ?? '',
+          maxAmount: pair.maxAmount ?? '',
+          enabled: pair.enabled,
+        }}
+      >
+        <Form.Item name="midRate" label={t('swap.midRate')} rules={[requiredRule(t), amountRule(t)]}>
+          <Input inputMode="decimal" />
+        </Form.Item>
+        <Space>
+          <Form.Item name="spreadBps" label={t('swap.spreadBps')} rules={[{ required: true, message: t('validation.required') }]}>
+            <InputNumber min={0} max={5000} precision={0} />
+          </Form.Item>
+          <Form.Item name="feeBps" label={t('swap.feeBps')} rules={[{ required: true, message: t('validation.required') }]}>
+            <InputNumber min={0} max={5000} precision={0} />
+          </Form.Item>
+          <Form.Item name="enabled" label={t('swap.enabled')} valuePropName="checked">
+            <Switch />
+          </Form.Item>
+        </Space>
+        <Space>
+          <Form.Item name="minAmount" label={t('swap.minAmount')} rules={[amountRule(t)]}>
+            <Input inputMode="decimal" placeholder={t('swap.noLimit')} />
+          </Form.Item>
+          <Form.Item name="maxAmount" label={t('swap.maxAmount')} rules={[amountRule(t)]}>
+            <Input inputMode="decimal" placeholder={t('swap.noLimit')} />
+          </Form.Item>
+        </Space>
+        <Form.Item name="reason" label={t('common.reason')} rules={reasonRules(t)}>
+          <Input.TextArea rows={2} maxLength={500} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+function LimitModal({ limit, onClose }: { limit: HouseLimit; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<{ limit: string; reason: string }>();
+  const save = useMutation({
+    mutationFn: (v: { limit: string; reason: string }) => setHouseLimit({ currencyId: limit.currencyId, limit: v.limit.trim(), reason: v.reason }),
+    onSuccess: (data) => {
+      message.success(data.changed ? t('common.saved') : t('swap.unchanged'));
+      void queryClient.invalidateQueries({ queryKey: HOUSE_LIMITS_KEY });
+      onClose();
+    },
+    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  });
+  return (
+    <Modal
+      open
+      title={t('swap.setLimit', { code: limit.code })}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      confirmLoading={save.isPending}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form form={form} layout="vertical" onFinish={(v) => save.mutate(v)} initialValues={{ limit: limit.limit ?? '' }}>
+        <Form.Item name="limit" label={t('swap.houseLimit')} rules={[requiredRule(t), amountRule(t)]}>
+          <Input inputMode="decimal" />
+        </Form.Item>
+        <Form.Item name="reason" label={t('common.reason')} rules={reasonRules(t)}>
+          <Input.TextArea rows={2} maxLength={500} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+export default function SwapPage() {
+  const { t } = useTranslation();
+  const pairs = useSwapPairs();
+  const limits = useHouseLimits();
+  const [editing, setEditing] = useState<AdminSwapPair | null>(null);
+  const [limit, setLimit] = useState<HouseLimit | null>(null);
+
+  return (
+    <Space orientation="vertical" size="large" style={{ width: '100%' }}>
+      <Typography.Title level={3}>{t('nav.swap')}</Typography.Title>
+      <Card title={t('swap.pairs')}>
+        <QueryState query={pairs} />
+        <Table
+          size="small"
+          rowKey="id"
+          pagination={false}
+          dataSource={pairs.data ?? []}
+          columns={[
+            { title: t('swap.pair'), key: 'pair', render: (_, p) => `${p.fromCode} → ${p.toCode}` },
+            { title: t('swap.midRate'), dataIndex: 'midRate' },
+            { title: t('swap.spreadBps'), dataIndex: 'spreadBps' },
+            { title: t('swap.feeBps'), dataIndex: 'feeBps' },
+            { title: t('swap.minAmount'), dataIndex: 'minAmount', render: (v: string | null) => v ?? '—' },
+            { title: t('swap.maxAmount'), dataIndex: 'maxAmount', render: (v: string | null) => v ?? '—' },
+            {
+              title: t('swap.enabled'),
+              dataIndex: 'enabled',
+              render: (on: boolean) => <Tag color={on ? 'green' : 'default'}>{on ? t('common.yes') : t('common.no')}</Tag>,
+            },
+            { title: t('common.updatedAt'), dataIndex: 'updatedAt', render: formatTime },
+            {
+              title: t('common.actions'),
+              key: 'actions',
+              render: (_, p) => (
+                <Button size="small" onClick={() => setEditing(p)} aria-label={t('swap.editPair', { pair: `${p.fromCode} → ${p.toCode}` })}>
+                  {t('common.edit')}
+                </Button>
+              ),
+            },
+          ]}
+        />
+      </Card>
+      <Card title={t('swap.houseLimits')}>
+        <QueryState query={limits} />
+        <Table
+          size="small"
+          rowKey="currencyId"
+          pagination={false}
+          dataSource={limits.data ?? []}
+          columns={[
+            { title: t('common.currency'), dataIndex: 'code' },
+            { title: t('swap.houseLimit'), dataIndex: 'limit', render: (v: string | null) => v ?? '—' },
+            { title: t('swap.houseBalance'), dataIndex: 'balance' },
+            { title: t('swap.houseFloor'), dataIndex: 'minBalance' },
+            {
+              title: t('common.actions'),
+              key: 'actions',
+              render: (_, l) => (
+                <Button size="small" onClick={() => setLimit(l)} aria-label={t('swap.setLimit', { code: l.code })}>
+                  {t('common.edit')}
+                </Button>
+              ),
+            },
+          ]}
+        />
+      </Card>
+      {editing && <PairModal pair={editing} onClose={() => setEditing(null)} />}
+      {limit && <LimitModal limit={limit} onClose={() => setLimit(null)} />}
+    </Space>
+  );
+}

@@ -1,0 +1,25 @@
+/**
+ * The console keeps its own token (separate key from the phone app's), so signing out of one
+ * does not sign the other out, and an operator's session never leaks into the wallet pages.
+ */
+const TOKEN_KEY = 'coffer.console.token';
+const LANGUAGE_KEY = 'coffer.console.language';
+
+export const CONSOLE_LANGUAGES = ['zh-CN', 'en-US'] as const;
+export type ConsoleLanguage = (typeof CONSOLE_LANGUAGES)[number];
+export const DEFAULT_LANGUAGE: ConsoleLanguage = 'zh-CN';
+
+export const tokenStore = {
+  get: (): string | null => localStorage.getItem(TOKEN_KEY),
+  set: (head: string, token: string) => localStorage.setItem(TOKEN_KEY, `${head}${token}`),
+  clear: () => localStorage.removeItem(TOKEN_KEY),
+};
+
+export function storedLanguage(): ConsoleLanguage {
+  const value = localStorage.getItem(LANGUAGE_KEY);
+  return (CONSOLE_LANGUAGES as readonly string[]).includes(value ?? '') ? (value as ConsoleLanguage) : DEFAULT_LANGUAGE;
+}
+
+export function storeLanguage(language: ConsoleLanguage) {
+  localStorage.setItem(LANGUAGE_KEY, language);
+}
