@@ -1,5 +1,117 @@
-import { Typography } from 'antd';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Descriptions, Space, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useParams } from 'react-router';
+import { QueryState } from '../../../components/query-state';
+import { ReasonModal } from '../../../components/reason-modal';
+import { errorText } from '../../../lib/errors';
+import { formatTime } from '../../../lib/format';
+import { setUserStatus } from '../api/set-user-status';
+import { userDetailKey, useUserDetail } from '../api/user-detail';
 
-export default function Placeholder() {
-  return <Typography.Title level={3}>…</Typography.Title>;
+export default function UserDetailPage() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const uid = Number(useParams().uid);
+  const detail = useUserDetail(uid);
+  const [asking, setAsking] = useState<'disable' | 'enable' | null>(null);
+  const status = useMutation({
+    mutationFn: ({ action, reason }: { action: 'disable' | 'enable'; reason: string }) => setUserStatus(uid, action, { reason }),
+    onSuccess: (data, { action }) => {
+      queryClient.setQueryData(userDetailKey(uid), data);
+      void queryClient.invalidateQueries({ queryKey: ['console', 'users'] });
+      message.success(action === 'disable' ? t('users.disabledDone') : t('users.enabledDone'));
+      setAsking(null);
+    },
+    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  });
+  const user = detail.data;
+
+  return (
+    <Space orientation="vertical" size="large" style={{ width: '100%' }}>
+      <Link to="/users">{t('users.back')}</Link>
+      <QueryState query={detail} />
+      {user && (
+        <>
+          <Card
+            title={
+              <Typography.Title level={3} style={{ margin: 0 }}>
+                {user.email}
+              </Typography.Title>
+            }
+            extra={
+              user.disabled ? (
+                <Button onClick={() => setAsking('enable')}>{t('users.enable')}</Button>
+              ) : (
+                <Button danger onClick={() => setAsking('disable')}>
+                  {t('users.disable')}
+                </Button>
+              )
+            }
+          >
+            <Descriptions size="small" column={3} bordered>
+              <Descriptions.Item label={t('common.uid')}>{user.uid}</Descriptions.Item>
+              <Descriptions.Item label={t('users.nickname')}>{user.nickname}</Descriptions.Item>
+              <Descriptions.Item label={t('users.role')}>{user.role}</Descriptions.Item>
+              <Descriptions.Item label={t('common.status')}>
+                {user.disabled ? <Tag color="red">{t('users.disabled')}</Tag> : <Tag color="green">{t('users.active')}</Tag>}
+              </Descriptions.Item>
+              <Descriptions.Item label={t('users.twoFactor')}>{user.twoFactor ? t('common.yes') : t('common.no')}</Descriptions.Item>
+              <Descriptions.Item label={t('users.sessions')}>{user.activeSessions}</Descriptions.Item>
+              <Descriptions.Item label={t('users.language')}>{user.language ?? '—'}</Descriptions.Item>
+              <Descriptions.Item label={t('common.createdAt')}>{formatTime(user.createdAt)}</Descriptions.Item>
+              {user.disabled && (
+                <>
+                  <Descriptions.Item label={t('users.disabledAt')}>{formatTime(user.disabledAt)}</Descriptions.Item>
+                  <Descriptions.Item label={t('users.disabledReason')}>{user.disabledReason ?? '—'}</Descriptions.Item>
+                </>
+              )}
+            </Descriptions>
+          </Card>
+          <Card title={t('users.balances')}>
+            <Table
+              size="small"
+              rowKey="currencyId"
+              pagination={false}
+              dataSource={user.balances}
+              columns={[
+                { title: t('common.currency'), dataIndex: 'code' },
+                { title: t('users.available'), dataIndex: 'available' },
+                { title: t('users.frozen'), dataIndex: 'frozen' },
+              ]}
+            />
+          </Card>
+          <Card title={t('users.postings')}>
+            <Table
+              size="small"
+              rowKey={(p) => `${p.entryId}-${p.currencyId}-${p.account}`}
+              pagination={false}
+              dataSource={user.postings}
+              columns={[
+                { title: t('users.entry'), dataIndex: 'entryId' },
+                { title: t('users.kind'), dataIndex: 'kind' },
+                { title: t('common.currency'), dataIndex: 'code' },
+                { title: t('users.account'), dataIndex: 'account' },
+                { title: t('common.amount'), dataIndex: 'amount' },
+                { title: t('users.balanceAfter'), dataIndex: 'balanceAfter' },
+                { title: t('common.time'), dataIndex: 'createdAt', render: formatTime },
+              ]}
+            />
+          </Card>
+          {asking && (
+            <ReasonModal
+              title={t(asking === 'disable' ? 'users.disableTitle' : 'users.enableTitle', { email: user.email })}
+              okText={t(asking === 'disable' ? 'users.disable' : 'users.enable')}
+              danger={asking === 'disable'}
+              busy={status.isPending}
+              onSubmit={(reason) => status.mutate({ action: asking, reason })}
+              onClose={() => setAsking(null)}
+            />
+          )}
+        </>
+      )}
+    </Space>
+  );
 }

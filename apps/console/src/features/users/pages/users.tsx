@@ -1,5 +1,65 @@
-import { Typography } from 'antd';
+import { Input, Space, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { QueryState } from '../../../components/query-state';
+import { formatTime } from '../../../lib/format';
+import { useUsers } from '../api/users';
 
-export default function Placeholder() {
-  return <Typography.Title level={3}>…</Typography.Title>;
+const PAGE_SIZE = 20;
+
+export default function UsersPage() {
+  const { t } = useTranslation();
+  const [q, setQ] = useState('');
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(PAGE_SIZE);
+  const users = useUsers({ q: q || undefined, page, pageSize });
+
+  return (
+    <Space orientation="vertical" size="large" style={{ width: '100%' }}>
+      <Typography.Title level={3}>{t('nav.users')}</Typography.Title>
+      <Input.Search
+        aria-label={t('users.search')}
+        placeholder={t('users.search')}
+        enterButton={t('common.search')}
+        allowClear
+        maxLength={320}
+        style={{ maxWidth: 420 }}
+        onSearch={(value) => {
+          setQ(value.trim());
+          setPage(1);
+        }}
+      />
+      {users.isError && <QueryState query={users} />}
+      <Table
+        rowKey="uid"
+        size="small"
+        loading={users.isFetching}
+        dataSource={users.data?.list ?? []}
+        pagination={{
+          current: page,
+          pageSize,
+          total: users.data?.total ?? 0,
+          showSizeChanger: true,
+          onChange: (next, size) => {
+            setPage(next);
+            setPageSize(size);
+          },
+        }}
+        columns={[
+          { title: t('common.uid'), dataIndex: 'uid', render: (uid: number) => <Link to={`/users/${uid}`}>{uid}</Link> },
+          { title: t('common.email'), dataIndex: 'email' },
+          { title: t('users.nickname'), dataIndex: 'nickname' },
+          { title: t('users.role'), dataIndex: 'role' },
+          {
+            title: t('common.status'),
+            dataIndex: 'disabled',
+            render: (disabled: boolean) =>
+              disabled ? <Tag color="red">{t('users.disabled')}</Tag> : <Tag color="green">{t('users.active')}</Tag>,
+          },
+          { title: t('common.createdAt'), dataIndex: 'createdAt', render: formatTime },
+        ]}
+      />
+    </Space>
+  );
 }

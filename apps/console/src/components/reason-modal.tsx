@@ -1,0 +1,39 @@
+import { Form, Input, Modal } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { reasonRules } from '../lib/form-rules';
+
+interface Props {
+  title: string;
+  okText: string;
+  danger?: boolean;
+  busy: boolean;
+  /** The reason field's label (default: "Reason"). */
+  label?: string;
+  onSubmit: (reason: string) => void;
+  onClose: () => void;
+}
+
+/** A confirm dialog that asks why: every operator write records its reason. */
+export function ReasonModal({ title, okText, danger, busy, label, onSubmit, onClose }: Props) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<{ reason: string }>();
+  return (
+    <Modal
+      open
+      title={title}
+      okText={okText}
+      cancelText={t('common.cancel')}
+      okButtonProps={{ danger }}
+      confirmLoading={busy}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form form={form} layout="vertical" onFinish={(v) => onSubmit(v.reason)}>
+        <Form.Item name="reason" label={label ?? t('common.reason')} rules={reasonRules(t)}>
+          <Input.TextArea rows={3} maxLength={500} autoFocus />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
