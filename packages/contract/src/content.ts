@@ -161,8 +161,11 @@ export const bannerReorderBody = z.object({
 });
 export type BannerReorderBody = z.infer<typeof bannerReorderBody>;
 
-/** POST /api/admin/{banners|notices}/{id}/retire and help deletes. */
-export const contentReasonBody = z.object({ reason }).default({});
+/** POST /api/admin/{banners|notices}/{id}/retire and help deletes; the body may be left out. */
+export const contentReasonBody = z
+  .object({ reason })
+  .nullish()
+  .transform((v) => v ?? {});
 export type ContentReasonBody = z.input<typeof contentReasonBody>;
 
 /** POST /api/admin/uploads (multipart, one file field): where the stored image is served. */

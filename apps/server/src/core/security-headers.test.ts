@@ -59,7 +59,7 @@ describe('security headers', () => {
       expect(csp.get('style-src')).toEqual(["'self'", sha256(BOOT_STYLE)]);
       expect(csp.get('style-src-elem')).toEqual(["'self'", sha256(BOOT_STYLE)]);
       expect(csp.get('style-src-attr')).toEqual(["'none'"]);
-      expect(csp.get('img-src')).toEqual(["'self'", 'data:']);
+      expect(csp.get('img-src')).toEqual(["'self'", 'data:', 'https:']);
       expect(csp.get('connect-src')).toEqual(["'self'"]);
       expect(csp.get('object-src')).toEqual(["'none'"]);
       expect(csp.get('base-uri')).toEqual(["'none'"]);

@@ -13,6 +13,7 @@ import { withdrawRoutes } from './withdrawals/routes.ts';
 import { twoFactorRoutes } from './two-factor/routes.ts';
 import { passkeyRoutes } from './passkeys/routes.ts';
 import { securityRoutes } from './security/routes.ts';
+import { contentRoutes } from './content/routes.ts';
 
 /**
  * Every feature module registers its routes here (mounted under /api).
@@ -34,4 +35,5 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(eventRoutes);
   await app.register(chainAdminRoutes);
   await app.register(securityRoutes);
+  await app.register(contentRoutes);
 }
