@@ -172,6 +172,8 @@ const envSchema = z.object({
     .default('0'),
   /** A withdrawal or sweep not mined after this is replaced with a 10% higher gas price. */
   WITHDRAW_BUMP_AFTER_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  /** How often the server settles closed activities and pays their prizes (decision 015). */
+  ACTIVITY_PAYOUT_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   PRODUCT_NAME: z.string().trim().min(1).max(64).default('Coffer'),
   /**
    * Passkeys (WebAuthn): the relying party ID, the site's host name (no scheme, port or IP

@@ -6,6 +6,7 @@ import { startCleanup } from './core/cleanup.ts';
 import { lockDataDir } from './core/data-dir-lock.ts';
 import { type Database, migrateDatabase, migratePostgresLocked, openPglite, openPostgres } from './db/client.ts';
 import { startChain } from './chain/runtime.ts';
+import { startActivityPayouts } from './modules/activities/payout.ts';
 import { createMailer } from './mail/mailer.ts';
 
 /** Opens the configured database (PostgreSQL, or PGlite in DATA_DIR) and brings it up to date. */
@@ -40,11 +41,17 @@ export async function startServer(config: Config) {
   }
   const app = await buildApp({ config, database, mailer, chain });
   const cleanup = startCleanup({ database, log: log.child({ module: 'cleanup' }) });
+  const activityPayouts = startActivityPayouts({
+    database,
+    log: log.child({ module: 'activities' }),
+    intervalMs: config.ACTIVITY_PAYOUT_INTERVAL_SECONDS * 1000,
+  });
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       await app.close();
       await cleanup.stop();
+      await activityPayouts.stop();
       await chain.stop();
       mailer.close();
       await database.close();

@@ -17,6 +17,8 @@ const BUSINESS_KINDS: { table: string; kind: string }[] = [
   { table: 'withdrawal_entries', kind: 'withdraw_hold' },
   { table: 'withdrawal_entries', kind: 'withdraw_settle' },
   { table: 'withdrawal_entries', kind: 'withdraw_refund' },
+  { table: 'activity_fundings', kind: 'activity_fund' },
+  { table: 'activity_winners', kind: 'activity_prize' },
 ];
 
 interface Check {
@@ -83,6 +85,22 @@ const STATIC_CHECKS: Check[] = [
     name: 'posting_currency_matches_account',
     query: `select p.id as posting_id, p.currency_id, a.currency_id as account_currency_id
       from postings p join accounts a on a.id = p.account_id where p.currency_id <> a.currency_id`,
+  },
+  {
+    // Each currency's prizes account holds what activities were funded minus the prizes paid
+    // (decision 015); it never holds money of another origin.
+    name: 'prize_account_matches_activities',
+    query: `select a.id as account_id, a.currency_id, a.balance::text as balance, coalesce(f.total, 0)::text as funded,
+        coalesce(w.total, 0)::text as paid
+      from accounts a
+      left join (select x.prize_currency_id as currency_id, sum(f.amount) as total
+                 from activity_fundings f join activities x on x.id = f.activity_id group by x.prize_currency_id) f
+        on f.currency_id = a.currency_id
+      left join (select x.prize_currency_id as currency_id, sum(w.amount) as total
+                 from activity_winners w join activities x on x.id = w.activity_id where w.entry_id is not null
+                 group by x.prize_currency_id) w
+        on w.currency_id = a.currency_id
+      where a.user_id is null and a.kind = 'prizes' and a.balance <> coalesce(f.total, 0) - coalesce(w.total, 0)`,
   },
   {
     name: 'idempotency_key_unique',

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { consoleAdminRoutes } from './console-admin/routes.ts';
 import { currencyRoutes } from './currency/routes.ts';
 import { ledgerAdminRoutes } from './ledger-admin/routes.ts';
 import { transferRoutes } from './transfer/routes.ts';
@@ -14,6 +15,7 @@ import { twoFactorRoutes } from './two-factor/routes.ts';
 import { passkeyRoutes } from './passkeys/routes.ts';
 import { securityRoutes } from './security/routes.ts';
 import { contentRoutes } from './content/routes.ts';
+import { activityRoutes } from './activities/routes.ts';
 
 /**
  * Every feature module registers its routes here (mounted under /api).
@@ -36,4 +38,6 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(chainAdminRoutes);
   await app.register(securityRoutes);
   await app.register(contentRoutes);
+  await app.register(activityRoutes);
+  await app.register(consoleAdminRoutes);
 }
