@@ -13,6 +13,7 @@ import { balancesQueryKey, useBalances } from '../../../lib/wallet/balances';
 import { useCurrencies } from '../../../lib/wallet/currencies';
 import { useSwapRates } from '../../../lib/wallet/swap-rates';
 import { REFERENCE_CURRENCY, totalValue } from '../utils/total-value';
+import { BannerSlot } from './banner-slot';
 
 interface WalletHomeProps {
   brand: ReactNode;
@@ -61,6 +62,7 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
         </section>
 
         {actions}
+        <BannerSlot />
 
         <section className="card" aria-labelledby="home-balances">
           <h2 id="home-balances" className="m-0 mb-1 text-base font-semibold">

@@ -10,7 +10,7 @@ import { QuickActions } from '../components/quick-actions';
 // The data-driven parts bring the HTTP client and antd's list widgets; they load after the
 // first paint so the landing chunk stays small (it counts towards the initial bundle).
 const WalletHome = lazy(() => import('../components/wallet-home'));
-const PublicRates = lazy(() => import('../components/public-rates'));
+const GuestExtras = lazy(() => import('../components/guest-extras'));
 
 /**
  * Landing tab. Signed out: a welcome with sign-in/sign-up and the public rates. Signed in:
@@ -76,7 +76,7 @@ export default function HomePage() {
         </div>
       </section>
       <QuickActions />
-      <Suspense fallback={null}>{afterPaint ? <PublicRates /> : null}</Suspense>
+      <Suspense fallback={null}>{afterPaint ? <GuestExtras /> : null}</Suspense>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { List } from 'antd-mobile';
+import { Badge, List } from 'antd-mobile';
 import {
   BellOutline,
   BillOutline,
@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { UserAvatar } from '../../../components/user-avatar';
 import { useCurrentUser } from '../../../lib/current-user';
+import { useUnreadCount } from '../../../lib/notice-unread';
 import { AvatarPicker } from '../components/avatar-picker';
 import { NicknameDialog } from '../components/nickname-dialog';
 
@@ -23,6 +24,7 @@ export default function ProfilePage() {
   const { data: user } = useCurrentUser();
   const [editingNickname, setEditingNickname] = useState(false);
   const [pickingAvatar, setPickingAvatar] = useState(false);
+  const unread = useUnreadCount().data?.unreadCount ?? 0;
 
   const actions = [
     { to: '/charge', label: t('profile.charge'), icon: <ReceivePaymentOutline />, testId: 'profile-charge' },
@@ -79,8 +81,14 @@ export default function ProfilePage() {
         <List.Item prefix={<BillOutline />} onClick={() => navigate('/bill')} data-testid="profile-bills">
           {t('profile.records')}
         </List.Item>
-        <List.Item prefix={<BellOutline />} onClick={() => navigate('/noticeCenter')} data-testid="profile-notices">
+        <List.Item
+          prefix={<BellOutline />}
+          extra={unread > 0 ? <Badge content={unread > 99 ? '99+' : unread} data-testid="profile-notices-badge" /> : null}
+          onClick={() => navigate('/noticeCenter')}
+          data-testid="profile-notices"
+        >
           {t('profile.notices')}
+          {unread > 0 ? <span className="sr-only">{t('notice.unreadCount', { count: unread })}</span> : null}
         </List.Item>
         <List.Item prefix={<QuestionCircleOutline />} onClick={() => navigate('/helpCenter')} data-testid="profile-help">
           {t('profile.helpCenter')}

@@ -1,0 +1,49 @@
+import type { ActivityUserRank } from '@coffer/contract/activity';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { formatCompact } from '../../../lib/money';
+import { SCORE_DECIMALS } from './rank-board';
+
+/** Pinned to the bottom of the ranking: my rank, score and the gap to the next prize. */
+export function MyRank({ mine }: { mine: ActivityUserRank | undefined }) {
+  const { t } = useTranslation();
+  if (!mine) return <div className="ranking-mine" aria-busy="true" data-testid="ranking-mine-loading" />;
+  const gap =
+    mine.gapToNextPrize && mine.nextPrizeRank !== null
+      ? t('ranking.gap', { amount: formatCompact(mine.gapToNextPrize, SCORE_DECIMALS), rank: mine.nextPrizeRank })
+      : mine.rank === 1
+        ? t('ranking.top')
+        : null;
+  return (
+    <section className="ranking-mine" aria-label={t('ranking.mine')} data-testid="ranking-mine">
+      <div className="ranking-mine-rank" data-testid="ranking-mine-rank">
+        <span className="ranking-mine-label">{t('ranking.mine')}</span>
+        <strong>{mine.rank === null ? t('ranking.unranked') : t('ranking.rankOne', { rank: mine.rank })}</strong>
+      </div>
+      <div className="min-w-0 flex-1 text-right">
+        <div data-testid="ranking-mine-score">
+          {t('ranking.myScore', { score: formatCompact(mine.score, SCORE_DECIMALS) })}
+          {mine.prize ? ` · ${formatCompact(mine.prize)} ${mine.prizeCurrency}` : ''}
+        </div>
+        {gap ? (
+          <div className="ranking-mine-gap" data-testid="ranking-mine-gap">
+            {gap}
+          </div>
+        ) : null}
+      </div>
+    </section>
+  );
+}
+
+/** Signed out: where my row would be, an invitation to sign in. */
+export function SignInForRank() {
+  const { t } = useTranslation();
+  return (
+    <section className="ranking-mine" data-testid="ranking-sign-in">
+      <span className="ranking-mine-label">{t('ranking.signInPrompt')}</span>
+      <Link to="/login" className="ranking-sign-in">
+        {t('ranking.signIn')}
+      </Link>
+    </section>
+  );
+}

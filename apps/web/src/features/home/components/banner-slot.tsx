@@ -1,0 +1,20 @@
+import './banner-carousel.css';
+import { lazy, Suspense } from 'react';
+import { bannerSlotExpected } from '../utils/banner-slot';
+
+// The carousel brings antd's Swiper, its gesture and spring libraries: its own chunk, loaded
+// by the home widgets that themselves load after the first paint (never by the landing bundle).
+const BannerCarousel = lazy(() => import('./banner-carousel'));
+
+/**
+ * The carousel's place on home. While its chunk loads, a box of the banners' aspect ratio
+ * holds the space when the last visit saw banners (see bannerSlotExpected).
+ */
+export function BannerSlot() {
+  const placeholder = bannerSlotExpected() ? <div className="banner-carousel banner-carousel--loading" aria-hidden /> : null;
+  return (
+    <Suspense fallback={placeholder}>
+      <BannerCarousel />
+    </Suspense>
+  );
+}

@@ -1,0 +1,27 @@
+import type { NoticeDetail } from '@coffer/contract/content';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { apiGet } from '../../../lib/api-client';
+import { unreadCountQueryKey } from '../../../lib/notice-unread';
+import { noticesQueryKey } from './get-notices';
+
+/** GET /api/notice/{id}: the notice with its html; the server marks it read (4004 for another user's). */
+export function getNotice(id: number): Promise<NoticeDetail> {
+  return apiGet<NoticeDetail>(`/notice/${id}`);
+}
+
+/** Opening a notice reads it: the list's dot and the unread badge follow. */
+export function useNotice(id: number | null) {
+  const { i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  return useQuery({
+    queryKey: ['notices', 'detail', id, i18n.language],
+    queryFn: async () => {
+      const notice = await getNotice(id!);
+      void queryClient.invalidateQueries({ queryKey: unreadCountQueryKey });
+      void queryClient.invalidateQueries({ queryKey: noticesQueryKey });
+      return notice;
+    },
+    enabled: id !== null,
+  });
+}

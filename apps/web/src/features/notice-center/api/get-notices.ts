@@ -1,0 +1,23 @@
+import type { NoticePage } from '@coffer/contract/content';
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { apiGet } from '../../../lib/api-client';
+
+export const NOTICE_PAGE_SIZE = 20;
+export const noticesQueryKey = ['notices', 'list'] as const;
+
+/** GET /api/notice/list?page=&pageSize=: public and my own notices, newest first, with read state. */
+export function getNotices(page: number): Promise<NoticePage> {
+  return apiGet<NoticePage>('/notice/list', { page, pageSize: NOTICE_PAGE_SIZE });
+}
+
+export function useNotices() {
+  const { i18n } = useTranslation();
+  return useInfiniteQuery({
+    queryKey: [...noticesQueryKey, i18n.language],
+    queryFn: ({ pageParam }) => getNotices(pageParam),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.page * last.pageSize < last.total ? last.page + 1 : undefined),
+    staleTime: 10_000,
+  });
+}

@@ -1,0 +1,18 @@
+import type { UnreadCountData } from '@coffer/contract/content';
+import { useQuery } from '@tanstack/react-query';
+import { apiGet } from './api-client';
+
+/*
+ * GET /api/notice/unread-count. Shared because the profile page shows the badge and the
+ * notice center updates it (opening a notice, "all read").
+ */
+
+export const unreadCountQueryKey = ['notices', 'unread-count'] as const;
+
+export function getUnreadCount(): Promise<UnreadCountData> {
+  return apiGet<UnreadCountData>('/notice/unread-count');
+}
+
+export function useUnreadCount(enabled = true) {
+  return useQuery({ queryKey: unreadCountQueryKey, queryFn: getUnreadCount, enabled, staleTime: 10_000 });
+}
