@@ -226,6 +226,9 @@ export const swapPairUpdateBody = z.object({
   reason: operatorReason,
 });
 export type SwapPairUpdateBody = z.infer<typeof swapPairUpdateBody>;
+/** `changed` false: the pair was already so; nothing written, no audit row. */
+export const swapPairUpdateData = adminSwapPair.extend({ changed: z.boolean() });
+export type SwapPairUpdateData = z.infer<typeof swapPairUpdateData>;
 
 // ---- House limits: GET/POST /api/admin/swap/house-limits -----------------------------------
 

@@ -1,0 +1,75 @@
+import type { DashboardData } from '@coffer/contract';
+import { trimDecimal } from '@coffer/contract';
+import type { Database } from '../../db/client.ts';
+import { lastAuditRun } from './ledger.ts';
+
+interface BalanceRow {
+  id: number;
+  code: string;
+  available: string;
+  frozen: string;
+  house: string;
+  fees: string;
+  world: string;
+  adjustments: string;
+}
+
+interface VolumeRow {
+  id: number;
+  code: string;
+  sold24h: string;
+  bought24h: string;
+  sold7d: string;
+  bought7d: string;
+}
+
+const sumOfKind = (kind: string) => `coalesce(sum(a.balance) filter (where a.kind = '${kind}'), 0)::text as ${kind}`;
+const swapSum = (column: 'from' | 'to', window: string, as: string) =>
+  `coalesce(sum(s.${column}_amount) filter (where s.${column}_currency_id = c.id and s.created_at > now() - interval '${window}'), 0)::text as "${as}"`;
+
+/** The console's first page: users, money per currency, swap volume, open reviews, last audit. */
+export async function dashboard(database: Database): Promise<DashboardData> {
+  const [users] = await database.sql.query<{ total: number; new24h: number; disabled: number }>(
+    `select count(*)::int as total,
+            (count(*) filter (where created_at > now() - interval '24 hours'))::int as new24h,
+            (count(*) filter (where disabled_at is not null))::int as disabled
+       from users`,
+  );
+  const balances = await database.sql.query<BalanceRow>(
+    `select c.id, c.code, ${['available', 'frozen', 'house', 'fees', 'world', 'adjustments'].map(sumOfKind).join(', ')}
+       from currencies c left join accounts a on a.currency_id = c.id
+      group by c.id, c.code, c.sort order by c.sort, c.id`,
+  );
+  const volume = await database.sql.query<VolumeRow>(
+    `select c.id, c.code, ${swapSum('from', '24 hours', 'sold24h')}, ${swapSum('to', '24 hours', 'bought24h')},
+            ${swapSum('from', '7 days', 'sold7d')}, ${swapSum('to', '7 days', 'bought7d')}
+       from currencies c
+       left join swaps s on (s.from_currency_id = c.id or s.to_currency_id = c.id) and s.created_at > now() - interval '7 days'
+      group by c.id, c.code, c.sort order by c.sort, c.id`,
+  );
+  const [review] = await database.sql.query<{ n: number }>(`select count(*)::int as n from withdrawals where status = 'review'`);
+  return {
+    users: { total: users?.total ?? 0, new24h: users?.new24h ?? 0, disabled: users?.disabled ?? 0 },
+    balances: balances.map((r) => ({
+      currencyId: r.id,
+      code: r.code,
+      usersAvailable: trimDecimal(r.available),
+      usersFrozen: trimDecimal(r.frozen),
+      house: trimDecimal(r.house),
+      fees: trimDecimal(r.fees),
+      world: trimDecimal(r.world),
+      adjustments: trimDecimal(r.adjustments),
+    })),
+    swapVolume: volume.map((r) => ({
+      currencyId: r.id,
+      code: r.code,
+      sold24h: trimDecimal(r.sold24h),
+      bought24h: trimDecimal(r.bought24h),
+      sold7d: trimDecimal(r.sold7d),
+      bought7d: trimDecimal(r.bought7d),
+    })),
+    withdrawalsInReview: review?.n ?? 0,
+    lastAudit: await lastAuditRun(database),
+    generatedAt: new Date().toISOString(),
+  };
+}
