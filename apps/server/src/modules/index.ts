@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { consoleAdminRoutes } from './console-admin/routes.ts';
 import { currencyRoutes } from './currency/routes.ts';
 import { ledgerAdminRoutes } from './ledger-admin/routes.ts';
 import { transferRoutes } from './transfer/routes.ts';
@@ -38,4 +39,5 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(securityRoutes);
   await app.register(contentRoutes);
   await app.register(activityRoutes);
+  await app.register(consoleAdminRoutes);
 }
