@@ -1,5 +1,217 @@
-import { Typography } from 'antd';
+import type { AdminBanner, BannerInput, BannerLinkInput, BannerLinkType } from '@coffer/contract/content';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { App, Button, DatePicker, Form, Input, InputNumber, Modal, Select, Space, Table, Tag, Typography } from 'antd';
+import type { Dayjs } from 'dayjs';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { QueryState } from '../../../components/query-state';
+import { ReasonModal } from '../../../components/reason-modal';
+import { errorText } from '../../../lib/errors';
+import { formatTime } from '../../../lib/format';
+import { requiredRule } from '../../../lib/form-rules';
+import { BANNERS_KEY, useBanners } from '../api/banners';
+import { retireBanner } from '../api/retire-banner';
+import { saveBanner } from '../api/save-banner';
+import { BilingualFields } from '../components/bilingual-fields';
+import { ImageField } from '../components/image-field';
+import { fromIso, toIso } from '../components/schedule';
 
-export default function Placeholder() {
-  return <Typography.Title level={3}>…</Typography.Title>;
+interface BannerForm {
+  titleZh: string;
+  titleEn: string;
+  bodyZh?: string;
+  bodyEn?: string;
+  imageUrl: string;
+  linkType: BannerLinkType;
+  activityId?: number;
+  path?: string;
+  sortOrder?: number;
+  startsAt?: Dayjs | null;
+  endsAt?: Dayjs | null;
+}
+
+const STATE_COLORS = { scheduled: 'blue', live: 'green', ended: 'default', retired: 'red' } as const;
+
+function linkOf(v: BannerForm): BannerLinkInput {
+  if (v.linkType === 'ranking') return { type: 'ranking', activityId: v.activityId ?? 0 };
+  if (v.linkType === 'route') return { type: 'route', path: (v.path ?? '').trim() };
+  return { type: 'detail' };
+}
+
+function toInput(v: BannerForm): BannerInput {
+  return {
+    titleZh: v.titleZh.trim(),
+    titleEn: v.titleEn.trim(),
+    bodyZh: v.bodyZh ?? '',
+    bodyEn: v.bodyEn ?? '',
+    imageUrl: v.imageUrl.trim(),
+    link: linkOf(v),
+    sortOrder: v.sortOrder ?? 0,
+    startsAt: toIso(v.startsAt),
+    endsAt: toIso(v.endsAt) ?? null,
+  };
+}
+
+function initialOf(banner: AdminBanner | null): Partial<BannerForm> {
+  if (!banner) return { linkType: 'detail', sortOrder: 0, bodyZh: '', bodyEn: '' };
+  const { link } = banner;
+  return {
+    ...banner,
+    linkType: link.type,
+    activityId: link.type === 'ranking' ? link.activityId : undefined,
+    path: link.type === 'route' ? link.path : undefined,
+    startsAt: fromIso(banner.startsAt),
+    endsAt: fromIso(banner.endsAt),
+  };
+}
+
+function BannerModal({ banner, onClose }: { banner: AdminBanner | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<BannerForm>();
+  const linkType = Form.useWatch('linkType', form);
+  const save = useMutation({
+    mutationFn: (body: BannerInput) => saveBanner(banner?.id ?? null, body),
+    onSuccess: () => {
+      message.success(t('common.saved'));
+      void queryClient.invalidateQueries({ queryKey: BANNERS_KEY });
+      onClose();
+    },
+    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  });
+  return (
+    <Modal
+      open
+      width={880}
+      title={banner ? t('content.editBanner', { id: banner.id }) : t('content.newBanner')}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      confirmLoading={save.isPending}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form form={form} layout="vertical" initialValues={initialOf(banner)} onFinish={(v) => save.mutate(toInput(v))}>
+        <BilingualFields />
+        <ImageField />
+        <Space wrap align="start">
+          <Form.Item name="linkType" label={t('content.linkType')}>
+            <Select
+              style={{ width: 180 }}
+              options={[
+                { value: 'detail', label: t('content.links.detail') },
+                { value: 'ranking', label: t('content.links.ranking') },
+                { value: 'route', label: t('content.links.route') },
+              ]}
+            />
+          </Form.Item>
+          {linkType === 'ranking' && (
+            <Form.Item name="activityId" label={t('content.activityId')} rules={[{ required: true, message: t('validation.required') }]}>
+              <InputNumber min={1} precision={0} />
+            </Form.Item>
+          )}
+          {linkType === 'route' && (
+            <Form.Item
+              name="path"
+              label={t('content.linkTarget')}
+              rules={[requiredRule(t), { pattern: /^\/(?![/\\])/, message: t('validation.path') }]}
+            >
+              <Input placeholder="/swap" maxLength={200} style={{ width: 240 }} />
+            </Form.Item>
+          )}
+          <Form.Item name="sortOrder" label={t('content.sortOrder')}>
+            <InputNumber min={0} max={1_000_000} precision={0} />
+          </Form.Item>
+          <Form.Item name="startsAt" label={t('content.startsAt')}>
+            <DatePicker showTime />
+          </Form.Item>
+          <Form.Item name="endsAt" label={t('content.endsAt')}>
+            <DatePicker showTime />
+          </Form.Item>
+        </Space>
+      </Form>
+    </Modal>
+  );
+}
+
+export default function BannersPage() {
+  const { t, i18n } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const banners = useBanners();
+  const [editing, setEditing] = useState<AdminBanner | null | 'new'>(null);
+  const [retiring, setRetiring] = useState<AdminBanner | null>(null);
+  const retire = useMutation({
+    mutationFn: ({ id, reason }: { id: number; reason: string }) => retireBanner(id, { reason }),
+    onSuccess: () => {
+      message.success(t('content.retired'));
+      void queryClient.invalidateQueries({ queryKey: BANNERS_KEY });
+      setRetiring(null);
+    },
+    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  });
+  const en = i18n.language === 'en-US';
+
+  return (
+    <Space orientation="vertical" size="large" style={{ width: '100%' }}>
+      <Space style={{ justifyContent: 'space-between', width: '100%' }}>
+        <Typography.Title level={3}>{t('nav.banners')}</Typography.Title>
+        <Button type="primary" onClick={() => setEditing('new')}>
+          {t('content.newBanner')}
+        </Button>
+      </Space>
+      <QueryState query={banners} />
+      <Table
+        size="small"
+        rowKey="id"
+        pagination={false}
+        dataSource={banners.data?.list ?? []}
+        columns={[
+          { title: t('common.id'), dataIndex: 'id' },
+          {
+            title: t('content.image'),
+            dataIndex: 'imageUrl',
+            render: (url: string) => <img className="console-thumb console-thumb-small" src={url} alt="" />,
+          },
+          { title: t('content.title'), key: 'title', render: (_, b) => (en ? b.titleEn : b.titleZh) },
+          { title: t('content.linkTarget'), dataIndex: 'href' },
+          { title: t('content.sortOrder'), dataIndex: 'sortOrder' },
+          { title: t('content.startsAt'), dataIndex: 'startsAt', render: formatTime },
+          { title: t('content.endsAt'), dataIndex: 'endsAt', render: formatTime },
+          {
+            title: t('content.state'),
+            dataIndex: 'state',
+            render: (state: AdminBanner['state']) => <Tag color={STATE_COLORS[state]}>{t(`content.states.${state}`)}</Tag>,
+          },
+          {
+            title: t('common.actions'),
+            key: 'actions',
+            render: (_, b) =>
+              b.state === 'retired' ? null : (
+                <Space>
+                  <Button size="small" onClick={() => setEditing(b)} aria-label={t('content.editBanner', { id: b.id })}>
+                    {t('common.edit')}
+                  </Button>
+                  <Button size="small" danger onClick={() => setRetiring(b)} aria-label={t('content.retireTitle', { id: b.id })}>
+                    {t('content.retire')}
+                  </Button>
+                </Space>
+              ),
+          },
+        ]}
+      />
+      {editing && <BannerModal banner={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
+      {retiring && (
+        <ReasonModal
+          title={t('content.retireTitle', { id: retiring.id })}
+          okText={t('content.retire')}
+          danger
+          busy={retire.isPending}
+          onSubmit={(reason) => retire.mutate({ id: retiring.id, reason })}
+          onClose={() => setRetiring(null)}
+        />
+      )}
+    </Space>
+  );
 }

@@ -1,5 +1,210 @@
-import { Typography } from 'antd';
+import type { AdminHelpArticle, AdminHelpTopic, AdminHelpTree, HelpArticleInput, HelpTopicInput } from '@coffer/contract/content';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Form, Input, InputNumber, Modal, Select, Space, Table, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { QueryState } from '../../../components/query-state';
+import { ReasonModal } from '../../../components/reason-modal';
+import { errorText } from '../../../lib/errors';
+import { formatTime } from '../../../lib/format';
+import { requiredRule } from '../../../lib/form-rules';
+import { deleteHelpArticle } from '../api/delete-help-article';
+import { deleteHelpTopic } from '../api/delete-help-topic';
+import { HELP_KEY, useHelpTree } from '../api/help';
+import { getHelpArticle } from '../api/help-article';
+import { saveHelpArticle } from '../api/save-help-article';
+import { saveHelpTopic } from '../api/save-help-topic';
+import { BilingualFields } from '../components/bilingual-fields';
 
-export default function Placeholder() {
-  return <Typography.Title level={3}>…</Typography.Title>;
+type TopicRow = AdminHelpTree['topics'][number];
+type Deleting = { kind: 'topic' | 'article'; id: number } | null;
+
+/** A save or delete that refreshes the tree and closes its dialog. */
+function useHelpWrite<T>(run: (value: T) => Promise<unknown>, done: () => void) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSuccess: () => {
+      message.success(t('common.saved'));
+      void queryClient.invalidateQueries({ queryKey: HELP_KEY });
+      done();
+    },
+    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  });
+}
+
+function TopicModal({ topic, onClose }: { topic: AdminHelpTopic | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<HelpTopicInput>();
+  const save = useHelpWrite((body: HelpTopicInput) => saveHelpTopic(topic?.id ?? null, body), onClose);
+  return (
+    <Modal
+      open
+      title={topic ? t('content.editTopic', { id: topic.id }) : t('content.newTopic')}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      confirmLoading={save.isPending}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form form={form} layout="vertical" initialValues={topic ?? { sortOrder: 0 }} onFinish={(v) => save.mutate(v)}>
+        <Form.Item name="key" label={t('content.topicKey')} rules={[requiredRule(t), { pattern: /^[a-z][a-z0-9-]{0,31}$/, message: t('validation.topicKey') }]}>
+          <Input maxLength={32} />
+        </Form.Item>
+        <Form.Item name="titleZh" label={t('content.titleZh')} rules={[requiredRule(t)]}>
+          <Input maxLength={100} />
+        </Form.Item>
+        <Form.Item name="titleEn" label={t('content.titleEn')} rules={[requiredRule(t)]}>
+          <Input maxLength={100} />
+        </Form.Item>
+        <Form.Item name="sortOrder" label={t('content.sortOrder')}>
+          <InputNumber min={0} max={1_000_000} precision={0} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+function ArticleModal({ article, topics, onClose }: { article: AdminHelpArticle | null; topics: TopicRow[]; onClose: () => void }) {
+  const { t, i18n } = useTranslation();
+  const [form] = Form.useForm<HelpArticleInput>();
+  const save = useHelpWrite((body: HelpArticleInput) => saveHelpArticle(article?.id ?? null, body), onClose);
+  const en = i18n.language === 'en-US';
+  return (
+    <Modal
+      open
+      width={880}
+      title={article ? t('content.editArticle', { id: article.id }) : t('content.newArticle')}
+      okText={t('common.save')}
+      cancelText={t('common.cancel')}
+      confirmLoading={save.isPending}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={article ?? { sortOrder: 0, topicId: topics[0]?.id }}
+        onFinish={(v) => save.mutate(v)}
+      >
+        <Space align="start">
+          <Form.Item name="topicId" label={t('content.topic')} rules={[{ required: true, message: t('validation.required') }]}>
+            <Select style={{ width: 240 }} options={topics.map((tp) => ({ value: tp.id, label: en ? tp.titleEn : tp.titleZh }))} />
+          </Form.Item>
+          <Form.Item name="sortOrder" label={t('content.sortOrder')}>
+            <InputNumber min={0} max={1_000_000} precision={0} />
+          </Form.Item>
+        </Space>
+        <BilingualFields bodyRequired />
+      </Form>
+    </Modal>
+  );
+}
+
+export default function HelpPage() {
+  const { t, i18n } = useTranslation();
+  const { message } = App.useApp();
+  const tree = useHelpTree();
+  const [topic, setTopic] = useState<AdminHelpTopic | null | 'new'>(null);
+  const [article, setArticle] = useState<AdminHelpArticle | null | 'new'>(null);
+  const [deleting, setDeleting] = useState<Deleting>(null);
+  const remove = useHelpWrite(
+    ({ kind, id, reason }: { kind: 'topic' | 'article'; id: number; reason: string }) =>
+      kind === 'topic' ? deleteHelpTopic(id, { reason }) : deleteHelpArticle(id, { reason }),
+    () => setDeleting(null),
+  );
+  const topics = tree.data?.topics ?? [];
+  const en = i18n.language === 'en-US';
+
+  const openArticle = (id: number) =>
+    getHelpArticle(id)
+      .then(setArticle)
+      .catch((error: unknown) => message.error(errorText(error, t('errors.unexpected'))));
+
+  return (
+    <Space orientation="vertical" size="large" style={{ width: '100%' }}>
+      <Space style={{ justifyContent: 'space-between', width: '100%' }}>
+        <Typography.Title level={3}>{t('nav.help')}</Typography.Title>
+        <Space>
+          <Button onClick={() => setTopic('new')}>{t('content.newTopic')}</Button>
+          <Button type="primary" disabled={topics.length === 0} onClick={() => setArticle('new')}>
+            {t('content.newArticle')}
+          </Button>
+        </Space>
+      </Space>
+      <QueryState query={tree} />
+      <Table
+        size="small"
+        rowKey="id"
+        pagination={false}
+        dataSource={topics}
+        expandable={{
+          defaultExpandAllRows: true,
+          expandedRowRender: (row: TopicRow) => (
+            <Table
+              size="small"
+              rowKey="id"
+              pagination={false}
+              dataSource={row.articles}
+              columns={[
+                { title: t('common.id'), dataIndex: 'id' },
+                { title: t('content.title'), key: 'title', render: (_, a) => (en ? a.titleEn : a.titleZh) },
+                { title: t('content.sortOrder'), dataIndex: 'sortOrder' },
+                { title: t('common.updatedAt'), dataIndex: 'updatedAt', render: formatTime },
+                {
+                  title: t('common.actions'),
+                  key: 'actions',
+                  render: (_, a) => (
+                    <Space>
+                      <Button size="small" onClick={() => void openArticle(a.id)} aria-label={t('content.editArticle', { id: a.id })}>
+                        {t('common.edit')}
+                      </Button>
+                      <Button size="small" danger onClick={() => setDeleting({ kind: 'article', id: a.id })}>
+                        {t('content.delete')}
+                      </Button>
+                    </Space>
+                  ),
+                },
+              ]}
+            />
+          ),
+        }}
+        columns={[
+          { title: t('content.topicKey'), dataIndex: 'key' },
+          { title: t('content.topic'), key: 'title', render: (_, tp) => (en ? tp.titleEn : tp.titleZh) },
+          { title: t('content.sortOrder'), dataIndex: 'sortOrder' },
+          {
+            title: t('common.actions'),
+            key: 'actions',
+            render: (_, tp) => (
+              <Space>
+                <Button size="small" onClick={() => setTopic(tp)} aria-label={t('content.editTopic', { id: tp.id })}>
+                  {t('common.edit')}
+                </Button>
+                <Button size="small" danger onClick={() => setDeleting({ kind: 'topic', id: tp.id })}>
+                  {t('content.delete')}
+                </Button>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {topic && <TopicModal topic={topic === 'new' ? null : topic} onClose={() => setTopic(null)} />}
+      {article && <ArticleModal article={article === 'new' ? null : article} topics={topics} onClose={() => setArticle(null)} />}
+      {deleting && (
+        <ReasonModal
+          title={t('content.deleteTitle', { id: deleting.id })}
+          okText={t('content.delete')}
+          danger
+          busy={remove.isPending}
+          onSubmit={(reason) => remove.mutate({ ...deleting, reason })}
+          onClose={() => setDeleting(null)}
+        />
+      )}
+    </Space>
+  );
 }
