@@ -128,8 +128,9 @@ export async function setHouseLimitAsOperator(
   let row: { h_changed: boolean; h_limit: string; h_balance: string; h_min_balance: string; code: string } | undefined;
   try {
     [row] = await database.sql.query<NonNullable<typeof row>>(
-      `select h.h_changed, h.h_limit::text, h.h_balance::text, h.h_min_balance::text, c.code
-         from coffer_house_limit_set($1, $2::numeric, $3, $4, $5) h join currencies c on c.id = $1`,
+      `select h.h_changed, h.h_limit::text, h.h_balance::text, h.h_min_balance::text,
+              (select code from currencies where id = $1) as code
+         from coffer_house_limit_set($1, $2::numeric, $3, $4, $5) h`,
       [body.currencyId, body.limit, by.actorUserId, by.actor, body.reason],
     );
   } catch (e) {
