@@ -411,6 +411,38 @@ describe('activities API', () => {
     });
   });
 
+  describe('payout from several processes at once', () => {
+    it('three jobs running together pay each winner exactly once', async () => {
+      const us = await Promise.all([1, 2, 3].map(() => newUser()));
+      const entries: number[] = [];
+      for (const [i, u] of us.entries()) entries.push(await swap(u, USDT, ETH, `${30 - i}`));
+      const a = await createActivity(t, operator, {
+        startsAt: await createdAt(t.database, 'swaps', entries[0]!),
+        endsAt: new Date(new Date(await createdAt(t.database, 'swaps', entries[2]!)).getTime() + 1).toISOString(),
+        prizes: [{ rankFrom: 1, rankTo: 3, amount: '2' }],
+      });
+      await call('POST', '/api/admin/activities/fund', { token: operator.token, body: { id: a.id, amount: '6', reason: 'prizes' } });
+      const runs = await Promise.all([payoutTick(t.database), payoutTick(t.database), payoutTick(t.database)]);
+      expect(runs.reduce((n, r) => n + r.paid, 0)).toBe(3);
+      const paid = await q<{ user_id: number; n: number }>(
+        `select w.user_id, count(e.id) as n from activity_winners w join journal_entries e on e.id = w.entry_id
+         where w.activity_id = $1 group by w.user_id order by w.user_id`,
+        [a.id],
+      );
+      expect(paid.map((p) => [Number(p.user_id), Number(p.n)])).toEqual(us.map((u) => [u.uid, 1]));
+      expect((await auditLedger(t.database)).ok).toBe(true);
+    });
+  });
+
+  it('rules are Markdown rendered without raw HTML or script links', async () => {
+    const a = await createActivity(t, operator, { rulesEn: '<script>alert(1)</script>\n\n[x](javascript:alert(1)) and [ok](https://example.com)' });
+    const html = (await call<ActivityDetails>('POST', '/api/activity/details', { body: { id: a.id }, lang: 'en-US' })).data.rulesHtml;
+    expect(html).not.toContain('<script');
+    expect(html).toContain('&lt;script&gt;');
+    expect(html).not.toContain('href="javascript');
+    expect(html).toContain('href="https://example.com"');
+  });
+
   const balance = async (uid: number) => {
     const [row] = await q<{ balance: string }>(
       `select balance::text as balance from accounts where user_id = $1 and currency_id = $2 and kind = 'available'`,

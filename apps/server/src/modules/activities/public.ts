@@ -10,8 +10,9 @@ import {
 } from '@coffer/contract';
 import DecimalJs from 'decimal.js';
 import type { Database } from '../../db/client.ts';
+// The content module's Markdown renderer (html off, safe links and images): one policy for all operator text.
+import { renderMarkdown } from '../content/markdown.ts';
 import { rankName } from './mask.ts';
-import { renderRules } from './markdown.ts';
 import { ACTIVITY_COLUMNS, ACTIVITY_FROM, type ActivityRow, iso, loadActivity, prizeOfRank, prizesOf } from './store.ts';
 
 /** Exact decimals for score gaps (scores are NUMERIC(38,18) sums). */
@@ -28,7 +29,7 @@ export async function activityDetails(database: Database, id: number, locale: Lo
   return {
     id: Number(row.id),
     title: title(row, locale),
-    rulesHtml: renderRules(locale === 'zh-CN' ? row.rules_zh : row.rules_en),
+    rulesHtml: renderMarkdown(locale === 'zh-CN' ? row.rules_zh : row.rules_en),
     metric: row.metric,
     metricCurrency: row.metric_currency,
     minTransfer: row.min_transfer === null ? null : trimDecimal(row.min_transfer),
