@@ -99,7 +99,7 @@ export function consolePolicy(styleNonce: string, tls: boolean): string {
     'style-src': ["'self'", nonce],
     'style-src-elem': ["'self'", nonce],
     'style-src-attr': ["'none'"],
-    'img-src': ["'self'", 'data:', 'blob:'],
+    'img-src': ["'self'", 'data:', 'blob:', 'https:'],
     'connect-src': ["'self'"],
     'object-src': ["'none'"],
     'base-uri': ["'none'"],

@@ -1,5 +1,162 @@
-import { Typography } from 'antd';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Space, Switch, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { QueryState } from '../../../components/query-state';
+import { ReasonModal } from '../../../components/reason-modal';
+import { errorText } from '../../../lib/errors';
+import { formatTime } from '../../../lib/format';
+import { DASHBOARD_KEY } from '../../dashboard/api/dashboard';
+import { type ChainIncident, INCIDENTS_KEY, useIncidents } from '../api/incidents';
+import { OPEN_WITHDRAWALS_KEY, useOpenWithdrawals } from '../api/open-withdrawals';
+import { resolveIncident } from '../api/resolve-incident';
+import { reviewWithdrawal } from '../api/review-withdrawal';
 
-export default function Placeholder() {
-  return <Typography.Title level={3}>…</Typography.Title>;
+type Decision = { id: number; decision: 'approve' | 'reject' } | null;
+
+function ReviewQueue() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const open = useOpenWithdrawals();
+  const [deciding, setDeciding] = useState<Decision>(null);
+  const review = useMutation({
+    mutationFn: ({ id, decision, reason }: { id: number; decision: 'approve' | 'reject'; reason: string }) =>
+      reviewWithdrawal(id, decision, { reason }),
+    onSuccess: () => {
+      message.success(t('withdrawals.done'));
+      void queryClient.invalidateQueries({ queryKey: OPEN_WITHDRAWALS_KEY });
+      void queryClient.invalidateQueries({ queryKey: DASHBOARD_KEY });
+      setDeciding(null);
+    },
+    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  });
+  return (
+    <Card title={t('withdrawals.queue')} extra={<Button onClick={() => void open.refetch()}>{t('common.refresh')}</Button>}>
+      {open.isError && <QueryState query={open} />}
+      <Table
+        size="small"
+        rowKey="id"
+        loading={open.isFetching}
+        pagination={false}
+        dataSource={open.data ?? []}
+        columns={[
+          { title: t('common.id'), dataIndex: 'id' },
+          { title: t('withdrawals.userId'), dataIndex: 'userId' },
+          { title: t('withdrawals.network'), dataIndex: 'networkId' },
+          { title: t('common.currency'), dataIndex: 'code' },
+          { title: t('common.amount'), dataIndex: 'amount' },
+          {
+            title: t('common.status'),
+            dataIndex: 'status',
+            render: (s: string) => <Tag color={s === 'review' ? 'orange' : 'blue'}>{t(`withdrawals.statuses.${s}`, { defaultValue: s })}</Tag>,
+          },
+          { title: t('withdrawals.txHash'), dataIndex: 'txHash', render: (v: string | null) => v ?? '—' },
+          { title: t('withdrawals.age'), dataIndex: 'ageSeconds' },
+          {
+            title: t('common.actions'),
+            key: 'actions',
+            render: (_, w) =>
+              w.status === 'review' ? (
+                <Space>
+                  <Button size="small" type="primary" onClick={() => setDeciding({ id: w.id, decision: 'approve' })}>
+                    {t('withdrawals.approve')}
+                  </Button>
+                  <Button size="small" danger onClick={() => setDeciding({ id: w.id, decision: 'reject' })}>
+                    {t('withdrawals.reject')}
+                  </Button>
+                </Space>
+              ) : null,
+          },
+        ]}
+      />
+      {deciding && (
+        <ReasonModal
+          title={t(deciding.decision === 'approve' ? 'withdrawals.approveTitle' : 'withdrawals.rejectTitle', { id: deciding.id })}
+          okText={t(deciding.decision === 'approve' ? 'withdrawals.approve' : 'withdrawals.reject')}
+          danger={deciding.decision === 'reject'}
+          busy={review.isPending}
+          onSubmit={(reason) => review.mutate({ ...deciding, reason })}
+          onClose={() => setDeciding(null)}
+        />
+      )}
+    </Card>
+  );
+}
+
+function Incidents() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [openOnly, setOpenOnly] = useState(true);
+  const incidents = useIncidents(openOnly);
+  const [resolving, setResolving] = useState<ChainIncident | null>(null);
+  const resolve = useMutation({
+    mutationFn: ({ id, resolution }: { id: number; resolution: string }) => resolveIncident(id, { resolution }),
+    onSuccess: () => {
+      message.success(t('withdrawals.done'));
+      void queryClient.invalidateQueries({ queryKey: INCIDENTS_KEY });
+      setResolving(null);
+    },
+    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  });
+  return (
+    <Card
+      title={t('withdrawals.incidents')}
+      extra={
+        <Space>
+          <span>{t('withdrawals.openOnly')}</span>
+          <Switch aria-label={t('withdrawals.openOnly')} checked={openOnly} onChange={setOpenOnly} />
+        </Space>
+      }
+    >
+      {incidents.isError && <QueryState query={incidents} />}
+      <Table
+        size="small"
+        rowKey="id"
+        loading={incidents.isFetching}
+        pagination={false}
+        dataSource={incidents.data ?? []}
+        columns={[
+          { title: t('common.id'), dataIndex: 'id' },
+          { title: t('withdrawals.network'), dataIndex: 'networkId' },
+          { title: t('withdrawals.kind'), dataIndex: 'kind' },
+          { title: t('withdrawals.detail'), dataIndex: 'detail' },
+          { title: t('common.createdAt'), dataIndex: 'createdAt', render: formatTime },
+          { title: t('withdrawals.resolved'), dataIndex: 'resolvedAt', render: formatTime },
+          {
+            title: t('common.actions'),
+            key: 'actions',
+            render: (_, i) =>
+              i.resolvedAt ? null : (
+                <Button size="small" onClick={() => setResolving(i)}>
+                  {t('withdrawals.resolve')}
+                </Button>
+              ),
+          },
+        ]}
+      />
+      {resolving && (
+        <ReasonModal
+          title={t('withdrawals.resolveTitle', { id: resolving.id })}
+          okText={t('withdrawals.resolve')}
+          label={t('withdrawals.resolution')}
+          busy={resolve.isPending}
+          onSubmit={(resolution) => resolve.mutate({ id: resolving.id, resolution })}
+          onClose={() => setResolving(null)}
+        />
+      )}
+    </Card>
+  );
+}
+
+export default function WithdrawalsPage() {
+  const { t } = useTranslation();
+  return (
+    <Space orientation="vertical" size="large" style={{ width: '100%' }}>
+      <Typography.Title level={3}>{t('nav.withdrawals')}</Typography.Title>
+      <ReviewQueue />
+      <Incidents />
+    </Space>
+  );
 }

@@ -1,0 +1,56 @@
+import type { ActivityAdmin } from '@coffer/contract/activity';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { App, Form, Input, Modal, Typography } from 'antd';
+import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { newIdempotencyKey } from '../../../lib/api';
+import { errorText } from '../../../lib/errors';
+import { amountRule, reasonRules, requiredRule } from '../../../lib/form-rules';
+import { ACTIVITIES_KEY } from '../api/activities';
+import { fundActivity } from '../api/fund-activity';
+
+/** Moves money from the adjustments account into the activity's prize account. */
+export function FundModal({ activity, onClose }: { activity: ActivityAdmin; onClose: () => void }) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<{ amount: string; reason: string }>();
+  // One key for this dialog: a second click after a lost answer replays instead of funding twice.
+  const key = useRef(newIdempotencyKey());
+  const fund = useMutation({
+    mutationFn: (v: { amount: string; reason: string }) => fundActivity({ id: activity.id, amount: v.amount.trim(), reason: v.reason }, key.current),
+    onSuccess: (data) => {
+      message.success(t('activities.fundDone', data));
+      void queryClient.invalidateQueries({ queryKey: ACTIVITIES_KEY });
+      onClose();
+    },
+    onError: (error) => {
+      key.current = newIdempotencyKey();
+      message.error(errorText(error, t('errors.unexpected')));
+    },
+  });
+  return (
+    <Modal
+      open
+      title={t('activities.fundTitle', { id: activity.id })}
+      okText={t('activities.fund')}
+      cancelText={t('common.cancel')}
+      confirmLoading={fund.isPending}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Typography.Paragraph>
+        {t('activities.fundState', { funded: activity.funded, total: activity.prizeTotal, code: activity.prizeCurrency })}
+      </Typography.Paragraph>
+      <Form form={form} layout="vertical" onFinish={(v) => fund.mutate(v)}>
+        <Form.Item name="amount" label={`${t('common.amount')} (${activity.prizeCurrency})`} rules={[requiredRule(t), amountRule(t)]}>
+          <Input inputMode="decimal" maxLength={40} />
+        </Form.Item>
+        <Form.Item name="reason" label={t('common.reason')} rules={reasonRules(t)}>
+          <Input.TextArea rows={2} maxLength={500} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
