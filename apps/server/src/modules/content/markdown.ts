@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { UPLOAD_NAME_RE, UPLOAD_PATH_PREFIX } from '@coffer/contract';
 import MarkdownIt from 'markdown-it';
 
@@ -48,7 +49,26 @@ md.renderer.rules.link_open = (tokens, idx, options, _env, self) => {
   return self.renderToken(tokens, idx, options);
 };
 
+/**
+ * Renderings kept, least recently used dropped first. A long body takes milliseconds to render
+ * (decision 014) and the same few bodies are read over and over; at most ~20 000 characters
+ * of HTML-ish text each, this is a few MB at worst.
+ */
+export const MAX_CACHED_RENDERINGS = 256;
+const rendered = new Map<string, string>();
+
 /** Safe HTML for a Markdown body. */
 export function renderMarkdown(source: string): string {
-  return md.render(source);
+  if (source === '') return '';
+  const key = crypto.createHash('sha256').update(source).digest('base64');
+  const hit = rendered.get(key);
+  if (hit !== undefined) {
+    rendered.delete(key);
+    rendered.set(key, hit);
+    return hit;
+  }
+  const html = md.render(source);
+  rendered.set(key, html);
+  if (rendered.size > MAX_CACHED_RENDERINGS) rendered.delete(rendered.keys().next().value as string);
+  return html;
 }
