@@ -17,6 +17,7 @@ import { client, createUser, fund, type TestUser } from '../../test/users.ts';
 import { maskEmailFully, maskNickname } from './mask.ts';
 import { payoutTick } from './payout.ts';
 import { nextPrizeRank } from './public.ts';
+import { RANKING_CACHE_MS } from './ranking-cache.ts';
 import { activityBody, createActivity, createdAt } from './test-support.ts';
 
 const Decimal = DecimalJs.clone({ precision: 120 });
@@ -321,6 +322,17 @@ describe('activities API', () => {
         gapToNextPrize: '0',
         nextPrizeRank: 3,
       });
+    });
+
+    it('the board is computed at most once per RANKING_CACHE_MS per process', async () => {
+      const a = await createActivity(t, operator, { startsAt: new Date().toISOString() });
+      const u = await newUser();
+      await swap(u, USDT, ETH, '10');
+      expect((await ranking(a.id)).items.map((i) => i.score)).toEqual(['10']);
+      await swap(u, USDT, ETH, '5');
+      expect((await ranking(a.id)).items.map((i) => i.score)).toEqual(['10']);
+      await new Promise((r) => setTimeout(r, RANKING_CACHE_MS + 50));
+      expect((await ranking(a.id)).items.map((i) => i.score)).toEqual(['15']);
     });
 
     it('scores equal a recomputation from the swaps table after concurrent swaps', async () => {

@@ -13,6 +13,7 @@ import type { Database } from '../../db/client.ts';
 // The content module's Markdown renderer (html off, safe links and images): one policy for all operator text.
 import { renderMarkdown } from '../content/markdown.ts';
 import { rankName } from './mask.ts';
+import { rankingOf } from './ranking-cache.ts';
 import { ACTIVITY_COLUMNS, ACTIVITY_FROM, type ActivityRow, iso, loadActivity, prizeOfRank, prizesOf } from './store.ts';
 
 /** Exact decimals for score gaps (scores are NUMERIC(38,18) sums). */
@@ -69,37 +70,23 @@ export async function activityList(database: Database, locale: Locale): Promise<
   };
 }
 
-interface RankRow {
-  rank: number;
-  score: string;
-  nickname: string | null;
-  email: string;
-  avatar: string | null;
-  qualified: number;
-}
-
-/** The top `limit` of the ranking, computed by coffer_activity_ranking from committed records. */
+/** The top `limit` of the ranking (coffer_activity_ranking over committed records, RANKING_CACHE_MS old at most). */
 export async function activityRanking(database: Database, id: number, limit = ACTIVITY_RANK_LIMIT_DEFAULT): Promise<ActivityRanking> {
   const row = await loadActivity(database.sql.query, id);
   const prizes = prizesOf(row);
-  const rows = await database.sql.query<RankRow>(
-    `select r.rank, r.score::text as score, u.nickname, u.email, u.avatar, count(*) over () as qualified
-     from coffer_activity_ranking($1) r join users u on u.id = r.user_id
-     order by r.rank limit $2`,
-    [id, limit],
-  );
+  const ranked = await rankingOf(database, id);
   return {
     activityId: Number(row.id),
     status: row.status,
     metric: row.metric,
     prizeCurrency: row.prize_currency,
-    qualified: Number(rows[0]?.qualified ?? 0),
-    items: rows.map((r) => ({
-      rank: Number(r.rank),
+    qualified: ranked.length,
+    items: ranked.slice(0, limit).map((r) => ({
+      rank: r.rank,
       name: rankName(r.nickname, r.email),
       avatar: r.avatar,
       score: trimDecimal(r.score),
-      prize: prizeOfRank(prizes, Number(r.rank)),
+      prize: prizeOfRank(prizes, r.rank),
     })),
   };
 }
@@ -116,25 +103,25 @@ export function nextPrizeRank(prizes: PrizeTier[], rank: number | null): number 
   return best;
 }
 
+async function userScore(database: Database, id: number, userId: number): Promise<string> {
+  const [row] = await database.sql.query<{ score: string }>('select coffer_activity_user_score($1, $2)::text as score', [id, userId]);
+  return row?.score ?? '0';
+}
+
 /** The caller's place: rank (null below the minimum), score and what is missing to the next prize rank. */
 export async function activityUserRank(database: Database, id: number, userId: number): Promise<ActivityUserRank> {
   const row = await loadActivity(database.sql.query, id);
   const prizes = prizesOf(row);
-  const [mine] = await database.sql.query<{ rank: number | null; score: string }>(
-    `select (select r.rank from coffer_activity_ranking($1) r where r.user_id = $2) as rank,
-            coffer_activity_user_score($1, $2)::text as score`,
-    [id, userId],
-  );
-  const rank = mine?.rank === null || mine?.rank === undefined ? null : Number(mine.rank);
-  const score = new Decimal(mine?.score ?? '0');
+  const ranked = await rankingOf(database, id);
+  const me = ranked.find((r) => r.userId === userId);
+  const rank = me?.rank ?? null;
+  // Ranked: the score the rank was computed from; below the minimum: read now (one user, indexed).
+  const score = new Decimal(me?.score ?? (await userScore(database, id, userId)));
   const minScore = new Decimal(row.min_score);
   const target = nextPrizeRank(prizes, rank);
   let gap: string | null = null;
   if (target !== null) {
-    const [other] = await database.sql.query<{ score: string }>(
-      'select r.score::text as score from coffer_activity_ranking($1) r where r.rank = $2',
-      [id, target],
-    );
+    const other = ranked[target - 1];
     // An empty prize rank is reached by qualifying; an occupied one by matching its score
     // (equal scores rank by who reached the score first).
     const needed = other ? Decimal.max(new Decimal(other.score), minScore) : minScore;
