@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBrowser, createUser, KEYS, LANGS, type Lang, mailDir, newPhone, type TestUser, text } from './app';
 import { REPO_ROOT } from './harness';
 import { waitForCode } from './mailbox';
-import { must, openPage, typeAmount } from './wallet-support';
+import { createBanner, createLiveActivity, createNotice, gradientPng, uidOf, uploadImage } from './content-support';
+import { apiSwap, fund, must, openPage, typeAmount } from './wallet-support';
 
 /**
  * Captures the main screens into docs/screenshots, in both languages and in dark mode:
@@ -117,6 +118,112 @@ async function shootChain(browser: Browser, lang: Lang, prefix: string, theme?: 
   }
 }
 
+interface ContentScene {
+  detailBannerId: number;
+  activityId: number;
+  noticeId: number;
+  helpArticleId: number;
+}
+
+const RANKING_PLAYERS = [
+  { zh: '周一鸣', en: 'Jordan Lee', volume: '880', avatar: 'preset:3' },
+  { zh: '陈若溪', en: 'Priya Nair', volume: '640.5', avatar: 'preset:5' },
+  { zh: '王可', en: 'Marco Rossi', volume: '415', avatar: 'preset:2' },
+  { zh: '李想', en: 'Sofia Alves', volume: '120', avatar: 'preset:7' },
+];
+
+/**
+ * Banners (pictures drawn here), a live activity with a few players, notices and the starter
+ * help articles, set up once through the operators' API for the content screenshots.
+ */
+async function seedContent(members: TestUser[]): Promise<ContentScene> {
+  const picture = (from: [number, number, number], to: [number, number, number]) => uploadImage(gradientPng(750, 375, from, to));
+  const activity = await createLiveActivity({ titleZh: '兑换冲榜赛 · 第 1 期', titleEn: 'Swap Sprint · Round 1' }, [
+    { rankFrom: 1, rankTo: 1, amount: '500' },
+    { rankFrom: 2, rankTo: 3, amount: '150' },
+    { rankFrom: 4, rankTo: 10, amount: '20' },
+  ]);
+  const detail = await createBanner({
+    titleZh: '新用户指南：三步完成首次充值',
+    titleEn: 'New here? Your first top-up in three steps',
+    bodyZh: '## 三步完成\n\n1. 打开**充值**页，选择币种与网络。\n2. 复制地址或扫描二维码转入。\n3. 到达所需确认数后即到账。\n\n更多问题请看[帮助中心](/helpCenter)。',
+    bodyEn: '## Three steps\n\n1. Open **Top up** and pick a currency and network.\n2. Copy the address or scan the QR code.\n3. The deposit is credited once it has its confirmations.\n\nMore in the [help center](/helpCenter).',
+    imageUrl: await picture([0, 150, 148], [16, 60, 120]),
+    link: { type: 'detail' },
+    sortOrder: 0,
+  });
+  await createBanner({
+    titleZh: '兑换冲榜赛开赛，前十名有奖',
+    titleEn: 'Swap Sprint is live: prizes for the top ten',
+    imageUrl: await picture([255, 176, 59], [214, 64, 99]),
+    link: { type: 'ranking', activityId: activity.id },
+    sortOrder: 1,
+  });
+  for (const [index, player] of RANKING_PLAYERS.entries()) {
+    const user = await createUser('en-US', index % 2 ? player.zh : player.en);
+    await must('/updateUserInfo', { token: user.token, body: { avatar: player.avatar } });
+    await fund(user.email, '1000');
+    await apiSwap(user, 'USDT', 'ETH', player.volume);
+  }
+  for (const [index, member] of members.entries()) {
+    await fund(member.email, '500');
+    await apiSwap(member, 'USDT', 'ETH', index === 0 ? '260' : '95');
+  }
+  await createNotice({
+    titleZh: '系统维护通知：11 月 30 日 02:00–02:30',
+    titleEn: 'Scheduled maintenance: 30 Nov 02:00–02:30 UTC',
+    bodyZh: '维护期间**充值到账会延后**，提现暂停，其余功能不受影响。',
+    bodyEn: 'During the window **deposits are credited late** and withdrawals pause; everything else keeps working.',
+  });
+  await createNotice({
+    titleZh: '新增 ETH 网络充值',
+    titleEn: 'ETH deposits now supported',
+    bodyZh: '现在可以通过 ETH 网络充值。',
+    bodyEn: 'You can now top up over the ETH network.',
+  });
+  const notice = await createNotice({
+    titleZh: '兑换冲榜赛规则更新',
+    titleEn: 'Swap Sprint rules updated',
+    bodyZh: '## 更新内容\n\n- 排名按活动期内**兑换量（USDT）**计算。\n- 成绩相同时，先达到者排名靠前。\n\n[查看排行](/banner/ranking)',
+    bodyEn: '## What changed\n\n- Ranks follow **swap volume (USDT)** during the activity.\n- On equal scores, whoever got there first ranks higher.\n\n[See the ranking](/banner/ranking)',
+  });
+  for (const member of members) {
+    await createNotice({
+      uid: await uidOf(member),
+      titleZh: '你的提现已完成',
+      titleEn: 'Your withdrawal is complete',
+      bodyZh: '0.25 ETH 已发送到你的地址。',
+      bodyEn: '0.25 ETH has been sent to your address.',
+    });
+  }
+  const help = await must<{ topics: { articles: { id: number }[] }[] }>('/help/list');
+  return { detailBannerId: detail.id, activityId: activity.id, noticeId: notice.id, helpArticleId: help.topics[0]!.articles[0]!.id };
+}
+
+/** Home with its banners, a banner, the ranking, the help center and the notice center. */
+async function shootContent(browser: Browser, lang: Lang, user: TestUser, scene: ContentScene, prefix: string, theme?: 'dark') {
+  const themed = theme ? { localStorage: { [KEYS.theme]: theme } } : {};
+  const guest = await newPhone(browser, lang, { deviceScaleFactor: 2, ...themed });
+  const guestPage = await openPage(guest);
+  try {
+    await shoot(guestPage, '/', '[data-testid="banner-carousel"] img', `${prefix}-home-banners`);
+    await shoot(guestPage, `/banner/detail?id=${scene.detailBannerId}`, '[data-testid="banner-body"]', `${prefix}-banner-detail`);
+  } finally {
+    await guest.close();
+  }
+  const member = await newPhone(browser, lang, { token: user.token, deviceScaleFactor: 2, ...themed });
+  const page = await openPage(member);
+  try {
+    await shoot(page, `/banner/ranking?id=${scene.activityId}`, '[data-testid="ranking-mine"]', `${prefix}-ranking`);
+    await shoot(page, '/helpCenter', '[data-testid^="help-topic-"]', `${prefix}-help-center`);
+    await shoot(page, `/helpCenter?id=${scene.helpArticleId}`, '[data-testid="help-article-body"]', `${prefix}-help-article`);
+    await shoot(page, `/noticeCenter/detail?id=${scene.noticeId}`, '[data-testid="notice-body"]', `${prefix}-notice-detail`);
+    await shoot(page, '/noticeCenter', '[data-testid^="notice-row-"]', `${prefix}-notice-center`);
+  } finally {
+    await member.close();
+  }
+}
+
 describe('screenshots', () => {
   let browser: Browser;
   const users = new Map<Lang, TestUser>();
@@ -169,5 +276,22 @@ describe('screenshots', () => {
 
   it('money screens in the dark theme', async () => {
     await shootChain(browser, 'zh-CN', 'dark-zh-CN', 'dark');
+  });
+
+  describe('content screens', () => {
+    let scene: ContentScene;
+
+    beforeAll(async () => {
+      scene = await seedContent([...users.values()]);
+    }, 180_000);
+
+    it.each(LANGS)('content screens in %s', async (lang) => {
+      await shootContent(browser, lang, users.get(lang)!, scene, lang);
+    });
+
+    it('content screens in the dark theme', async () => {
+      await shootContent(browser, 'zh-CN', users.get('zh-CN')!, scene, 'dark-zh-CN', 'dark');
+      await shootContent(browser, 'en-US', users.get('en-US')!, scene, 'dark-en-US', 'dark');
+    });
   });
 });
