@@ -154,6 +154,9 @@ describe('activities API', () => {
         call<ActivityAdmin>('POST', '/api/admin/activities/update', { token: operator.token, body: { id: a.id, ...body } });
       const changed = await update({ metric: 'transfers_sent', metricCurrency: 'USDT', minTransfer: '1', reason: 'switch' });
       expect(changed.data).toMatchObject({ metric: 'transfers_sent', metricCurrency: 'USDT', minTransfer: '1' });
+      const back = await update({ metric: 'swap_volume_usdt' });
+      expect(back.data).toMatchObject({ metric: 'swap_volume_usdt', metricCurrency: null, minTransfer: null });
+      expect((await update({ metricCurrency: 'USDT' })).code).toBe(1001);
       const started = await createActivity(t, operator);
       const later = (body: Record<string, unknown>) =>
         call<ActivityAdmin>('POST', '/api/admin/activities/update', { token: operator.token, body: { id: started.id, ...body } });

@@ -156,10 +156,14 @@ export async function updateActivity(database: Database, who: Operator, body: Ac
     const row = await loadActivity(q, body.id, true);
     if (row.settled_at !== null) throw new BizError(ErrorCode.ACTIVITY_SETTLED);
     const before = toAdmin(row);
+    const metric = body.metric ?? before.metric;
+    // Switching to swap volume drops the transfer parameters unless the body sets them (then 1001).
+    const keepTransferParams = metric === 'transfers_sent';
+    const oldMetricCurrency = row.metric_currency_id === null ? null : Number(row.metric_currency_id);
     const next = await resolve(q, {
-      metric: body.metric ?? before.metric,
-      metricCurrency: body.metricCurrency !== undefined ? body.metricCurrency : row.metric_currency_id === null ? null : Number(row.metric_currency_id),
-      minTransfer: body.minTransfer !== undefined ? body.minTransfer : before.minTransfer,
+      metric,
+      metricCurrency: body.metricCurrency ?? (keepTransferParams ? oldMetricCurrency : null),
+      minTransfer: body.minTransfer ?? (keepTransferParams ? before.minTransfer : null),
       startsAt: body.startsAt ?? before.startsAt,
       endsAt: body.endsAt ?? before.endsAt,
       minScore: body.minScore ?? before.minScore,
