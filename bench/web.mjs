@@ -15,6 +15,9 @@
  *    public rates with the HTTP client). Raw and gzip (level 9) bytes.
  * 3. Starts the real server (embedded mode, fresh DATA_DIR) serving the build and runs
  *    Lighthouse's default mobile profile (performance only) N times; prints the median.
+ * 4. The operator console (apps/console, served at /console/, desktop only): its initial JS
+ *    (index.html's entry + modulepreloads), and with the dashboard route's chunks added
+ *    (what a signed-in operator's first page needs). Reported only: it has no budget.
  * Budgets: initial JS for "/" (index.html's set) <= 150 kB gzip; Lighthouse mobile
  * performance >= 95. Exits 1 when a budget is missed. It also reports whether the server compresses the assets, since
  * Lighthouse's simulated 4G link makes that decisive.
@@ -29,6 +32,9 @@ import { gzipSync } from 'node:zlib';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 const DIST = join(ROOT, 'apps/web/dist');
+const CONSOLE_DIST = join(ROOT, 'apps/console/dist');
+/** The console's base path (apps/console/vite.config.ts). */
+const CONSOLE_BASE = '/console/';
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const CHROME_FLAGS = [
   '--headless',
@@ -99,6 +105,33 @@ function staticEntry() {
     if (largest) rows.push({ ...largest, file: `${largest.file} (locale)` });
   }
   return { js: rows, css: [...css].map(fileRow) };
+}
+
+/**
+ * The console's initial JS: what its index.html loads, then the same plus the dashboard
+ * route's chunk and its static imports (from the build manifest).
+ */
+function consoleInitialJs() {
+  const row = (file) => {
+    const buffer = readFileSync(join(CONSOLE_DIST, file));
+    return { file, raw: buffer.length, gzip: gzipSize(buffer) };
+  };
+  const html = readFileSync(join(CONSOLE_DIST, 'index.html'), 'utf8');
+  const prefix = CONSOLE_BASE.replace(/\//g, '\\/');
+  const entry = new Set();
+  for (const m of html.matchAll(new RegExp(`<script[^>]*type="module"[^>]*src="${prefix}([^"]+)"`, 'g'))) entry.add(m[1]);
+  for (const m of html.matchAll(new RegExp(`<link[^>]*rel="modulepreload"[^>]*href="${prefix}([^"]+)"`, 'g'))) entry.add(m[1]);
+  const manifest = JSON.parse(readFileSync(join(CONSOLE_DIST, '.vite/manifest.json'), 'utf8'));
+  const withRoute = new Set(entry);
+  const visit = (key) => {
+    const chunk = manifest[key];
+    if (!chunk || withRoute.has(chunk.file)) return;
+    withRoute.add(chunk.file);
+    for (const dep of chunk.imports ?? []) visit(dep);
+  };
+  const dashboard = Object.keys(manifest).find((key) => key.endsWith('features/dashboard/pages/dashboard.tsx'));
+  if (dashboard) visit(dashboard);
+  return { entry: [...entry].map(row), dashboard: [...withRoute].map(row) };
 }
 
 async function startServer() {
@@ -213,6 +246,12 @@ async function main() {
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, NODE_ENV: 'production' },
     });
+    console.log('building apps/console ...');
+    execFileSync('npm', ['run', 'build', '-w', '@coffer/console'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
   }
   if (!existsSync(join(DIST, 'index.html'))) throw new Error('apps/web/dist/index.html missing; run without --no-build');
 
@@ -251,12 +290,21 @@ async function main() {
       ` TBT ${Math.round(median(results.map((r) => r.tbt)))} ms, CLS ${median(results.map((r) => r.cls)).toFixed(3)})`,
   );
 
+  let consoleFigure = 'not built';
+  if (existsSync(join(CONSOLE_DIST, 'index.html'))) {
+    const js = consoleInitialJs();
+    const entryJs = table('operator console /console/: index.html JS (entry + modulepreloads)', js.entry);
+    const withDashboard = table('operator console /console/: with the dashboard route (signed-in first page)', js.dashboard);
+    consoleFigure = `${kb(entryJs.gzip)} kB gzip (${kb(withDashboard.gzip)} kB with the dashboard route)`;
+  }
+
   const initial = initialJs.gzip;
   const jsOk = initial <= BUDGET_JS_GZIP_KB * 1000;
   const lhOk = score >= BUDGET_LIGHTHOUSE;
   console.log('\nbudgets');
   console.log(`  initial JS for "/" ${kb(initial)} kB gzip <= ${BUDGET_JS_GZIP_KB} kB: ${jsOk ? 'PASS' : 'FAIL'}`);
   console.log(`  Lighthouse mobile performance ${score} >= ${BUDGET_LIGHTHOUSE}: ${lhOk ? 'PASS' : 'FAIL'}`);
+  console.log(`\nreported, no budget: operator console initial JS ${consoleFigure}`);
   if (!lhOk && compression === 'none') {
     console.log('  (the server sends the assets uncompressed; the build ships .br/.gz next to each file)');
   }
