@@ -210,6 +210,24 @@ describe('activities API', () => {
     });
   });
 
+  it('the audit catches money put into the prize account outside a funding', async () => {
+    const post = async (amount: string) => {
+      const [{ e }] = (await q<{ e: number }>(`select ledger_open_entry('test', null, null, null, 'test') as e`)) as [{ e: number }];
+      await q(
+        `select ledger_post($1, array[ledger_account(null, $2, 'world'), activity_prize_account($2)], array[-($3::numeric), $3::numeric])`,
+        [e, USDT, amount],
+      );
+      // A bare entry has no business row; the check under test is the prize account's.
+      return e;
+    };
+    await post('5');
+    const failing = (await auditLedger(t.database)).checks.filter((c) => !c.ok).map((c) => c.name);
+    expect(failing).toContain('prize_account_matches_activities');
+    await post('-5');
+    const after = (await auditLedger(t.database)).checks.find((c) => c.name === 'prize_account_matches_activities');
+    expect(after?.ok).toBe(true);
+  });
+
   describe('public views and ranking', () => {
     it('details, list, ranking and my rank: masked names, window edges, ties, gap to the next prize', async () => {
       const alice = await newUser({ nickname: 'Alice1', email: 'alice.smith@example.com' });
