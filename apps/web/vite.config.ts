@@ -6,23 +6,6 @@ import UnoCSS from 'unocss/vite';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
 
 /**
- * Demo pages exist in development and when VITE_DEMO_PAGES=true (DESIGN §8). Otherwise
- * their route module is replaced by an empty list, so none of their chunks is built.
- */
-function demoPages(enabled: boolean): Plugin {
-  return {
-    name: 'coffer-demo-pages',
-    enforce: 'pre',
-    load(id) {
-      if (!enabled && id.replace(/\\/g, '/').endsWith('/src/app/demo-routes.ts')) {
-        return 'export const demoRoutes = [];';
-      }
-      return null;
-    },
-  };
-}
-
-/**
  * Writes .br and .gz next to every text asset of the build, so a static server that
  * serves precompressed files (@fastify/static's preCompressed option, nginx gzip_static)
  * sends them at maximum compression without spending CPU per request.
@@ -116,14 +99,12 @@ export default defineConfig(({ command, mode }) => {
   // runner (vitest sets NODE_ENV=test, which Vite would otherwise follow).
   if (command === 'build' && mode === 'production') process.env.NODE_ENV = 'production';
   const env = { ...loadEnv(mode, process.cwd(), ['VITE_', 'COFFER_']), ...process.env };
-  const demoEnabled = command === 'serve' || env.VITE_DEMO_PAGES === 'true';
   // The API server runs on 8080 in embedded mode; the dev server proxies /api there so the
   // client keeps its same-origin base path ('/api') in every mode.
   const apiTarget = env.COFFER_API_URL ?? 'http://127.0.0.1:8080';
 
   return {
     plugins: [
-      demoPages(demoEnabled),
       react(),
       UnoCSS(),
       // The landing route, and antd-mobile's English pack that main.tsx waits for.
@@ -131,9 +112,6 @@ export default defineConfig(({ command, mode }) => {
       localeChunkMap(),
       precompress(),
     ],
-    // One switch for both the route list (plugin above) and the route rules (app/config.ts);
-    // import.meta.env.DEV would follow NODE_ENV, which test runners set to "test".
-    define: { __COFFER_DEMO_PAGES__: JSON.stringify(demoEnabled) },
     server: {
       host: '127.0.0.1',
       port: 5173,

@@ -53,8 +53,14 @@ const ROUTES: RouteCase[] = [
   { path: '/banner/detail', title: 'routes.bannerDetail', navBar: true, tabBar: false },
   { path: '/banner/ranking', title: 'routes.bannerRanking', navBar: true, tabBar: false },
   { path: '/no-such-page', title: 'routes.notFound', navBar: true, tabBar: false },
-  // A production build has no demo pages (DESIGN §8): they fall through to not-found.
-  { path: '/counter', title: 'routes.notFound', navBar: true, tabBar: false },
+  // The spec's demo pages are served by every build, the production one included (DESIGN §8).
+  { path: '/charts', title: 'routes.charts', navBar: true, tabBar: false },
+  { path: '/counter', title: 'routes.counter', navBar: true, tabBar: false },
+  { path: '/counter/index1', title: 'routes.counterIndex1', navBar: true, tabBar: false },
+  { path: '/keepalive', title: 'routes.keepalive', navBar: true, tabBar: false },
+  { path: '/mock', title: 'routes.mock', navBar: true, tabBar: false },
+  { path: '/scroll-cache', title: 'routes.scrollCache', navBar: true, tabBar: false },
+  { path: '/unocss', title: 'routes.unocss', navBar: true, tabBar: false },
 ];
 
 const TAB_LABELS = ['tabs.home', 'tabs.swap', 'tabs.otc', 'tabs.profile'];
@@ -166,6 +172,19 @@ describe.each(LANGS)('app shell (%s)', (lang: Lang) => {
       expect(await stalePage.evaluate(() => sessionStorage.length)).toBe(0);
     } finally {
       await stale.close();
+    }
+  });
+
+  it('reaches every demo page from the Developer entry in settings', async () => {
+    for (const [path, key] of [
+      ['/charts', 'routes.charts'],
+      ['/unocss', 'routes.unocss'],
+    ] as const) {
+      await open(page, '/settings');
+      await page.getByText(t(lang, 'settings.developer')).waitFor();
+      await page.getByText(path, { exact: true }).click();
+      await waitForPath(page, path);
+      await expect.poll(() => navTitle(page)).toBe(t(lang, key));
     }
   });
 

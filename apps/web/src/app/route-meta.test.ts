@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   billShortcutFor,
+  DEMO_PATHS,
   composeDocumentTitle,
   isNavBarHidden,
   isPublicPath,
@@ -84,23 +85,23 @@ describe('nav bar and tab bar rules (spec §2)', () => {
 
 describe('titles', () => {
   it('titles /bill by its type', () => {
-    expect(titleKeyFor('/bill', '?type=charge', false)).toBe('routes.billCharge');
-    expect(titleKeyFor('/bill', '?type=withdraw', false)).toBe('routes.billWithdraw');
-    expect(titleKeyFor('/bill', '?type=swap', false)).toBe('routes.billSwap');
-    expect(titleKeyFor('/bill', '?type=transfer', false)).toBe('routes.billTransfer');
-    expect(titleKeyFor('/bill', '?type=other', false)).toBe('routes.bill');
-    expect(titleKeyFor('/bill', '', false)).toBe('routes.bill');
+    expect(titleKeyFor('/bill', '?type=charge')).toBe('routes.billCharge');
+    expect(titleKeyFor('/bill', '?type=withdraw')).toBe('routes.billWithdraw');
+    expect(titleKeyFor('/bill', '?type=swap')).toBe('routes.billSwap');
+    expect(titleKeyFor('/bill', '?type=transfer')).toBe('routes.billTransfer');
+    expect(titleKeyFor('/bill', '?type=other')).toBe('routes.bill');
+    expect(titleKeyFor('/bill', '')).toBe('routes.bill');
   });
 
   it('titles the notice center as the help center', () => {
-    expect(titleKeyFor('/noticeCenter', '', false)).toBe('routes.helpCenter');
-    expect(titleKeyFor('/noticeCenter/detail', '?id=1', false)).toBe('routes.helpCenter');
+    expect(titleKeyFor('/noticeCenter', '')).toBe('routes.helpCenter');
+    expect(titleKeyFor('/noticeCenter/detail', '?id=1')).toBe('routes.helpCenter');
   });
 
-  it('serves demo pages only when enabled', () => {
-    expect(metaFor('/counter', true).title).toBe('routes.counter');
-    expect(metaFor('/counter', false).title).toBe('routes.notFound');
-    expect(metaFor('/nowhere', true).title).toBe('routes.notFound');
+  it('knows the demo pages in every build', () => {
+    expect(metaFor('/counter').title).toBe('routes.counter');
+    expect(metaFor('/nowhere').title).toBe('routes.notFound');
+    expect(DEMO_PATHS).toEqual(['/charts', '/counter', '/counter/index1', '/keepalive', '/mock', '/scroll-cache', '/unocss']);
   });
 
   it('composes the document title with the product name', () => {

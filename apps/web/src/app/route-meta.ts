@@ -11,7 +11,7 @@ export interface RouteMeta {
   title: string;
   /** The page wrapper has no padding (spec §2: /profile). */
   flush?: boolean;
-  /** Demo page, built only in development or with VITE_DEMO_PAGES=true. */
+  /** One of the spec's demo pages: listed under Developer in settings (DESIGN §8). */
   demo?: boolean;
 }
 
@@ -83,11 +83,12 @@ export function normalizePath(pathname: string): string {
   return trimmed === '' ? '/' : trimmed;
 }
 
-export function metaFor(pathname: string, demoPages: boolean): RouteMeta {
-  const meta = ROUTE_META[normalizePath(pathname)];
-  if (!meta || (meta.demo && !demoPages)) return NOT_FOUND_META;
-  return meta;
+export function metaFor(pathname: string): RouteMeta {
+  return ROUTE_META[normalizePath(pathname)] ?? NOT_FOUND_META;
 }
+
+/** The demo pages, in table order: every build serves them, lazily (DESIGN §8). */
+export const DEMO_PATHS: readonly string[] = Object.keys(ROUTE_META).filter((path) => ROUTE_META[path]?.demo);
 
 export function isPublicPath(pathname: string): boolean {
   return PUBLIC_PATHS.includes(normalizePath(pathname));
@@ -119,13 +120,13 @@ const BILL_TITLES: Record<BillType, string> = {
 };
 
 /** Title key for a location; /bill takes its title from ?type=. */
-export function titleKeyFor(pathname: string, search: string, demoPages: boolean): string {
+export function titleKeyFor(pathname: string, search: string): string {
   const path = normalizePath(pathname);
   if (path === '/bill') {
     const type = new URLSearchParams(search).get('type');
     if (isBillType(type)) return BILL_TITLES[type];
   }
-  return metaFor(path, demoPages).title;
+  return metaFor(path).title;
 }
 
 /** The bill type the nav bar's right-hand icon opens, if the page has one. */

@@ -4,7 +4,6 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { BillIcon, HomeIcon, ListIcon, SwapIcon, UserIcon } from '../../components/icons';
 import { removeBootScreen } from '../boot';
-import { DEMO_PAGES_ENABLED } from '../config';
 import { LiveEvents } from '../live-events';
 import {
   billShortcutFor,
@@ -35,10 +34,10 @@ export function AppLayout() {
   const location = useLocation();
   const navigate = useNavigate();
   const path = normalizePath(location.pathname);
-  const meta = metaFor(path, DEMO_PAGES_ENABLED);
+  const meta = metaFor(path);
   const billType = billShortcutFor(path);
 
-  const titleKey = titleKeyFor(location.pathname, location.search, DEMO_PAGES_ENABLED);
+  const titleKey = titleKeyFor(location.pathname, location.search);
 
   // The guard sets the title on navigation; this keeps it right after a language switch.
   useEffect(() => {
