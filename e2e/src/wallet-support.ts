@@ -43,7 +43,7 @@ export async function must<T>(path: string, options: CallOptions = {}): Promise<
   return reply.data;
 }
 
-const OPERATOR_PASSWORD = 'operator-Password-1';
+export const OPERATOR_PASSWORD = 'operator-Password-1';
 let operator: Promise<string> | null = null;
 
 async function signInOperator(): Promise<string> {

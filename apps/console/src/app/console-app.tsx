@@ -5,16 +5,8 @@ import zhCN from 'antd/locale/zh_CN';
 import { I18nextProvider, useTranslation } from 'react-i18next';
 import { RouterProvider } from 'react-router';
 import { i18n } from '../lib/i18n';
+import { STYLE_NONCE } from '../lib/style-nonce';
 import { router } from './router';
-
-/**
- * antd writes its styles into <style> elements at run time; the page's CSP allows those
- * only with the nonce the server put into this answer's meta tag (security-headers.ts).
- */
-function styleNonce(): string | undefined {
-  const value = document.querySelector<HTMLMetaElement>('meta[name="csp-nonce"]')?.content;
-  return value && !value.startsWith('__') ? value : undefined;
-}
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 10_000 } },
@@ -25,7 +17,7 @@ function Localized() {
   return (
     <ConfigProvider
       locale={current.language === 'en-US' ? enUS : zhCN}
-      csp={{ nonce: styleNonce() }}
+      csp={{ nonce: STYLE_NONCE }}
       // No space inside two-character Chinese labels: the label stays the text people (and tests) read.
       button={{ autoInsertSpace: false }}
     >

@@ -29,8 +29,8 @@ function PairModal({ pair, onClose }: { pair: AdminSwapPair; onClose: () => void
   const [form] = Form.useForm<PairForm>();
   const save = useMutation({
     mutationFn: (body: SwapPairUpdateBody) => updateSwapPair(pair.id, body),
-    onSuccess: () => {
-      message.success(t('common.saved'));
+    onSuccess: (data) => {
+      message.success(data.changed ? t('common.saved') : t('swap.unchanged'));
       void queryClient.invalidateQueries({ queryKey: SWAP_PAIRS_KEY });
       onClose();
     },

@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import type { AdminSwapPair } from '@coffer/contract/admin';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import enUS from '../../apps/console/src/locales/en-US.json';
+import zhCN from '../../apps/console/src/locales/zh-CN.json';
+import { baseURL, connectBrowser, createUser, LANGS, type Lang, newPhone, type TestUser, text } from './app';
+import { E2E_OPERATOR_EMAIL } from './harness';
+import { fund, must, OPERATOR_PASSWORD, operatorToken } from './wallet-support';
+
+/** The operator console (apps/console at /console): role check, a swap rate and a banner end to end, every page. */
+
+type Tree = { [key: string]: string | Tree };
+const texts: Record<Lang, Tree> = { 'zh-CN': zhCN, 'en-US': enUS };
+/** localStorage key of the console's language (apps/console/src/lib/session.ts). */
+const CONSOLE_LANGUAGE_KEY = 'coffer.console.language';
+const CONSOLE_TOKEN_KEY = 'coffer.console.token';
+
+/** The console's own text for a key, so assertions follow its locale files. */
+function ct(lang: Lang, key: string, vars: Record<string, string | number> = {}): string {
+  let node: string | Tree | undefined = texts[lang];
+  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+  if (typeof node !== 'string') throw new Error(`no console text ${key} in ${lang}`);
+  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(vars[name] ?? ''));
+}
+
+/** A 2x1 PNG: the upload endpoint sniffs the real type from these bytes. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGP4z8Dwn4GBgQEAGAYC/t5KNY8AAAAASUVORK5CYII=',
+  'base64',
+);
+
+interface Violation {
+  directive: string;
+  blockedURI: string;
+}
+/** Where the init script keeps them (security.test.ts declares the same name for its own shape). */
+type Recorder = { __consoleCsp: Violation[] };
+const violations = (page: Page) => page.evaluate(() => (window as unknown as Recorder).__consoleCsp);
+
+/** A desktop browser in `lang`, recording CSP violations from each document's first byte. */
+async function newDesktop(browser: Browser, lang: Lang): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    viewport: { width: 1440, height: 900 },
+    locale: lang,
+    baseURL: baseURL(),
+    storageState: { cookies: [], origins: [{ origin: baseURL(), localStorage: [{ name: CONSOLE_LANGUAGE_KEY, value: lang }] }] },
+  });
+  await context.addInitScript(() => {
+    const recorder = window as unknown as Recorder;
+    recorder.__consoleCsp = [];
+    document.addEventListener('securitypolicyviolation', (event) => {
+      recorder.__consoleCsp.push({ directive: event.effectiveDirective, blockedURI: event.blockedURI });
+    });
+  });
+  return context;
+}
+
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  return errors;
+}
+
+async function signIn(page: Page, lang: Lang, email: string, password: string) {
+  await page.goto('/console/login');
+  await page.getByLabel(ct(lang, 'auth.email')).fill(email);
+  await page.getByLabel(ct(lang, 'auth.password')).fill(password);
+  await page.getByRole('button', { name: ct(lang, 'auth.signIn') }).click();
+}
+
+async function signInOperator(page: Page, lang: Lang) {
+  await operatorToken(); // registers the operator on a fresh server
+  await signIn(page, lang, E2E_OPERATOR_EMAIL, OPERATOR_PASSWORD);
+  await page.getByRole('heading', { name: ct(lang, 'nav.dashboard') }).waitFor();
+}
+
+async function openMenu(page: Page, lang: Lang, key: string) {
+  await page.getByRole('menuitem', { name: ct(lang, key) }).click();
+  await page.getByRole('heading', { name: ct(lang, key) }).waitFor();
+}
+
+describe('operator console', () => {
+  let browser: Browser;
+  let user: TestUser;
+  let userUid: number;
+
+  beforeAll(async () => {
+    browser = await connectBrowser();
+    user = await createUser('en-US', 'Console watcher');
+    userUid = (await must<{ uid: number }>('/getCurrentUser', { token: user.token })).uid;
+    // A balance: the wallet's /swap needs one, and the user's console page shows it.
+    await fund(user.email, '100');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('refuses a user without the operator role and signs them out', async () => {
+    const context = await newDesktop(browser, 'en-US');
+    try {
+      const page = await context.newPage();
+      await signIn(page, 'en-US', user.email, user.password);
+      await page.getByText(ct('en-US', 'auth.noPermission')).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/console/login');
+      expect(await page.evaluate((key) => localStorage.getItem(key), CONSOLE_TOKEN_KEY)).toBeNull();
+      // Straight to a page: back to sign-in, nothing shown.
+      await page.goto('/console/users');
+      await page.getByRole('button', { name: ct('en-US', 'auth.signIn') }).waitFor();
+      // The API refuses them whatever the pages do.
+      const reply = await fetch(`${baseURL()}/api/admin/dashboard`, { headers: { 'x-token': user.token } });
+      expect(reply.status).toBe(403);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("edits a swap pair's rate in the console, and a user's /swap shows the new rate", async () => {
+    const token = await operatorToken();
+    const pairs = await must<AdminSwapPair[]>('/admin/swap/pairs', { token });
+    const original = pairs.find((p) => p.fromCode === 'USDT' && p.toCode === 'ETH');
+    if (!original) throw new Error('no USDT → ETH pair');
+    const context = await newDesktop(browser, 'zh-CN');
+    const phone = await newPhone(browser, 'en-US', { token: user.token });
+    try {
+      const page = await context.newPage();
+      await signInOperator(page, 'zh-CN');
+      await openMenu(page, 'zh-CN', 'nav.swap');
+      const pair = 'USDT → ETH';
+      await page.getByRole('button', { name: ct('zh-CN', 'swap.editPair', { pair }) }).click();
+      const dialog = page.getByRole('dialog', { name: ct('zh-CN', 'swap.editPair', { pair }) });
+      await dialog.getByLabel(ct('zh-CN', 'swap.midRate')).fill('0.00041234');
+      await dialog.getByLabel(ct('zh-CN', 'swap.spreadBps')).fill('0');
+      await dialog.getByLabel(ct('zh-CN', 'common.reason')).fill('e2e: 新汇率');
+      await dialog.getByRole('button', { name: ct('zh-CN', 'common.save') }).click();
+      await page.getByText(ct('zh-CN', 'common.saved')).waitFor();
+      await page.getByRole('cell', { name: '0.00041234', exact: true }).waitFor();
+
+      const wallet = await phone.newPage();
+      await wallet.goto('/swap');
+      await wallet.getByTestId('swap-to').click();
+      await wallet.getByTestId('currency-option-ETH').click();
+      await expect.poll(() => text(wallet.getByTestId('swap-rate')), { timeout: 15_000 }).toBe('1 USDT ≈ 0.00041234 ETH');
+
+      // The change is in the audit trail with its reason.
+      const trail = await must<{ list: { action: string; reason: string | null; actor: string }[] }>(
+        `/admin/audit-trail?targetType=swap_pair&targetId=${original.id}`,
+        { token },
+      );
+      expect(trail.list[0]).toMatchObject({ reason: 'e2e: 新汇率', actor: E2E_OPERATOR_EMAIL });
+    } finally {
+      await context.close();
+      await phone.close();
+      // Other files on this server expect the seeded rate.
+      const { id, midRate, spreadBps, feeBps, minAmount, maxAmount, enabled } = original;
+      await must(`/admin/swap/pairs/${id}`, {
+        token,
+        body: { midRate, spreadBps, feeBps, minAmount, maxAmount, enabled, reason: 'e2e: restore' },
+      });
+    }
+  });
+
+  it('publishes a banner with an uploaded image, and a user sees it on the home page', async () => {
+    const context = await newDesktop(browser, 'en-US');
+    const phone = await newPhone(browser, 'en-US', { token: user.token });
+    const title = `Console banner ${randomUUID().slice(0, 8)}`;
+    try {
+      const page = await context.newPage();
+      await signInOperator(page, 'en-US');
+      await openMenu(page, 'en-US', 'nav.banners');
+      await page.getByRole('button', { name: ct('en-US', 'content.newBanner') }).click();
+      const dialog = page.getByRole('dialog', { name: ct('en-US', 'content.newBanner') });
+      await dialog.getByLabel(ct('en-US', 'content.titleZh')).fill(`控制台横幅 ${title.slice(-8)}`);
+      await dialog.getByLabel(ct('en-US', 'content.titleEn')).fill(title);
+      await dialog.getByLabel(ct('en-US', 'content.bodyEn')).fill('**Hello** from the console');
+      await dialog.locator('input[type="file"]').setInputFiles({ name: 'banner.png', mimeType: 'image/png', buffer: PNG });
+      const imageField = dialog.getByLabel(ct('en-US', 'content.imageUrl'));
+      await expect.poll(() => imageField.inputValue()).toMatch(/^\/uploads\/[0-9a-f]{64}\.png$/);
+      const imageUrl = await imageField.inputValue();
+      await dialog.getByRole('button', { name: ct('en-US', 'common.save') }).click();
+      await page.getByRole('cell', { name: title, exact: true }).waitFor();
+
+      const home = await phone.newPage();
+      await home.goto('/');
+      const slide = home.getByTestId('banner-carousel').getByRole('img', { name: title }).first();
+      await slide.waitFor({ state: 'attached', timeout: 20_000 });
+      expect(await slide.getAttribute('src')).toBe(imageUrl);
+      const served = await home.request.get(imageUrl);
+      expect(served.status()).toBe(200);
+      expect(served.headers()['content-type']).toBe('image/png');
+    } finally {
+      await context.close();
+      await phone.close();
+    }
+  });
+
+  /** Every page of the console, with what shows that it has rendered. */
+  const pages: [string, string][] = [
+    ['/', 'nav.dashboard'],
+    ['/users', 'nav.users'],
+    ['/ledger', 'nav.ledger'],
+    ['/swap', 'nav.swap'],
+    ['/withdrawals', 'nav.withdrawals'],
+    ['/content/banners', 'nav.banners'],
+    ['/content/notices', 'nav.notices'],
+    ['/content/help', 'nav.help'],
+    ['/activities', 'nav.activities'],
+    ['/audit-trail', 'nav.auditTrail'],
+  ];
+
+  it.each(LANGS)('opens every page in %s without console errors or CSP violations', async (lang) => {
+    const context = await newDesktop(browser, lang);
+    try {
+      const page = await context.newPage();
+      const errors = collectErrors(page);
+      await signInOperator(page, lang);
+      for (const [path, heading] of pages) {
+        const response = await page.goto(`/console${path}`);
+        expect(response?.headers()['content-security-policy'], path).toMatch(/style-src-elem 'self' 'nonce-/);
+        await page.getByRole('heading', { name: ct(lang, heading) }).waitFor();
+        await page.waitForLoadState('networkidle');
+        expect(await violations(page), path).toEqual([]);
+      }
+      // A user's page (the watcher registered above), then the language switch and sign-out.
+      await page.goto(`/console/users/${userUid}`);
+      await page.getByRole('heading', { name: user.email }).waitFor();
+      await page.getByRole('cell', { name: 'USDT', exact: true }).first().waitFor();
+      const other: Lang = lang === 'zh-CN' ? 'en-US' : 'zh-CN';
+      await page.getByRole('combobox', { name: ct(lang, 'shell.language') }).click();
+      await page.getByTitle(other === 'zh-CN' ? '简体中文' : 'English').click();
+      await page.getByRole('button', { name: ct(other, 'shell.signOut') }).click();
+      await page.getByRole('button', { name: ct(other, 'auth.signIn') }).waitFor();
+      expect(await page.evaluate((key) => localStorage.getItem(key), CONSOLE_TOKEN_KEY)).toBeNull();
+      expect(errors).toEqual([]);
+      expect(await violations(page)).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('answers the console page with a nonce its CSP names, fresh each time', async () => {
+    const pagesSeen = await Promise.all([0, 1].map(() => fetch(`${baseURL()}/console/ledger`)));
+    const nonces = await Promise.all(
+      pagesSeen.map(async (res) => {
+        const html = await res.text();
+        const inPage = /name="csp-nonce" content="([^"]+)"/.exec(html)?.[1];
+        expect(res.headers.get('content-security-policy')).toContain(`'nonce-${inPage}'`);
+        return inPage;
+      }),
+    );
+    expect(new Set(nonces).size).toBe(2);
+  });
+});
