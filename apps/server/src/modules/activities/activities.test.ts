@@ -462,7 +462,9 @@ describe('activities API', () => {
          where w.activity_id = $1 group by w.user_id order by w.user_id`,
         [a.id],
       );
-      expect(paid.map((p) => [Number(p.user_id), Number(p.n)])).toEqual(us.map((u) => [u.uid, 1]));
+      // Users were created concurrently: their uids need not follow the array's order.
+      const uids = us.map((u) => u.uid).sort((x, y) => x - y);
+      expect(paid.map((p) => [Number(p.user_id), Number(p.n)])).toEqual(uids.map((uid) => [uid, 1]));
       expect((await auditLedger(t.database)).ok).toBe(true);
     });
   });
