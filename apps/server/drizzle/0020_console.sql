@@ -1,7 +1,7 @@
 -- The operator console (modules/console-admin): disabled sign-in, stored ledger audit runs,
 -- and the two ledger parameters an operator sets (swap pairs, house limits) as audited SQL
 -- functions: each validates, changes the row and appends its operator_actions row (0017) in
--- the caller's one transaction. Decision 016.
+-- the caller's one transaction. Decision 018.
 
 -- A disabled account cannot sign in (2010) and its sessions stop working (core/session.ts).
 ALTER TABLE users ADD COLUMN disabled_at timestamptz;

@@ -35,7 +35,7 @@ const security = [{ token: [] }];
 const ROLE = 'Operators only: HTTP 403 for a signed-in user, 2001 signed out.';
 
 /**
- * The operator console's server API (decision 016). Every write is audited in its own
+ * The operator console's server API (decision 018). Every write is audited in its own
  * transaction (operator_actions); reads are plain queries.
  */
 export async function consoleAdminRoutes(fastify: FastifyInstance) {
