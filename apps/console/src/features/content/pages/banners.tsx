@@ -10,6 +10,7 @@ import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
 import { requiredRule } from '../../../lib/form-rules';
 import { BANNERS_KEY, useBanners } from '../api/banners';
+import { reorderBanners } from '../api/reorder-banners';
 import { retireBanner } from '../api/retire-banner';
 import { saveBanner } from '../api/save-banner';
 import { BilingualFields } from '../components/bilingual-fields';
@@ -151,7 +152,22 @@ export default function BannersPage() {
     },
     onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
   });
+  const reorder = useMutation({
+    mutationFn: (ids: number[]) => reorderBanners({ ids }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: BANNERS_KEY }),
+    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  });
   const en = i18n.language === 'en-US';
+  // Display order of the banners still in use; a move swaps two neighbours and renumbers them all.
+  const active = (banners.data?.list ?? []).filter((b) => b.state !== 'retired').map((b) => b.id);
+  const move = (id: number, by: -1 | 1) => {
+    const from = active.indexOf(id);
+    const to = from + by;
+    if (from < 0 || to < 0 || to >= active.length) return;
+    const ids = [...active];
+    [ids[from], ids[to]] = [ids[to] as number, ids[from] as number];
+    reorder.mutate(ids);
+  };
 
   return (
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>
@@ -190,6 +206,22 @@ export default function BannersPage() {
             render: (_, b) =>
               b.state === 'retired' ? null : (
                 <Space>
+                  <Button
+                    size="small"
+                    disabled={active.indexOf(b.id) === 0 || reorder.isPending}
+                    onClick={() => move(b.id, -1)}
+                    aria-label={t('content.moveUp', { id: b.id })}
+                  >
+                    ↑
+                  </Button>
+                  <Button
+                    size="small"
+                    disabled={active.indexOf(b.id) === active.length - 1 || reorder.isPending}
+                    onClick={() => move(b.id, 1)}
+                    aria-label={t('content.moveDown', { id: b.id })}
+                  >
+                    ↓
+                  </Button>
                   <Button size="small" onClick={() => setEditing(b)} aria-label={t('content.editBanner', { id: b.id })}>
                     {t('common.edit')}
                   </Button>
