@@ -1,0 +1,172 @@
+/**
+ * The amount rules the server and both apps share, with no dependency (no zod), so the
+ * phone app's first screen can import it for a few hundred bytes. Amounts are decimal
+ * strings end to end; arithmetic is BigInt on minor units, never a binary float.
+ */
+
+/**
+ * Decimals shown for a currency in lists and summaries (home, records, quotes, rates).
+ * Details show the exact value with a copy action. Unknown codes show at most
+ * DEFAULT_DISPLAY_DECIMALS; never more than the currency itself carries.
+ */
+export const DISPLAY_DECIMALS: Readonly<Record<string, number>> = { BTC: 8, ETH: 6, USDT: 2, USDC: 2 };
+export const DEFAULT_DISPLAY_DECIMALS = 8;
+/** Trailing zeros are trimmed, but never below this many decimals ("1,000.00 USDT", "2.5 ETH" → "2.50 ETH"). */
+export const MIN_SHOWN_DECIMALS = 2;
+const BPS = 10_000n;
+
+export type Rounding = 'down' | 'up';
+
+export function displayDecimals(currency: { code: string; decimals: number }): number {
+  const wanted = DISPLAY_DECIMALS[currency.code] ?? DEFAULT_DISPLAY_DECIMALS;
+  return wanted < currency.decimals ? wanted : currency.decimals;
+}
+
+interface Parts {
+  negative: boolean;
+  int: string;
+  frac: string;
+}
+
+const DECIMAL_RE = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/** The parts of a plain decimal string ("-012.50" → -, "12", "50"), or null for anything else. */
+export function parseDecimal(value: string): Parts | null {
+  const match = DECIMAL_RE.exec(value.trim());
+  if (!match) return null;
+  return { negative: match[1] === '-', int: match[2]!.replace(/^0+(?=\d)/, ''), frac: match[3] ?? '' };
+}
+
+/** A decimal value as integer units of 10^-scale with its scale (exact, any number of decimals). */
+interface Scaled {
+  units: bigint;
+  scale: number;
+}
+
+function scaled(value: string): Scaled {
+  const parts = parseDecimal(value);
+  if (!parts) throw new RangeError(`not a decimal string: ${value}`);
+  const units = BigInt(parts.int + parts.frac);
+  return { units: parts.negative ? -units : units, scale: parts.frac.length };
+}
+
+/** units / 10^shift, rounded toward zero ('down') or away from zero ('up'). */
+function shiftDown(units: bigint, shift: number, rounding: Rounding): bigint {
+  if (shift <= 0) return units * 10n ** BigInt(-shift);
+  const divisor = 10n ** BigInt(shift);
+  const quotient = units / divisor;
+  if (rounding === 'down' || quotient * divisor === units) return quotient;
+  return units < 0n ? quotient - 1n : quotient + 1n;
+}
+
+/** The shortest exact form of integer units of 10^-decimals ("150", 2 → "1.5"). */
+export function fromUnits(units: bigint, decimals: number): string {
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(decimals + 1, '0');
+  const int = digits.slice(0, digits.length - decimals);
+  const frac = digits.slice(digits.length - decimals).replace(/0+$/, '');
+  const out = frac ? `${int}.${frac}` : int;
+  return negative && out !== '0' ? `-${out}` : out;
+}
+
+/** Integer units of 10^-decimals, rounded toward zero or away from it beyond `decimals`. */
+export function toUnits(value: string, decimals: number, rounding: Rounding = 'down'): bigint {
+  const { units, scale } = scaled(value);
+  return shiftDown(units, scale - decimals, rounding);
+}
+
+/** The value at most `decimals` decimals, cut ('down', toward zero) or rounded up (away from zero). */
+export function roundAmount(value: string, decimals: number, rounding: Rounding = 'down'): string {
+  return fromUnits(toUnits(value, decimals, rounding), decimals);
+}
+
+/** The shortest exact form ("010.500" → "10.5", "-0.0" → "0"); null for a non-decimal. */
+export function canonicalAmount(value: string): string | null {
+  const parts = parseDecimal(value);
+  if (!parts) return null;
+  const frac = parts.frac.replace(/0+$/, '');
+  const out = frac ? `${parts.int}.${frac}` : parts.int;
+  return parts.negative && out !== '0' ? `-${out}` : out;
+}
+
+export interface Separators {
+  group: string;
+  decimal: string;
+}
+
+export const PLAIN_SEPARATORS: Separators = { group: ',', decimal: '.' };
+
+/**
+ * A decimal string for display with at most `decimals` decimals (rounded as asked, toward
+ * the house: what the user gets rounds down, what they pay rounds up), trailing zeros
+ * trimmed to `minDecimals`, the integer part grouped in threes.
+ */
+export function formatDecimal(
+  value: string,
+  options: { decimals?: number; rounding?: Rounding; minDecimals?: number; separators?: Separators } = {},
+): string | null {
+  const exact = options.decimals === undefined ? canonicalAmount(value) : canonicalRounded(value, options);
+  if (exact === null) return null;
+  const { group, decimal } = options.separators ?? PLAIN_SEPARATORS;
+  const parts = parseDecimal(exact)!;
+  const min = options.minDecimals ?? 0;
+  const frac = parts.frac.length < min ? parts.frac.padEnd(min, '0') : parts.frac;
+  const int = parts.int.replace(/\B(?=(\d{3})+(?!\d))/g, group);
+  return `${parts.negative ? '-' : ''}${int}${frac ? `${decimal}${frac}` : ''}`;
+}
+
+function canonicalRounded(value: string, options: { decimals?: number; rounding?: Rounding }): string | null {
+  if (!parseDecimal(value)) return null;
+  return roundAmount(value, options.decimals!, options.rounding);
+}
+
+/** Inverse of a rate (units of `from` per one `to`), rounded as asked to `decimals`. */
+export function invertRate(rate: string, decimals: number, rounding: Rounding): string {
+  const { units, scale } = scaled(rate);
+  if (units === 0n) throw new RangeError('division by zero');
+  // 1 / (units / 10^scale) = 10^scale / units; scaled by 10^decimals.
+  const numerator = 10n ** BigInt(scale + decimals);
+  const quotient = numerator / units;
+  const exact = quotient * units === numerator;
+  return fromUnits(rounding === 'up' && !exact ? quotient + 1n : quotient, decimals);
+}
+
+export interface SwapTerms {
+  /** Units of `to` per unit of `from`, after the spread, before the fee (SwapPair.rate). */
+  rate: string;
+  feeBps: number;
+  /** True when the fee is taken from what is bought (SwapPair.feeCurrencyId === toCurrencyId). */
+  feeInTo: boolean;
+  fromDecimals: number;
+  toDecimals: number;
+}
+
+/**
+ * What selling `amount` yields, exactly as the server prices it (apps/server/src/modules/swap/
+ * pricing.ts priceSwap), so the estimate before a quote equals the quote at the same rate.
+ * Every rounding favours the house: the fee rounds up, what is received rounds down.
+ *  - fee in `to`:   gross = amount × rate; fee = ⌈gross × feeBps⌉; receive = ⌊gross⌋ − fee
+ *  - fee in `from`: fee = ⌈amount × feeBps⌉; receive = ⌊(amount − fee) × rate⌋
+ */
+export function estimateSwap(amount: string, terms: SwapTerms): { receive: string; fee: string } {
+  const a = scaled(amount);
+  const r = scaled(terms.rate);
+  const bps = BigInt(terms.feeBps);
+  if (terms.feeInTo) {
+    const gross = a.units * r.units; // scale a.scale + r.scale
+    const grossScale = a.scale + r.scale;
+    const fee = ceilDiv(gross * bps * 10n ** BigInt(terms.toDecimals), BPS * 10n ** BigInt(grossScale));
+    const receive = shiftDown(gross, grossScale - terms.toDecimals, 'down') - fee;
+    return { receive: fromUnits(receive, terms.toDecimals), fee: fromUnits(fee, terms.toDecimals) };
+  }
+  const fee = ceilDiv(a.units * bps * 10n ** BigInt(terms.fromDecimals), BPS * 10n ** BigInt(a.scale));
+  const net = shiftDown(a.units, a.scale - terms.fromDecimals, 'down') - fee; // scale fromDecimals
+  const receive = shiftDown(net * r.units, terms.fromDecimals + r.scale - terms.toDecimals, 'down');
+  return { receive: fromUnits(receive, terms.toDecimals), fee: fromUnits(fee, terms.fromDecimals) };
+}
+
+/** ⌈n / d⌉ for n ≥ 0, d > 0. */
+function ceilDiv(n: bigint, d: bigint): bigint {
+  const q = n / d;
+  return q * d === n ? q : q + 1n;
+}
