@@ -40,7 +40,8 @@ describe.each(LANGS)('wallet: swap (%s)', (lang) => {
     const page = await openPage(context);
     await page.goto('/swap');
     await pickTarget(page, 'ETH');
-    expect(await text(page.getByTestId('swap-rate'))).toMatch(/^1 USDT ≈ 0\.000\d+ ETH$/);
+    // Issue 9: rates read the larger unit first ("1 ETH ≈ 3,009.03 USDT").
+    expect(await text(page.getByTestId('swap-rate'))).toMatch(/^1 ETH ≈ [\d,]+\.\d{2} USDT$/);
 
     // Below the pair's minimum: refused before anything is sent.
     await typeAmount(page, '0.5');
@@ -51,7 +52,7 @@ describe.each(LANGS)('wallet: swap (%s)', (lang) => {
     await clearAmount(page, 3);
 
     await typeAmount(page, '100');
-    await expect.poll(() => text(page.getByTestId('swap-estimate'))).toMatch(/^≈ 0\.0\d+$/);
+    await expect.poll(() => text(page.getByTestId('swap-estimate'))).toMatch(/^≈ 0\.0\d{1,4} ETH$/);
     await page.getByTestId('swap-quote').click();
     await page.getByTestId('swap-quote-panel').waitFor();
     const first = await countdownSeconds(page, lang);

@@ -3,7 +3,7 @@ import { List, Skeleton } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
-import { formatRate } from '../../../lib/money';
+import { formatRateValue } from '../../../lib/amount-format';
 import { useSwapRates } from '../../../lib/wallet/swap-rates';
 import { REFERENCE_CURRENCY } from '../utils/total-value';
 
@@ -31,7 +31,7 @@ export default function PublicRates() {
               prefix={<CurrencyIcon code={pair.fromCurrency} size={28} />}
               extra={
                 <span data-testid={`rate-${pair.fromCurrency}`}>
-                  {formatRate(pair.rate)} {pair.toCurrency}
+                  {formatRateValue(pair.rate, { code: pair.toCurrency, decimals: 18 })} {pair.toCurrency}
                 </span>
               }
             >

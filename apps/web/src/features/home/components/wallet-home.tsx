@@ -8,11 +8,13 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
 import { EmptyState } from '../../../components/wallet/empty-state';
-import { formatAmount, formatCompact, isZeroAmount } from '../../../lib/money';
+import { formatMoney } from '../../../lib/amount-format';
+import { isZeroAmount } from '../../../lib/money';
 import { balancesQueryKey, useBalances } from '../../../lib/wallet/balances';
 import { useCurrencies } from '../../../lib/wallet/currencies';
 import { useSwapRates } from '../../../lib/wallet/swap-rates';
-import { REFERENCE_CURRENCY, totalValue } from '../utils/total-value';
+import { HIDDEN_AMOUNT, useHideBalances } from '../utils/hide-balances';
+import { REFERENCE_CURRENCY, totalValue, valueIn } from '../utils/total-value';
 import { BannerSlot } from './banner-slot';
 
 interface WalletHomeProps {
@@ -36,6 +38,14 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
   }, [balances.data, rates.data, reference?.decimals]);
 
   const icons = new Map(currencies.data?.map((c) => [c.id, c]) ?? []);
+  const [hidden, toggleHidden] = useHideBalances();
+  /** Every balance on home goes through here, so the switch hides them all. */
+  const shown = (text: string) => (hidden ? HIDDEN_AMOUNT : text);
+  const fiat = (code: string, amount: string) => {
+    if (code === REFERENCE_CURRENCY || !rates.data || isZeroAmount(amount)) return null;
+    const value = valueIn({ code, total: amount }, rates.data.list, REFERENCE_CURRENCY, reference?.decimals ?? 6);
+    return value === null ? null : `≈ ${formatMoney(value, reference ?? { code: REFERENCE_CURRENCY, decimals: 6 })} ${REFERENCE_CURRENCY}`;
+  };
 
   const refresh = async () => {
     await Promise.all([
@@ -51,9 +61,24 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
           {brand}
           <h1 className="home-hero-title">{greeting}</h1>
           <div>
-            <p className="home-hero-hint">{t('assets.totalIn', { code: REFERENCE_CURRENCY })}</p>
+            <div className="home-total-head">
+              <p className="home-hero-hint">{t('assets.totalIn', { code: REFERENCE_CURRENCY })}</p>
+              <button
+                type="button"
+                className="home-hide-toggle"
+                aria-pressed={hidden}
+                aria-label={hidden ? t('assets.showBalances') : t('assets.hideBalances')}
+                onClick={toggleHidden}
+              >
+                <EyeIcon closed={hidden} />
+              </button>
+            </div>
             <div className="home-total" data-testid="home-total">
-              {total ? `≈ ${formatAmount(total.total, { decimals: 2 })}` : <Skeleton.Title animated />}
+              {total ? (
+                shown(`≈ ${formatMoney(total.total, reference ?? { code: REFERENCE_CURRENCY, decimals: 6 })}`)
+              ) : (
+                <Skeleton.Title animated />
+              )}
             </div>
             {total?.unpriced.length ? (
               <p className="home-hero-hint text-xs">{t('assets.unpriced', { codes: total.unpriced.join(', ') })}</p>
@@ -84,6 +109,8 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
             <List className="home-balances" style={{ '--border-top': 'none', '--border-bottom': 'none' }}>
               {balances.data.map((balance) => {
                 const currency = icons.get(balance.currencyId);
+                const money = currency ?? balance.code;
+                const worth = fiat(balance.code, balance.total);
                 return (
                   <List.Item
                     key={balance.currencyId}
@@ -93,11 +120,16 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
                     extra={
                       <div className="text-right">
                         <div className="home-balance-amount" data-testid={`balance-${balance.code}-total`}>
-                          {formatCompact(balance.total)}
+                          {shown(formatMoney(balance.total, money))}
                         </div>
+                        {worth ? (
+                          <div className="wallet-muted" data-testid={`balance-${balance.code}-fiat`}>
+                            {shown(worth)}
+                          </div>
+                        ) : null}
                         {isZeroAmount(balance.frozen) ? null : (
                           <div className="wallet-muted">
-                            {t('assets.frozen', { amount: formatCompact(balance.frozen) })}
+                            {t('assets.frozen', { amount: shown(formatMoney(balance.frozen, money)) })}
                           </div>
                         )}
                       </div>
@@ -114,5 +146,16 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
         </section>
       </div>
     </PullToRefresh>
+  );
+}
+
+/** An eye, struck through while balances are hidden (a few strokes: no icon package). */
+function EyeIcon({ closed }: { closed: boolean }) {
+  return (
+    <svg viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth={1.8} aria-hidden>
+      <path d="M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12Z" />
+      <circle cx="12" cy="12" r="3" />
+      {closed ? <path d="M4 4l16 16" /> : null}
+    </svg>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { totalValue } from './total-value';
+import { totalValue, valueIn } from './total-value';
 
 const pairs = [
   { fromCurrency: 'ETH', toCurrency: 'USDT', rate: '2991' },
@@ -65,5 +65,13 @@ describe('totalValue', () => {
 
   it('is zero for an empty wallet', () => {
     expect(totalValue([], pairs, 'USDT', 6)).toEqual({ total: '0', unpriced: [] });
+  });
+});
+
+describe('valueIn', () => {
+  it('prices one balance in the reference currency, cut toward the house', () => {
+    expect(valueIn({ code: 'ETH', total: '0.033200099999999966' }, pairs, 'USDT', 6)).toBe('99.301499');
+    expect(valueIn({ code: 'USDT', total: '900' }, pairs, 'USDT', 6)).toBe('900');
+    expect(valueIn({ code: 'DOGE', total: '5' }, pairs, 'USDT', 6)).toBeNull();
   });
 });

@@ -23,9 +23,27 @@ export interface TotalValue {
 }
 
 /**
+ * The worth of one balance in the reference currency, cut to `decimals` (toward the house),
+ * or null when no rate prices it: X -> ref pairs multiply, ref -> X pairs divide.
+ */
+export function valueIn(
+  balance: BalanceLike,
+  pairs: readonly PairLike[],
+  reference: string,
+  decimals: number,
+): string | null {
+  if (balance.code === reference) return multiplyAmounts(balance.total, '1', decimals);
+  const direct = pairs.find((p) => p.fromCurrency === balance.code && p.toCurrency === reference);
+  if (direct && !isZeroAmount(direct.rate)) return multiplyAmounts(balance.total, direct.rate, decimals);
+  const inverse = pairs.find((p) => p.fromCurrency === reference && p.toCurrency === balance.code);
+  if (inverse && !isZeroAmount(inverse.rate)) return divideAmounts(balance.total, inverse.rate, decimals);
+  return null;
+}
+
+/**
  * The worth of a wallet in one reference currency (USDT on the home screen), from the
- * public swap rates: X -> ref pairs multiply, ref -> X pairs divide. Each term is cut to
- * `decimals` before adding, so the figure never shows more than the user could get.
+ * public swap rates. Each term is cut to `decimals` before adding, so the figure never
+ * shows more than the user could get.
  */
 export function totalValue(
   balances: readonly BalanceLike[],
@@ -37,21 +55,9 @@ export function totalValue(
   const unpriced: string[] = [];
   for (const balance of balances) {
     if (isZeroAmount(balance.total)) continue;
-    if (balance.code === reference) {
-      terms.push(multiplyAmounts(balance.total, '1', decimals));
-      continue;
-    }
-    const direct = pairs.find((p) => p.fromCurrency === balance.code && p.toCurrency === reference);
-    if (direct && !isZeroAmount(direct.rate)) {
-      terms.push(multiplyAmounts(balance.total, direct.rate, decimals));
-      continue;
-    }
-    const inverse = pairs.find((p) => p.fromCurrency === reference && p.toCurrency === balance.code);
-    if (inverse && !isZeroAmount(inverse.rate)) {
-      terms.push(divideAmounts(balance.total, inverse.rate, decimals));
-      continue;
-    }
-    unpriced.push(balance.code);
+    const value = valueIn(balance, pairs, reference, decimals);
+    if (value === null) unpriced.push(balance.code);
+    else terms.push(value);
   }
   return { total: terms.length ? addAmounts(...terms) : '0', unpriced };
 }

@@ -16,7 +16,7 @@ import { SwapIcon } from '../../../components/icons';
 import { type AmountRules, checkAmountInput } from '../../../lib/amount-input';
 import { isApiError } from '../../../lib/api-error';
 import { newIdempotencyKey } from '../../../lib/idempotency';
-import { formatAmount, formatRate, multiplyAmounts } from '../../../lib/money';
+import { formatMoney, formatNaturalRate } from '../../../lib/amount-format';
 import { isSignedIn } from '../../../lib/session';
 import { useBalances } from '../../../lib/wallet/balances';
 import { useCurrencies } from '../../../lib/wallet/currencies';
@@ -24,11 +24,13 @@ import { findPair, useSwapRates } from '../../../lib/wallet/swap-rates';
 import { useApplySwap } from '../api/apply-swap';
 import { useQuote } from '../api/get-quote';
 import { QUOTE_TTL_SECONDS, quoteDeadline, useSecondsLeft } from '../hooks/use-deadline';
+import { swapEstimate } from '../utils/estimate';
 
-/** "0.3%" from basis points, without floats. */
+/** "0.3%" from basis points, on the digits (no float, no Math). */
 function percentFromBps(bps: number): string {
-  const whole = Math.trunc(bps / 100);
-  const rest = String(bps % 100).padStart(2, '0').replace(/0+$/, '');
+  const digits = String(bps).padStart(3, '0');
+  const whole = digits.slice(0, -2).replace(/^0+(?=\d)/, '');
+  const rest = digits.slice(-2).replace(/0+$/, '');
   return `${whole}${rest ? `.${rest}` : ''}%`;
 }
 
@@ -55,6 +57,7 @@ export default function SwapPage() {
 
   const pairs = rates.data?.list ?? [];
   const byId = new Map<number, Currency>(currencies.data?.map((c) => [c.id, c]) ?? []);
+  const currencyOf = (code: string) => currencies.data?.find((c) => c.code === code);
   const fromOptions = [...new Set(pairs.map((p) => p.fromCurrencyId))]
     .map((id) => byId.get(id))
     .filter((c): c is Currency => c !== undefined)
@@ -84,7 +87,8 @@ export default function SwapPage() {
     : null;
   const check = rules ? checkAmountInput(amount, rules) : null;
   const amountError = check && !check.ok && rules && from ? amountErrorText(t, check.error, rules, from.code) : null;
-  const estimate = check?.ok && pair && to ? multiplyAmounts(check.value, pair.effectiveRate, to.decimals) : null;
+  // The server's own pricing at the pair's current rate: the quote will say the same.
+  const estimate = check?.ok && pair && from && to ? swapEstimate(check.value, pair, from.decimals, to.decimals) : null;
 
   const secondsLeft = useSecondsLeft(current?.deadline ?? null);
   const expired = current !== null && secondsLeft === 0;
@@ -163,8 +167,8 @@ export default function SwapPage() {
           status="success"
           title={t('swap.done')}
           description={t('swap.doneDetail', {
-            from: `${formatAmount(result.fromAmount)} ${result.fromCurrency}`,
-            to: `${formatAmount(result.toAmount)} ${result.toCurrency}`,
+            from: `${formatMoney(result.fromAmount, currencyOf(result.fromCurrency))} ${result.fromCurrency}`,
+            to: `${formatMoney(result.toAmount, currencyOf(result.toCurrency))} ${result.toCurrency}`,
           })}
         />
         <Button
@@ -191,7 +195,7 @@ export default function SwapPage() {
     );
   }
 
-  const feeCode = current ? (byId.get(current.data.feeCurrencyId)?.code ?? '') : '';
+  const feeCurrency = current ? byId.get(current.data.feeCurrencyId) : undefined;
 
   return (
     <div className="wallet-page swap-page" data-testid="swap-page">
@@ -234,7 +238,7 @@ export default function SwapPage() {
             {signedIn ? (
               <div className="mt-2 flex items-center justify-between">
                 <span className="wallet-muted" data-testid="swap-available">
-                  {t('wallet.available', { amount: formatAmount(available), code: from?.code ?? '' })}
+                  {t('wallet.available', { amount: formatMoney(available, from), code: from?.code ?? '' })}
                 </span>
                 <button
                   type="button"
@@ -272,7 +276,7 @@ export default function SwapPage() {
               />
             </div>
             <div className="swap-estimate" data-testid="swap-estimate">
-              {estimate ? `≈ ${formatAmount(estimate)}` : '--'}
+              {estimate && to ? `≈ ${formatMoney(estimate.receive, to)} ${to.code}` : '--'}
             </div>
           </div>
 
@@ -281,9 +285,7 @@ export default function SwapPage() {
               <>
                 <div className="wallet-row">
                   <span>{t('swap.rate')}</span>
-                  <span data-testid="swap-rate">
-                    1 {from.code} ≈ {formatRate(pair.rate)} {to.code}
-                  </span>
+                  <span data-testid="swap-rate">{formatNaturalRate(pair.rate, from, to)}</span>
                 </div>
                 <div className="wallet-row">
                   <span>{t('swap.fee')}</span>
@@ -292,7 +294,7 @@ export default function SwapPage() {
                 <div className="wallet-row">
                   <span>{t('swap.limits')}</span>
                   <span>
-                    {formatAmount(pair.minAmount)} – {formatAmount(pair.maxAmount)} {from.code}
+                    {formatMoney(pair.minAmount, from, 'up')} – {formatMoney(pair.maxAmount, from)} {from.code}
                   </span>
                 </div>
               </>
@@ -342,24 +344,22 @@ export default function SwapPage() {
           <div data-testid="swap-quote-panel">
             <h3 className="wallet-popup-title">{t('swap.quoteTitle')}</h3>
             <div className="wallet-big-amount" data-testid="quote-receive">
-              {formatAmount(current.data.toAmount)} {to?.code}
+              {formatMoney(current.data.toAmount, to)} {to?.code}
             </div>
             <div className="wallet-row">
               <span>{t('swap.pay')}</span>
               <span>
-                {formatAmount(current.data.fromAmount)} {from?.code}
+                {formatMoney(current.data.fromAmount, from, 'up')} {from?.code}
               </span>
             </div>
             <div className="wallet-row">
               <span>{t('swap.rate')}</span>
-              <span>
-                1 {from?.code} ≈ {formatRate(current.data.rate)} {to?.code}
-              </span>
+              <span data-testid="quote-rate">{from && to ? formatNaturalRate(current.data.rate, from, to) : '--'}</span>
             </div>
             <div className="wallet-row">
               <span>{t('swap.fee')}</span>
               <span data-testid="quote-fee">
-                {formatAmount(current.data.fee)} {feeCode}
+                {formatMoney(current.data.fee, feeCurrency, 'up')} {feeCurrency?.code ?? ''}
               </span>
             </div>
             <div className={`swap-countdown${expired ? ' swap-countdown--expired' : ''}`} data-testid="quote-countdown">

@@ -1,0 +1,23 @@
+import { estimateSwap } from '@coffer/contract/amount-rules';
+import type { SwapPair } from '@coffer/contract/swap';
+
+/**
+ * What the swap page shows before a quote for selling `amount` (a checked decimal string):
+ * the server's pricing at the pair's current rate, so the quote says the same. Null when
+ * nothing would be received (the server refuses that amount).
+ */
+export function swapEstimate(
+  amount: string,
+  pair: Pick<SwapPair, 'rate' | 'feeBps' | 'feeCurrencyId' | 'toCurrencyId'>,
+  fromDecimals: number,
+  toDecimals: number,
+): { receive: string; fee: string } | null {
+  const result = estimateSwap(amount, {
+    rate: pair.rate,
+    feeBps: pair.feeBps,
+    feeInTo: pair.feeCurrencyId === pair.toCurrencyId,
+    fromDecimals,
+    toDecimals,
+  });
+  return result.receive.startsWith('-') || result.receive === '0' ? null : result;
+}

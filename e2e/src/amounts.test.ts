@@ -1,0 +1,83 @@
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectBrowser, createUser, LANGS, newPhone, type TestUser, t, text } from './app';
+import { fund, openPage, typeAmount } from './wallet-support';
+
+/*
+ * Issue 9 item 1: one amount reads one way everywhere. With the seeded USDT → ETH pair
+ * (mid 0.000333333333333333, spread 30 bps, fee 10 bps taken in ETH), selling 100 USDT
+ * yields exactly 0.033200099999999966 ETH with a fee of 0.000033233333333334 ETH. Lists and
+ * summaries show ETH to 6 decimals (received rounds down, the fee up), USDT to 2.
+ */
+const RECEIVE = '0.0332 ETH';
+const FEE = '0.000034 ETH';
+const RATE = '1 ETH ≈ 3,009.03 USDT';
+
+describe.each(LANGS)('amounts read one way (%s)', (lang) => {
+  let browser: Browser;
+  let user: TestUser;
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    browser = await connectBrowser();
+    user = await createUser(lang, lang === 'zh-CN' ? '金额' : 'Amounts');
+    await fund(user.email, '1000');
+    context = await newPhone(browser, lang, { token: user.token });
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+  });
+
+  it('the estimate, the quote and home agree, at the display precision, with a natural rate', async () => {
+    const page = await openPage(context);
+    await page.goto('/swap');
+    await page.getByTestId('swap-to').click();
+    await page.getByTestId('currency-option-ETH').click();
+    await expect.poll(() => text(page.getByTestId('swap-rate'))).toBe(RATE);
+
+    await typeAmount(page, '100');
+    await expect.poll(() => text(page.getByTestId('swap-estimate'))).toBe(`≈ ${RECEIVE}`);
+    await page.getByRole('button', { name: t(lang, 'swap.getQuote') }).click();
+    await page.getByTestId('swap-quote-panel').waitFor();
+    expect(await text(page.getByTestId('quote-receive'))).toBe(RECEIVE);
+    expect(await text(page.getByTestId('quote-fee'))).toBe(FEE);
+    expect(await text(page.getByTestId('quote-rate'))).toBe(RATE);
+    await page.getByRole('button', { name: t(lang, 'swap.confirm') }).click();
+    await page.getByTestId('swap-success').waitFor();
+
+    await page.goto('/');
+    await expect.poll(() => text(page.getByTestId('balance-ETH-total'))).toBe('0.0332');
+    expect(await text(page.getByTestId('balance-USDT-total'))).toBe('900.00');
+    // ETH priced at the ETH → USDT rate (3000 less 30 bps = 2991), cut to cents.
+    expect(await text(page.getByTestId('balance-ETH-fiat'))).toBe('≈ 99.30 USDT');
+
+    // "All" on the swap page sells the exact balance; the available line shows the rounded one.
+    await page.goto('/swap');
+    await page.getByTestId('swap-from').click();
+    await page.getByTestId('currency-option-ETH').click();
+    await expect
+      .poll(() => text(page.getByTestId('swap-available')))
+      .toBe(t(lang, 'wallet.available', { amount: '0.0332', code: 'ETH' }));
+    await page.close();
+  });
+
+  it('hides every balance on home behind one toggle, and remembers it', async () => {
+    const page = await openPage(context);
+    await page.goto('/');
+    await page.getByTestId('balance-USDT-total').waitFor();
+    const hide = page.getByRole('button', { name: t(lang, 'assets.hideBalances') });
+    await hide.click();
+    for (const id of ['home-total', 'balance-USDT-total', 'balance-ETH-total', 'balance-ETH-fiat']) {
+      expect(await text(page.getByTestId(id))).toContain('****');
+      expect(await text(page.getByTestId(id))).not.toMatch(/\d/);
+    }
+    await page.reload();
+    await page.getByRole('button', { name: t(lang, 'assets.showBalances') }).waitFor();
+    expect(await text(page.getByTestId('balance-USDT-total'))).toBe('****');
+    await page.getByRole('button', { name: t(lang, 'assets.showBalances') }).click();
+    expect(await text(page.getByTestId('balance-USDT-total'))).toBe('900.00');
+    await page.close();
+  });
+});
