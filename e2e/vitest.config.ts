@@ -8,7 +8,7 @@ export default defineConfig({
     name: 'e2e',
     // SCREENSHOTS=1 runs only the screenshot capture (docs/screenshots); the suite proper
     // does not spend its time budget on pictures.
-    include: process.env.SCREENSHOTS === '1' ? ['src/screenshots.shoot.ts'] : ['src/**/*.test.ts'],
+    include: process.env.SCREENSHOTS === '1' ? ['src/**/*.shoot.ts'] : ['src/**/*.test.ts'],
     globalSetup: ['src/global-setup.ts'],
     // One server and one browser on two cores: files run one after another.
     fileParallelism: false,
