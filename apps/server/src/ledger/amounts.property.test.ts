@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 // The phone app's own amount code, imported as the browser runs it: the property is that
 // the client and the server agree, so both sides are exercised here on the same inputs.
+import { displayDecimals, formatDecimal, roundAmount } from '@coffer/contract/amount-rules';
 import { checkAmountInput } from '../../../web/src/lib/amount-input.ts';
 import { compareAmounts, formatAmount as webFormat, toUnits as webToUnits } from '../../../web/src/lib/money.ts';
 import { swapEstimate } from '../../../web/src/features/swap/utils/estimate.ts';
@@ -113,6 +114,32 @@ describe('the swap estimate before a quote is the quote (fast-check)', () => {
           );
           if (quoted === null) expect(estimate).toBeNull();
           else expect(estimate).toEqual({ receive: quoted.toAmount, fee: quoted.fee });
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe('display precision rounds as the server would (fast-check)', () => {
+  const codes = ['BTC', 'ETH', 'USDT', 'USDC', 'OTHER'];
+  it('lists show each currency cut (or fees rounded up) exactly like decimal.js at the display precision', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...codes),
+        fc.constantFrom(...CURRENCY_DECIMALS),
+        fc.constantFrom('down' as const, 'up' as const),
+        stored(18),
+        (code, decimals, rounding, raw) => {
+          const value = new Decimal(raw).toDecimalPlaces(decimals, Decimal.ROUND_DOWN).toFixed();
+          const shown = displayDecimals({ code, decimals });
+          expect(shown).toBeLessThanOrEqual(decimals);
+          const server = new Decimal(value)
+            .toDecimalPlaces(shown, rounding === 'down' ? Decimal.ROUND_DOWN : Decimal.ROUND_UP)
+            .toFixed();
+          const client = formatDecimal(value, { decimals: shown, rounding });
+          expect(client?.replaceAll(',', '')).toBe(server);
+          expect(roundAmount(value, shown, rounding)).toBe(server);
         },
       ),
       { numRuns: RUNS },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatExact, formatMoney, formatNaturalRate, formatRateValue, isRounded, localeSeparators } from './amount-format';
+import { formatExact, formatFiat, formatMoney, formatNaturalRate, formatRateValue, isRounded, localeSeparators } from './amount-format';
 
 const ETH = { code: 'ETH', decimals: 18 };
 const USDT = { code: 'USDT', decimals: 6 };
@@ -11,7 +11,9 @@ describe('formatMoney', () => {
     expect(formatMoney('2.533200099999999966', ETH)).toBe('2.5332');
     expect(formatMoney('0.000033233333333334', ETH, 'up')).toBe('0.000034');
     expect(formatMoney('1234567.891', USDT)).toBe('1,234,567.89');
-    expect(formatMoney('900', USDT)).toBe('900.00');
+    expect(formatMoney('900', USDT)).toBe('900');
+    expect(formatFiat('900', USDT)).toBe('900.00');
+    expect(formatFiat('99.301499', USDT)).toBe('99.30');
     expect(formatMoney('0.123456789', BTC)).toBe('0.12345678');
     expect(formatMoney('1.999', 'USDT')).toBe('1.99');
     expect(formatMoney('-1.999', 'USDT')).toBe('-1.99');

@@ -52,7 +52,7 @@ export function localeSeparators(locale: string = i18n.language || 'zh-CN'): Sep
 
 /**
  * A list or summary amount: at most the currency's display decimals, rounded `down`
- * (what the user has or gets) or `up` (what they pay: fees), trailing zeros trimmed to two.
+ * (what the user has or gets) or `up` (what they pay: fees), trailing zeros trimmed.
  * Unknown currency: the exact value, grouped.
  */
 export function formatMoney(
@@ -65,8 +65,14 @@ export function formatMoney(
   if (!currency) return formatDecimal(value, { separators }) ?? '--';
   // A bare code (records carry only the code): its display precision, at most the ledger's 18.
   const decimals = displayDecimals(typeof currency === 'string' ? { code: currency, decimals: 18 } : currency);
-  const minDecimals = decimals < 2 ? decimals : 2;
-  return formatDecimal(value, { decimals, rounding, minDecimals, separators }) ?? '--';
+  return formatDecimal(value, { decimals, rounding, separators }) ?? '--';
+}
+
+/** A value in the reference currency (home's total and each asset's worth): always its full display decimals ("99.30"). */
+export function formatFiat(value: string | null | undefined, reference: CurrencyLike): string {
+  if (value == null) return '--';
+  const decimals = displayDecimals(reference);
+  return formatDecimal(value, { decimals, minDecimals: decimals, separators: localeSeparators() }) ?? '--';
 }
 
 /** A detail amount: every decimal the ledger holds, grouped by locale. */

@@ -1,3 +1,4 @@
+import './chain.css';
 import { useTranslation } from 'react-i18next';
 import { copyText } from '../../lib/clipboard';
 import { toastDanger, toastSuccess } from '../../lib/notify';

@@ -3,7 +3,7 @@ import type { Currency } from '@coffer/contract/ledger';
 import { List, Popup } from 'antd-mobile';
 import { CheckOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
-import { formatCompact } from '../../lib/money';
+import { formatMoney } from '../../lib/amount-format';
 import { CurrencyIcon } from './currency-icon';
 
 export interface CurrencyPickerProps {
@@ -42,7 +42,7 @@ export function CurrencyPicker({
             disabled={disabledIds.includes(currency.id)}
             extra={
               <span className="flex items-center gap-2">
-                {available?.has(currency.id) ? formatCompact(available.get(currency.id)) : null}
+                {available?.has(currency.id) ? formatMoney(available.get(currency.id), currency) : null}
                 {currency.id === selectedId ? <CheckOutline color="var(--adm-color-primary)" /> : null}
               </span>
             }

@@ -3,7 +3,7 @@ import { List } from 'antd-mobile';
 import { useNavigate } from 'react-router';
 import { ChainStatusTag, confirmationsText } from '../../../components/wallet/chain-status';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
-import { formatCompact } from '../../../lib/money';
+import { formatMoney } from '../../../lib/amount-format';
 import { formatDateTime } from '../../../lib/wallet/format';
 
 export function DepositRow({ record }: { record: DepositRecord }) {
@@ -17,7 +17,7 @@ export function DepositRow({ record }: { record: DepositRecord }) {
       extra={
         <div>
           <div className="font-semibold wallet-amount-in">
-            +{formatCompact(record.amount)} {record.code}
+            +{formatMoney(record.amount, record.code)} {record.code}
           </div>
           <div className="bill-chain-status">
             {record.status === 'pending' ? (

@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CopyButton } from '../../../components/wallet/copy-button';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
 import { signClass } from '../utils/labels';
 
@@ -12,14 +14,21 @@ export function Row({ label, children, testId }: { label: string; children: Reac
   );
 }
 
-/** The currency icon, what the record is and its signed amount. */
+/**
+ * The currency icon, what the record is and its signed amount: the exact value (every
+ * decimal the ledger holds, where lists show the display precision), with a copy action.
+ */
 export function Head({ code, amount, title, testId }: { code: string; amount: string; title: string; testId: string }) {
+  const { t } = useTranslation();
   return (
     <div className="bill-detail-head">
       <CurrencyIcon code={code} size={44} />
       <div className="wallet-muted">{title}</div>
-      <div className={`bill-detail-amount ${signClass(amount)}`} data-testid={testId}>
-        {amount} {code}
+      <div className="flex items-center justify-center">
+        <div className={`bill-detail-amount ${signClass(amount)}`} data-testid={testId}>
+          {amount} {code}
+        </div>
+        <CopyButton value={amount.replace(/^[+-]/, '').replaceAll(',', '')} label={t('bill.copyAmount')} />
       </div>
     </div>
   );

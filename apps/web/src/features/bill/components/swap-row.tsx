@@ -2,7 +2,7 @@ import type { SwapRecord } from '@coffer/contract/swap';
 import { List } from 'antd-mobile';
 import { useNavigate } from 'react-router';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
-import { formatCompact } from '../../../lib/money';
+import { formatMoney } from '../../../lib/amount-format';
 import { formatDateTime } from '../../../lib/wallet/format';
 
 export function SwapRow({ record }: { record: SwapRecord }) {
@@ -15,10 +15,10 @@ export function SwapRow({ record }: { record: SwapRecord }) {
       extra={
         <div>
           <div className="font-semibold wallet-amount-in">
-            +{formatCompact(record.toAmount)} {record.toCurrency}
+            +{formatMoney(record.toAmount, record.toCurrency)} {record.toCurrency}
           </div>
           <div className="wallet-muted">
-            -{formatCompact(record.fromAmount)} {record.fromCurrency}
+            -{formatMoney(record.fromAmount, record.fromCurrency, 'up')} {record.fromCurrency}
           </div>
         </div>
       }

@@ -3,14 +3,14 @@ import { List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
-import { formatCompact } from '../../../lib/money';
+import { formatMoney } from '../../../lib/amount-format';
 import { formatDateTime } from '../../../lib/wallet/format';
 import { signClass, signed } from '../utils/labels';
 
 export function TransferRow({ record }: { record: TransferRecord }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const amount = signed(formatCompact(record.amount), record.direction);
+  const amount = signed(formatMoney(record.amount, record.code, record.direction === 'out' ? 'up' : 'down'), record.direction);
   const who = record.counterparty.nickname || record.counterparty.maskedEmail;
   return (
     <List.Item

@@ -3,14 +3,15 @@ import { List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
-import { formatCompact } from '../../../lib/money';
+import { formatMoney } from '../../../lib/amount-format';
 import { formatDateTime } from '../../../lib/wallet/format';
 import { signClass, turnoverTypeLabel } from '../utils/labels';
 
 export function TurnoverRow({ item }: { item: TurnoverItem }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const amount = formatCompact(item.amount);
+  // Money out rounds away from zero, money in toward it: never more than really moved in the user's favour.
+  const amount = formatMoney(item.amount, item.currency, item.amount.startsWith('-') ? 'up' : 'down');
   const shown = amount.startsWith('-') ? amount : `+${amount}`;
   const who = item.counterparty ? item.counterparty.nickname || item.counterparty.maskedEmail : null;
   return (
@@ -28,7 +29,7 @@ export function TurnoverRow({ item }: { item: TurnoverItem }) {
           <div className={`font-semibold ${signClass(item.amount)}`}>
             {shown} {item.currency}
           </div>
-          <div className="wallet-muted">{t('statement.balanceAfter', { amount: formatCompact(item.balanceAfter) })}</div>
+          <div className="wallet-muted">{t('statement.balanceAfter', { amount: formatMoney(item.balanceAfter, item.currency) })}</div>
         </div>
       }
       onClick={() => navigate(`/bill/detail?type=turnover&id=${item.id}`)}

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { ChainStatusTag } from '../../../components/wallet/chain-status';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
-import { formatCompact } from '../../../lib/money';
+import { formatMoney } from '../../../lib/amount-format';
 import { shortHash } from '../../../lib/wallet/address';
 import { formatDateTime } from '../../../lib/wallet/format';
 
@@ -20,7 +20,7 @@ export function WithdrawRow({ record }: { record: WithdrawRecord }) {
       extra={
         <div>
           <div className="font-semibold wallet-amount-out">
-            -{formatCompact(record.amount)} {record.code}
+            -{formatMoney(record.amount, record.code, 'up')} {record.code}
           </div>
           <div className="bill-chain-status">
             <ChainStatusTag kind="withdraw" status={record.status} testId="withdraw-status" />

@@ -11,7 +11,8 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { EmptyState } from '../../../components/wallet/empty-state';
 import { isApiError } from '../../../lib/api-error';
-import { formatAmount, formatRate } from '../../../lib/money';
+import { formatNaturalRate, formatRateValue } from '../../../lib/amount-format';
+import { formatAmount } from '../../../lib/money';
 import { formatDateTime } from '../../../lib/wallet/format';
 import { useWithdrawal } from '../../../lib/wallet/withdrawals';
 import { useSwap } from '../api/get-swap';
@@ -112,9 +113,11 @@ function SwapDetail({ record }: { record: SwapRecord }) {
       </Row>
       <Row label={t('bill.fields.received')}>{`+${formatAmount(record.toAmount)} ${record.toCurrency}`}</Row>
       <Row label={t('bill.fields.rate')} testId="detail-rate">
-        {`1 ${record.fromCurrency} ≈ ${formatRate(record.rate)} ${record.toCurrency}`}
+        {formatNaturalRate(record.rate, { code: record.fromCurrency, decimals: 18 }, { code: record.toCurrency, decimals: 18 })}
       </Row>
-      <Row label={t('bill.fields.midRate')}>{formatRate(record.midRate)}</Row>
+      <Row label={t('bill.fields.midRate')}>
+        {formatNaturalRate(record.midRate, { code: record.fromCurrency, decimals: 18 }, { code: record.toCurrency, decimals: 18 })}
+      </Row>
       <Row label={t('bill.fields.fee')} testId="detail-fee">
         {`${formatAmount(record.fee)} ${record.feeCurrency}`}
       </Row>
@@ -157,7 +160,7 @@ function TurnoverDetailView({ detail }: { detail: TurnoverDetail }) {
             {detail.memo}
           </Row>
         ) : null}
-        {detail.rate ? <Row label={t('bill.fields.rate')}>{formatRate(detail.rate)}</Row> : null}
+        {detail.rate ? <Row label={t('bill.fields.rate')}>{formatRateValue(detail.rate, { code: detail.currency, decimals: 18 })}</Row> : null}
         {detail.fee ? <Row label={t('bill.fields.fee')}>{`${formatAmount(detail.fee)} ${detail.feeCurrency ?? ''}`}</Row> : null}
         <Row label={t('bill.fields.entryId')}>{detail.entryId}</Row>
         <Row label={t('bill.fields.time')}>{formatDateTime(detail.createdAt)}</Row>

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
 import { EmptyState } from '../../../components/wallet/empty-state';
-import { formatMoney } from '../../../lib/amount-format';
+import { formatFiat, formatMoney } from '../../../lib/amount-format';
 import { isZeroAmount } from '../../../lib/money';
 import { balancesQueryKey, useBalances } from '../../../lib/wallet/balances';
 import { useCurrencies } from '../../../lib/wallet/currencies';
@@ -38,13 +38,14 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
   }, [balances.data, rates.data, reference?.decimals]);
 
   const icons = new Map(currencies.data?.map((c) => [c.id, c]) ?? []);
+  const referenceCurrency = reference ?? { code: REFERENCE_CURRENCY, decimals: 6 };
   const [hidden, toggleHidden] = useHideBalances();
   /** Every balance on home goes through here, so the switch hides them all. */
   const shown = (text: string) => (hidden ? HIDDEN_AMOUNT : text);
   const fiat = (code: string, amount: string) => {
     if (code === REFERENCE_CURRENCY || !rates.data || isZeroAmount(amount)) return null;
     const value = valueIn({ code, total: amount }, rates.data.list, REFERENCE_CURRENCY, reference?.decimals ?? 6);
-    return value === null ? null : `≈ ${formatMoney(value, reference ?? { code: REFERENCE_CURRENCY, decimals: 6 })} ${REFERENCE_CURRENCY}`;
+    return value === null ? null : `≈ ${formatFiat(value, referenceCurrency)} ${REFERENCE_CURRENCY}`;
   };
 
   const refresh = async () => {
@@ -75,7 +76,7 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
             </div>
             <div className="home-total" data-testid="home-total">
               {total ? (
-                shown(`≈ ${formatMoney(total.total, reference ?? { code: REFERENCE_CURRENCY, decimals: 6 })}`)
+                shown(`≈ ${formatFiat(total.total, referenceCurrency)}`)
               ) : (
                 <Skeleton.Title animated />
               )}

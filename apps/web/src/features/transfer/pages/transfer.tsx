@@ -13,6 +13,7 @@ import { CurrencyPicker } from '../../../components/wallet/currency-picker';
 import { type AmountRules, checkAmountInput } from '../../../lib/amount-input';
 import { isApiError } from '../../../lib/api-error';
 import { newIdempotencyKey } from '../../../lib/idempotency';
+import { formatMoney } from '../../../lib/amount-format';
 import { formatAmount } from '../../../lib/money';
 import { useBalance, useBalances } from '../../../lib/wallet/balances';
 import { enabledCurrencies, useCurrencies } from '../../../lib/wallet/currencies';
@@ -244,7 +245,7 @@ export default function TransferPage() {
         {showErrors && amountError ? <div className="wallet-error" data-testid="amount-error">{amountError}</div> : null}
         <div className="mt-2 flex items-center justify-between">
           <span className="wallet-muted" data-testid="transfer-available">
-            {t('wallet.available', { amount: formatAmount(available), code: currency?.code ?? '' })}
+            {t('wallet.available', { amount: formatMoney(available, currency), code: currency?.code ?? '' })}
           </span>
           <button
             type="button"

@@ -21,6 +21,7 @@ import { isApiError } from '../../../lib/api-error';
 import { readClipboardText } from '../../../lib/clipboard';
 import { useCurrentUser } from '../../../lib/current-user';
 import { newIdempotencyKey } from '../../../lib/idempotency';
+import { formatMoney } from '../../../lib/amount-format';
 import { formatAmount, isZeroAmount } from '../../../lib/money';
 import { toastDanger } from '../../../lib/notify';
 import { useInputAria } from '../../../lib/use-input-aria';
@@ -346,7 +347,7 @@ export default function WithdrawPage() {
           <div className="wallet-row">
             <span>{t('withdraw.available')}</span>
             <span data-testid="withdraw-available">
-              {formatAmount(available)} {currency.code}
+              {formatMoney(available, currency)} {currency.code}
             </span>
           </div>
           <div className="wallet-row">
