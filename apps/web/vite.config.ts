@@ -124,6 +124,10 @@ export default defineConfig(({ command, mode }) => {
       sourcemap: false,
       // The chunk graph, read by bench/web.mjs to tell render-critical chunks from later ones.
       manifest: true,
+      // Chunks are named by content hash only: every lazy import's preload list names its
+      // chunks in the entry, so readable names cost the first screen 1.5 kB gzip (measured
+      // 150.25 -> 148.70 kB). The manifest still maps each file to its source.
+      rollupOptions: { output: { chunkFileNames: 'assets/[hash].js', assetFileNames: 'assets/[hash][extname]' } },
     },
   };
 });

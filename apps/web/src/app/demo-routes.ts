@@ -1,22 +1,12 @@
-import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
-
-type PageModule = { default: ComponentType };
-
-function demo(path: string, load: () => Promise<PageModule>): RouteObject {
-  return { path, caseSensitive: true, lazy: async () => ({ Component: (await load()).default }) };
-}
+import { DEMO_PATHS } from './route-meta';
 
 /**
- * The spec's demo pages, served in every build (DESIGN §8). Each is its own lazy chunk, so
- * the first screen pays nothing for them.
+ * The spec's demo pages, served in every build (DESIGN §8), from route-meta's list. They
+ * share one lazy chunk, so the first screen pays nothing for them but this small table.
  */
-export const demoRoutes: RouteObject[] = [
-  demo('charts', () => import('../features/demo/pages/charts')),
-  demo('counter', () => import('../features/demo/pages/counter')),
-  demo('counter/index1', () => import('../features/demo/pages/counter-index1')),
-  demo('keepalive', () => import('../features/demo/pages/keepalive')),
-  demo('mock', () => import('../features/demo/pages/mock')),
-  demo('scroll-cache', () => import('../features/demo/pages/scroll-cache')),
-  demo('unocss', () => import('../features/demo/pages/unocss')),
-];
+export const demoRoutes: RouteObject[] = DEMO_PATHS.map((path) => ({
+  path: path.slice(1),
+  caseSensitive: true,
+  lazy: async () => ({ Component: (await import('../features/demo/pages')).demoPages[path] }),
+}));
