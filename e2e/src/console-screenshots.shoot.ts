@@ -78,7 +78,7 @@ describe('console screenshots', () => {
       await capture(page, `console-${lang}-login`);
       await page.getByLabel(ct(lang, 'auth.email')).fill(E2E_OPERATOR_EMAIL);
       await page.getByLabel(ct(lang, 'auth.password')).fill(OPERATOR_PASSWORD);
-      await page.getByRole('button', { name: ct(lang, 'auth.signIn') }).click();
+      await page.getByRole('button', { name: ct(lang, 'auth.signIn'), exact: true }).click();
       await page.getByRole('heading', { name: ct(lang, 'nav.dashboard') }).waitFor();
       const shots: [string, string, string][] = [
         ['/', 'nav.dashboard', 'dashboard'],

