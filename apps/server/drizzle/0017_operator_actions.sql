@@ -49,3 +49,11 @@ LANGUAGE sql AS $$
   VALUES (p_actor_user_id, p_actor, p_action, p_target_type, p_target_id, nullif(btrim(p_reason), ''), p_before, p_after)
   RETURNING id;
 $$;
+--> statement-breakpoint
+-- A disabled account cannot sign in (2010) and its sessions stop working (core/session.ts),
+-- ranks in no activity and wins no prize (0019). Set and cleared by modules/console-admin.
+ALTER TABLE users ADD COLUMN disabled_at timestamptz;
+--> statement-breakpoint
+ALTER TABLE users ADD COLUMN disabled_reason text CHECK (length(disabled_reason) <= 500);
+--> statement-breakpoint
+CREATE INDEX users_disabled_idx ON users (id) WHERE disabled_at IS NOT NULL;

@@ -138,8 +138,11 @@ LANGUAGE sql STABLE AS $$
       AND t.created_at >= a.starts_at AND t.created_at < a.ends_at
       AND t.currency_id = a.metric_currency_id AND t.amount >= a.min_transfer
   ),
+  -- An account an operator disabled takes no rank and no prize.
   per_user AS (
-    SELECT c.user_id, sum(c.v) AS score, max(c.created_at) AS reached_at FROM counted c GROUP BY c.user_id
+    SELECT c.user_id, sum(c.v) AS score, max(c.created_at) AS reached_at
+    FROM counted c JOIN users u ON u.id = c.user_id AND u.disabled_at IS NULL
+    GROUP BY c.user_id
   )
   SELECT p.user_id, p.score, p.reached_at,
          (row_number() OVER (ORDER BY p.score DESC, p.reached_at ASC, p.user_id ASC))::integer

@@ -3,13 +3,9 @@
 -- functions: each validates, changes the row and appends its operator_actions row (0017) in
 -- the caller's one transaction. Decision 018.
 
--- A disabled account cannot sign in (2010) and its sessions stop working (core/session.ts).
-ALTER TABLE users ADD COLUMN disabled_at timestamptz;
---> statement-breakpoint
-ALTER TABLE users ADD COLUMN disabled_reason text CHECK (length(disabled_reason) <= 500);
---> statement-breakpoint
-CREATE INDEX users_disabled_idx ON users (id) WHERE disabled_at IS NOT NULL;
---> statement-breakpoint
+-- users.disabled_at / disabled_reason come from 0017 (activities, 0019, already leave
+-- disabled accounts out of rankings).
+
 
 -- Every ledger audit an operator ran: the console shows the latest on its dashboard.
 CREATE TABLE ledger_audit_runs (

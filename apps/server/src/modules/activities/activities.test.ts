@@ -328,6 +328,35 @@ describe('activities API', () => {
       ]);
     });
 
+    it('an account an operator disabled takes no rank, so the next user moves up', async () => {
+      const first = await newUser();
+      const second = await newUser();
+      const sink = await newUser();
+      const a = await createActivity(t, operator, {
+        metric: 'transfers_sent',
+        metricCurrency: 'USDT',
+        minTransfer: '1',
+        prizes: [{ rankFrom: 1, rankTo: 1, amount: '5' }],
+      });
+      for (const [from, times] of [
+        [first, 2],
+        [second, 1],
+      ] as const) {
+        for (let i = 0; i < times; i++) {
+          await q(`select * from coffer_transfer($1, $2, null, $3, 2, null, null, null)`, [from.uid, sink.uid, USDT]);
+        }
+      }
+      const ranked = async () =>
+        (await q<{ user_id: number }>('select user_id from coffer_activity_ranking($1) order by rank', [a.id]))
+          .map((x) => Number(x.user_id))
+          // Other tests' transfers fall in the same window: look at this test's two users.
+          .filter((uid) => uid === first.uid || uid === second.uid);
+      expect(await ranked()).toEqual([first.uid, second.uid]);
+      const off = await call('POST', `/api/admin/users/${first.uid}/disable`, { token: operator.token, body: { reason: 'fraud review' } });
+      expect(off.code).toBe(0);
+      expect(await ranked()).toEqual([second.uid]);
+    });
+
     it('an activity before its start counts nothing and shows upcoming', async () => {
       const u = await newUser();
       await swap(u, USDT, ETH, '10');
