@@ -1,6 +1,6 @@
 import { Form, Input, Modal } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { reasonRules } from '../lib/form-rules';
+import { REASON_MAX, reasonRules } from '../lib/form-rules';
 
 interface Props {
   title: string;
@@ -31,7 +31,7 @@ export function ReasonModal({ title, okText, danger, busy, label, onSubmit, onCl
     >
       <Form form={form} layout="vertical" onFinish={(v) => onSubmit(v.reason)}>
         <Form.Item name="reason" label={label ?? t('common.reason')} rules={reasonRules(t)}>
-          <Input.TextArea rows={3} maxLength={500} autoFocus />
+          <Input.TextArea rows={3} maxLength={REASON_MAX} autoFocus />
         </Form.Item>
       </Form>
     </Modal>

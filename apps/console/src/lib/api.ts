@@ -40,7 +40,7 @@ interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-async function request<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, opts: RequestOptions = {}): Promise<T> {
+async function request<T>(method: 'GET' | 'POST', path: string, opts: RequestOptions = {}): Promise<T> {
   const headers: Record<string, string> = { 'accept-language': storedLanguage(), ...opts.headers };
   const token = tokenStore.get();
   if (token) headers['x-token'] = token;
@@ -62,9 +62,6 @@ async function request<T>(method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', p
 export const apiGet = <T>(path: string, query?: Query) => request<T>('GET', path, { query });
 export const apiPost = <T>(path: string, body?: unknown, headers?: Record<string, string>) =>
   request<T>('POST', path, { body: body ?? {}, headers });
-export const apiPut = <T>(path: string, body?: unknown) => request<T>('PUT', path, { body: body ?? {} });
-export const apiPatch = <T>(path: string, body?: unknown) => request<T>('PATCH', path, { body: body ?? {} });
-export const apiDelete = <T>(path: string) => request<T>('DELETE', path);
 export const apiUpload = <T>(path: string, form: FormData) => request<T>('POST', path, { body: form });
 
 /** One key per submit (the form's lifetime), so a retried submit is not applied twice. */

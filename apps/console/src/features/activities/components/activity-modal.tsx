@@ -4,7 +4,7 @@ import { App, Button, Col, DatePicker, Form, Input, InputNumber, Modal, Row, Sel
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/errors';
-import { amountRule, requiredRule } from '../../../lib/form-rules';
+import { amountRule, REASON_MAX, requiredRule } from '../../../lib/form-rules';
 import { fromIso } from '../../content/components/schedule';
 import { useCurrencies } from '../../currencies/api/currencies';
 import { ACTIVITIES_KEY } from '../api/activities';
@@ -184,8 +184,8 @@ export function ActivityModal({ activity, onClose }: { activity: ActivityAdmin |
             </Form.Item>
           )}
         </Form.List>
-        <Form.Item name="reason" label={t('common.reason')} rules={[{ max: 500, message: t('validation.tooLong', { max: 500 }) }]}>
-          <Input.TextArea rows={2} maxLength={500} />
+        <Form.Item name="reason" label={t('common.reason')} rules={[{ max: REASON_MAX, message: t('validation.tooLong', { max: REASON_MAX }) }]}>
+          <Input.TextArea rows={2} maxLength={REASON_MAX} />
         </Form.Item>
       </Form>
     </Modal>

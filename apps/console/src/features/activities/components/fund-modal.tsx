@@ -5,7 +5,7 @@ import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey } from '../../../lib/api';
 import { errorText } from '../../../lib/errors';
-import { amountRule, reasonRules, requiredRule } from '../../../lib/form-rules';
+import { REASON_MAX, amountRule, reasonRules, requiredRule } from '../../../lib/form-rules';
 import { ACTIVITIES_KEY } from '../api/activities';
 import { fundActivity } from '../api/fund-activity';
 
@@ -48,7 +48,7 @@ export function FundModal({ activity, onClose }: { activity: ActivityAdmin; onCl
           <Input inputMode="decimal" maxLength={40} />
         </Form.Item>
         <Form.Item name="reason" label={t('common.reason')} rules={reasonRules(t)}>
-          <Input.TextArea rows={2} maxLength={500} />
+          <Input.TextArea rows={2} maxLength={REASON_MAX} />
         </Form.Item>
       </Form>
     </Modal>

@@ -6,6 +6,8 @@ import { uploadImage } from '../api/upload';
 
 /** Largest image the server takes (MAX_UPLOAD_BYTES in content.ts): refused here before sending. */
 const MAX_IMAGE_BYTES = 1024 * 1024;
+/** Longest image address (IMAGE_URL_MAX in content.ts). */
+const IMAGE_URL_MAX = 500;
 
 /** The banner image: an uploaded file (its /uploads/... address fills the field) or an https URL. */
 export function ImageField() {
@@ -18,7 +20,7 @@ export function ImageField() {
       <Space orientation="vertical" style={{ width: '100%' }}>
         <Space.Compact style={{ width: '100%' }}>
           <Form.Item name="imageUrl" noStyle rules={[requiredRule(t)]}>
-            <Input aria-label={t('content.imageUrl')} placeholder="https://… / /uploads/…" maxLength={500} />
+            <Input aria-label={t('content.imageUrl')} placeholder="https://… / /uploads/…" maxLength={IMAGE_URL_MAX} />
           </Form.Item>
           <Upload
             accept="image/png,image/jpeg,image/webp"

@@ -7,7 +7,7 @@ import { AuditChecks } from '../../../components/audit-checks';
 import { newIdempotencyKey } from '../../../lib/api';
 import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
-import { amountRule, reasonRules, requiredRule } from '../../../lib/form-rules';
+import { REASON_MAX, amountRule, reasonRules, requiredRule } from '../../../lib/form-rules';
 import { useCurrencies } from '../../currencies/api/currencies';
 import { DASHBOARD_KEY } from '../../dashboard/api/dashboard';
 import { adjust } from '../api/adjust';
@@ -122,7 +122,7 @@ function AdjustCard() {
           <Input inputMode="decimal" maxLength={40} />
         </Form.Item>
         <Form.Item name="reason" label={t('common.reason')} rules={reasonRules(t)}>
-          <Input.TextArea rows={2} maxLength={500} />
+          <Input.TextArea rows={2} maxLength={REASON_MAX} />
         </Form.Item>
         <Button type="primary" htmlType="submit" loading={save.isPending}>
           {t('ledger.submit')}

@@ -6,11 +6,14 @@ import { useTranslation } from 'react-i18next';
 import { QueryState } from '../../../components/query-state';
 import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
-import { amountRule, optionalAmount, reasonRules, requiredRule } from '../../../lib/form-rules';
+import { REASON_MAX, amountRule, optionalAmount, reasonRules, requiredRule } from '../../../lib/form-rules';
 import { HOUSE_LIMITS_KEY, useHouseLimits } from '../api/house-limits';
 import { SWAP_PAIRS_KEY, useSwapPairs } from '../api/pairs';
 import { setHouseLimit } from '../api/set-house-limit';
 import { updateSwapPair } from '../api/update-pair';
+
+/** Basis points a spread or fee may take (SWAP_BPS_MAX in contract/admin.ts). */
+const SWAP_BPS_MAX = 5000;
 
 interface PairForm {
   midRate: string;
@@ -75,10 +78,10 @@ function PairModal({ pair, onClose }: { pair: AdminSwapPair; onClose: () => void
         </Form.Item>
         <Space>
           <Form.Item name="spreadBps" label={t('swap.spreadBps')} rules={[{ required: true, message: t('validation.required') }]}>
-            <InputNumber min={0} max={5000} precision={0} />
+            <InputNumber min={0} max={SWAP_BPS_MAX} precision={0} />
           </Form.Item>
           <Form.Item name="feeBps" label={t('swap.feeBps')} rules={[{ required: true, message: t('validation.required') }]}>
-            <InputNumber min={0} max={5000} precision={0} />
+            <InputNumber min={0} max={SWAP_BPS_MAX} precision={0} />
           </Form.Item>
           <Form.Item name="enabled" label={t('swap.enabled')} valuePropName="checked">
             <Switch />
@@ -93,7 +96,7 @@ function PairModal({ pair, onClose }: { pair: AdminSwapPair; onClose: () => void
           </Form.Item>
         </Space>
         <Form.Item name="reason" label={t('common.reason')} rules={reasonRules(t)}>
-          <Input.TextArea rows={2} maxLength={500} />
+          <Input.TextArea rows={2} maxLength={REASON_MAX} />
         </Form.Item>
       </Form>
     </Modal>
@@ -130,7 +133,7 @@ function LimitModal({ limit, onClose }: { limit: HouseLimit; onClose: () => void
           <Input inputMode="decimal" />
         </Form.Item>
         <Form.Item name="reason" label={t('common.reason')} rules={reasonRules(t)}>
-          <Input.TextArea rows={2} maxLength={500} />
+          <Input.TextArea rows={2} maxLength={REASON_MAX} />
         </Form.Item>
       </Form>
     </Modal>
