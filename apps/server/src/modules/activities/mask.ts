@@ -22,7 +22,18 @@ export function maskEmailFully(address: string): string {
   return `${local[0] ?? ''}***@${host[0] ?? ''}***${tld}`;
 }
 
+/**
+ * Whether a nickname spells (part of) the e-mail: sign-up makes the e-mail's local part, cut to
+ * the nickname limit, the nickname, and maskNickname would show most of it ("alice" -> "al***ce").
+ */
+function spellsEmail(nickname: string, email: string): boolean {
+  const nick = nickname.trim().toLowerCase();
+  const at = email.lastIndexOf('@');
+  const local = (at > 0 ? email.slice(0, at) : email).toLowerCase();
+  return local !== '' && (local.startsWith(nick) || nick.includes(local));
+}
+
 /** The public name of a ranked user. */
 export function rankName(nickname: string | null, email: string): string {
-  return nickname?.trim() ? maskNickname(nickname) : maskEmailFully(email);
+  return nickname?.trim() && !spellsEmail(nickname, email) ? maskNickname(nickname) : maskEmailFully(email);
 }
