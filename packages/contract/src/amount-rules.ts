@@ -11,14 +11,13 @@
  */
 export const DISPLAY_DECIMALS: Readonly<Record<string, number>> = { BTC: 8, ETH: 6, USDT: 2, USDC: 2 };
 export const DEFAULT_DISPLAY_DECIMALS = 8;
-/** Trailing zeros are trimmed, but never below this many decimals ("1,000.00 USDT", "2.5 ETH" → "2.50 ETH"). */
-export const MIN_SHOWN_DECIMALS = 2;
 const BPS = 10_000n;
 
 export type Rounding = 'down' | 'up';
 
-export function displayDecimals(currency: { code: string; decimals: number }): number {
-  const wanted = DISPLAY_DECIMALS[currency.code] ?? DEFAULT_DISPLAY_DECIMALS;
+/** The server's answer (`Currency.displayDecimals`) when the caller has it, else the table above. */
+export function displayDecimals(currency: { code: string; decimals: number; displayDecimals?: number }): number {
+  const wanted = currency.displayDecimals ?? DISPLAY_DECIMALS[currency.code] ?? DEFAULT_DISPLAY_DECIMALS;
   return wanted < currency.decimals ? wanted : currency.decimals;
 }
 

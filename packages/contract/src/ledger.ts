@@ -36,6 +36,8 @@ export const currency = z.object({
   /** Smallest and largest single transfer; null: no bound beyond the amount rules. */
   transferMin: z.string().nullable(),
   transferMax: z.string().nullable(),
+  /** Decimals shown in lists and summaries (amount-rules DISPLAY_DECIMALS); details show every decimal. */
+  displayDecimals: z.number().int(),
 });
 export type Currency = z.infer<typeof currency>;
 

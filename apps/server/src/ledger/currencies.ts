@@ -1,4 +1,5 @@
 import { type Currency, ErrorCode, trimDecimal } from '@coffer/contract';
+import { displayDecimals } from '@coffer/contract/amount-rules';
 import { BizError } from '../core/errors.ts';
 import type { Database } from '../db/client.ts';
 
@@ -39,6 +40,7 @@ async function load(database: Database): Promise<Cached> {
     enabled: r.enabled,
     transferMin: r.transfer_min === null ? null : trimDecimal(r.transfer_min),
     transferMax: r.transfer_max === null ? null : trimDecimal(r.transfer_max),
+    displayDecimals: displayDecimals({ code: r.code, decimals: Number(r.decimals) }),
   }));
   return {
     at: Date.now(),

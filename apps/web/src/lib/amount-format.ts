@@ -21,6 +21,8 @@ import { i18n } from './i18n';
 export interface CurrencyLike {
   code: string;
   decimals: number;
+  /** From /api/currency/list; absent where only a code is known (the contract table applies). */
+  displayDecimals?: number;
 }
 
 /** Rates below this read inverted ("1 ETH ≈ 3,009.03 USDT", not "1 USDT ≈ 0.000332 ETH"). */

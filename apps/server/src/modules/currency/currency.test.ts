@@ -38,7 +38,15 @@ describe('currencies and balances', () => {
       enabled: true,
       transferMin: null,
       transferMax: null,
+      displayDecimals: 2,
     });
+    // Lists and summaries show each currency at its display precision (contract DISPLAY_DECIMALS).
+    expect(list.map((c) => [c.code, c.displayDecimals])).toEqual([
+      ['USDT', 2],
+      ['USDC', 2],
+      ['ETH', 6],
+      ['BTC', 8],
+    ]);
     const en = await call('GET', '/api/currency/list', { lang: 'en-US' });
     expect(en.message).toBe('Success');
   });
