@@ -103,6 +103,44 @@ const STATIC_CHECKS: Check[] = [
       where a.user_id is null and a.kind = 'prizes' and a.balance <> coalesce(f.total, 0) - coalesce(w.total, 0)`,
   },
   {
+    // The prize account's total above cannot tell which activity a prize was paid from, nor a
+    // funding or prize row that differs from what its entry moved (offsetting errors cancel
+    // there): each row must equal its entry's posting on the prize account (a prize: and the
+    // credit to its winner's available account).
+    name: 'activity_rows_match_entries',
+    query: `select 'funding' as row_kind, f.id as row_id, f.entry_id, f.amount::text as amount,
+        coalesce((select sum(p.amount) from postings p join accounts a on a.id = p.account_id
+                  where p.entry_id = f.entry_id and a.user_id is null and a.kind = 'prizes'
+                    and a.currency_id = x.prize_currency_id), 0)::text as moved
+      from activity_fundings f join activities x on x.id = f.activity_id
+      where f.amount <> coalesce((select sum(p.amount) from postings p join accounts a on a.id = p.account_id
+                                  where p.entry_id = f.entry_id and a.user_id is null and a.kind = 'prizes'
+                                    and a.currency_id = x.prize_currency_id), 0)
+      union all
+      select 'prize', w.id, w.entry_id, w.amount::text,
+        coalesce((select sum(p.amount) from postings p join accounts a on a.id = p.account_id
+                  where p.entry_id = w.entry_id and a.user_id = w.user_id and a.kind = 'available'
+                    and a.currency_id = x.prize_currency_id), 0)::text
+      from activity_winners w join activities x on x.id = w.activity_id
+      where w.entry_id is not null
+        and (w.amount <> coalesce((select sum(p.amount) from postings p join accounts a on a.id = p.account_id
+                                   where p.entry_id = w.entry_id and a.user_id = w.user_id and a.kind = 'available'
+                                     and a.currency_id = x.prize_currency_id), 0)
+          or -w.amount <> coalesce((select sum(p.amount) from postings p join accounts a on a.id = p.account_id
+                                    where p.entry_id = w.entry_id and a.user_id is null and a.kind = 'prizes'
+                                      and a.currency_id = x.prize_currency_id), 0))`,
+  },
+  {
+    // Each activity pays only from its own funding (decision 015), never another's leftover.
+    name: 'activity_paid_within_funding',
+    query: `select x.id as activity_id, coalesce(f.total, 0)::text as funded, w.total::text as paid
+      from activities x
+      join (select activity_id, sum(amount) as total from activity_winners where entry_id is not null group by activity_id) w
+        on w.activity_id = x.id
+      left join (select activity_id, sum(amount) as total from activity_fundings group by activity_id) f on f.activity_id = x.id
+      where w.total > coalesce(f.total, 0)`,
+  },
+  {
     name: 'idempotency_key_unique',
     query: `select user_id, idempotency_key, count(*) as uses from journal_entries
       where idempotency_key is not null group by user_id, idempotency_key having count(*) > 1`,

@@ -14,7 +14,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import { auditLedger } from '../../ledger/audit.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { client, createUser, fund, type TestUser } from '../../test/users.ts';
-import { maskEmailFully, maskNickname } from './mask.ts';
+import { maskEmailFully, maskNickname, rankName } from './mask.ts';
 import { payoutTick } from './payout.ts';
 import { nextPrizeRank } from './public.ts';
 import { RANKING_CACHE_MS } from './ranking-cache.ts';
@@ -473,6 +473,35 @@ describe('activities API', () => {
     });
   });
 
+  describe('audit of activity rows', () => {
+    it('catches a prize or funding row that differs from its entry, and an activity paid beyond its own funding', async () => {
+      const u = await newUser();
+      const only = await swap(u, USDT, ETH, '7');
+      const a = await createActivity(t, operator, {
+        startsAt: await createdAt(t.database, 'swaps', only),
+        endsAt: new Date(new Date(await createdAt(t.database, 'swaps', only)).getTime() + 1).toISOString(),
+        prizes: [{ rankFrom: 1, rankTo: 1, amount: '3' }],
+      });
+      const other = await createActivity(t, operator, { prizes: [{ rankFrom: 1, rankTo: 1, amount: '1' }] });
+      await call('POST', '/api/admin/activities/fund', { token: operator.token, body: { id: a.id, amount: '3', reason: 'prizes' } });
+      await payoutTick(t.database);
+      expect((await q('select 1 from activity_winners where activity_id = $1 and entry_id is not null', [a.id])).length).toBe(1);
+      const failing = async () => (await auditLedger(t.database)).checks.filter((c) => !c.ok).map((c) => c.name);
+      expect(await failing()).toEqual([]);
+      // Both rows say 1 more than their entries moved: the prize account's total still matches.
+      await q('update activity_fundings set amount = amount + 1 where activity_id = $1', [a.id]);
+      await q('update activity_winners set amount = amount + 1 where activity_id = $1', [a.id]);
+      expect(await failing()).toEqual(['activity_rows_match_entries']);
+      await q('update activity_fundings set amount = amount - 1 where activity_id = $1', [a.id]);
+      await q('update activity_winners set amount = amount - 1 where activity_id = $1', [a.id]);
+      // The funding credited to another activity of the currency: the paid one paid what it never had.
+      await q('update activity_fundings set activity_id = $2 where activity_id = $1', [a.id, other.id]);
+      expect(await failing()).toEqual(['activity_paid_within_funding']);
+      await q('update activity_fundings set activity_id = $1 where activity_id = $2', [a.id, other.id]);
+      expect(await failing()).toEqual([]);
+    });
+  });
+
   describe('payout from several processes at once', () => {
     it('three jobs running together pay each winner exactly once', async () => {
       const us = await Promise.all([1, 2, 3].map(() => newUser()));
@@ -524,6 +553,15 @@ describe('masking and prize ranks', () => {
     expect(maskNickname('😀😀😀😀😀')).toBe('😀😀***😀😀');
     expect(maskEmailFully('alice@example.com')).toBe('a***@e***.com');
     expect(maskEmailFully('a@b.co.uk')).toBe('a***@b***.uk');
+  });
+
+  it('a nickname that spells the e-mail (the sign-up default) is masked as the e-mail', () => {
+    // Sign-up makes the e-mail's local part the nickname: 'al***ce' would give away 4 of its 5 characters.
+    expect(rankName('alice', 'alice@example.com')).toBe('a***@e***.com');
+    expect(rankName('Alice', 'alice@example.com')).toBe('a***@e***.com');
+    expect(rankName('alexandr', 'alexandra.very.long@example.com')).toBe('a***@e***.com');
+    expect(rankName('alice@example.com', 'alice@example.com')).toBe('a***@e***.com');
+    expect(rankName('Carol', 'u-123@example.com')).toBe('Ca***ol');
   });
 
   it('finds the next prize rank above a rank, across gaps in the table', () => {
