@@ -1,5 +1,6 @@
 import './motion';
 import { NumberKeyboard } from 'antd-mobile';
+import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { appendAmountKey, deleteAmountKey } from '../../lib/amount-input';
 
@@ -16,11 +17,33 @@ export interface AmountFieldProps {
   testId?: string;
 }
 
+/** Fields that take typing themselves: focusing one closes the keypad. */
+const EDITABLE_SELECTOR = 'input, textarea, select, [contenteditable="true"]';
+
+/** The key a hardware keyboard press means to the keypad, or null for other keys. */
+function keypadKey(event: { key: string; ctrlKey: boolean; metaKey: boolean; altKey: boolean }): string | null {
+  if (event.ctrlKey || event.metaKey || event.altKey) return null;
+  if (/^\d$/.test(event.key)) return event.key;
+  if (event.key === '.' || event.key === ',' || event.key === 'Decimal') return '.';
+  if (event.key === 'Backspace' || event.key === 'Delete') return 'backspace';
+  if (event.key === 'Enter' || event.key === 'Escape') return 'close';
+  return null;
+}
+
+/** Whether a refused key was a decimal beyond what the currency allows. */
+function droppedDecimal(current: string, key: string, decimals: number): boolean {
+  if (key === '.') return decimals === 0;
+  const frac = current.split('.')[1];
+  return /^\d$/.test(key) && frac !== undefined && frac.length >= decimals;
+}
+
 /**
  * A read-only amount display driven by antd's numeric keypad: phones get no system
  * keyboard, and every key press goes through appendAmountKey so the text is always a
- * valid decimal for the currency. Pages put a KeyboardSpacer at their end so the keypad
- * never hides the last fields.
+ * valid decimal for the currency. A hardware keyboard types into it too (digits, the
+ * point, Backspace; Enter or Escape closes); a decimal past the currency's precision is
+ * refused and said so under the field. Focusing any other field closes the keypad.
+ * Pages put a KeyboardSpacer at their end so the keypad never hides the last fields.
  */
 export function AmountField({
   value,
@@ -34,6 +57,60 @@ export function AmountField({
   testId = 'amount-field',
 }: AmountFieldProps) {
   const { t } = useTranslation();
+  const [dropped, setDropped] = useState(false);
+  const latest = useRef({ value, decimals, onChange, onOpenChange });
+  latest.current = { value, decimals, onChange, onOpenChange };
+
+  /** One key from the on-screen or a hardware keypad. */
+  const press = (key: string) => {
+    const { value: current, decimals: places, onChange: change, onOpenChange: setOpen } = latest.current;
+    if (key === 'close') {
+      setDropped(false);
+      setOpen(false);
+      return;
+    }
+    const next = key === 'backspace' ? deleteAmountKey(current) : appendAmountKey(current, key, places);
+    setDropped(next === current && droppedDecimal(current, key, places));
+    if (next !== current) change(next);
+  };
+  const pressRef = useRef(press);
+  pressRef.current = press;
+
+  useEffect(() => {
+    if (!open) return;
+    const onFocusIn = (event: FocusEvent) => {
+      if (event.target instanceof Element && event.target.matches(EDITABLE_SELECTOR)) {
+        setDropped(false);
+        latest.current.onOpenChange(false);
+      }
+    };
+    // While open, keys reach the keypad wherever the focus is (on-screen keys take no
+    // focus), except inside another field.
+    const onKeyDown = (event: globalThis.KeyboardEvent) => {
+      if (event.target instanceof Element && event.target.matches(EDITABLE_SELECTOR)) return;
+      const key = keypadKey(event);
+      if (!key) return;
+      event.preventDefault();
+      pressRef.current(key);
+    };
+    document.addEventListener('focusin', onFocusIn);
+    document.addEventListener('keydown', onKeyDown);
+    return () => {
+      document.removeEventListener('focusin', onFocusIn);
+      document.removeEventListener('keydown', onKeyDown);
+    };
+  }, [open]);
+
+  /** Closed but focused: a typed digit opens the keypad and counts. */
+  const onFieldKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
+    if (open) return;
+    const key = keypadKey(event);
+    if (!key || key === 'close') return;
+    event.preventDefault();
+    onOpenChange(true);
+    press(key);
+  };
+
   return (
     <>
       <button
@@ -42,19 +119,23 @@ export function AmountField({
         data-testid={testId}
         aria-label={placeholder}
         onClick={() => onOpenChange(true)}
+        onKeyDown={onFieldKeyDown}
       >
         <span className={value ? 'amount-field-value' : 'amount-field-placeholder'}>{value || placeholder}</span>
         {open ? <span className="amount-field-caret" aria-hidden /> : null}
         {suffix ? <span className="amount-field-suffix">{suffix}</span> : null}
       </button>
+      <div className="wallet-muted amount-field-hint" aria-live="polite" data-testid={`${testId}-hint`}>
+        {dropped ? t('keypad.decimalsDropped', { code: suffix ?? '', decimals }) : null}
+      </div>
       <NumberKeyboard
         visible={open}
         customKey={decimals > 0 ? '.' : undefined}
         confirmText={t('common.confirm')}
         showCloseButton={false}
-        onInput={(key) => onChange(appendAmountKey(value, key, decimals))}
-        onDelete={() => onChange(deleteAmountKey(value))}
-        onClose={() => onOpenChange(false)}
+        onInput={(key) => press(key)}
+        onDelete={() => press('backspace')}
+        onClose={() => press('close')}
         safeArea
       />
     </>
