@@ -1,4 +1,4 @@
-import type { Locale, TurnoverItem } from '@coffer/contract';
+import type { Locale, TURNOVER_TYPES, TurnoverItem } from '@coffer/contract';
 
 /** A UTF-8 byte order mark: spreadsheet apps then read Chinese text correctly. */
 export const UTF8_BOM = '\uFEFF';
@@ -8,15 +8,20 @@ const HEADERS: Record<Locale, string[]> = {
   'en-US': ['ID', 'Time (UTC)', 'Type', 'Currency', 'Amount', 'Balance after', 'Counterparty', 'Reference', 'Rate', 'Fee', 'Fee currency', 'Memo'],
 };
 
-const TYPE_LABELS: Record<Locale, Record<string, string>> = {
+/**
+ * Statement line types in the words the phone app uses for the same lines (web
+ * locales statement.types.*; csv.test.ts holds them equal), so a spreadsheet and the
+ * screen never name one thing two ways. Kinds the ledger adds later show their name.
+ */
+export const TYPE_LABELS: Record<Locale, Record<(typeof TURNOVER_TYPES)[number], string>> = {
   'zh-CN': {
     transfer_in: '转入',
     transfer_out: '转出',
     swap: '兑换',
     adjustment: '调整',
     deposit: '充值',
-    withdraw: '提现',
-    withdraw_fee: '提现手续费',
+    withdraw_hold: '提现（冻结）',
+    withdraw_settle: '提现（已出账）',
     withdraw_refund: '提现退回',
   },
   'en-US': {
@@ -25,8 +30,8 @@ const TYPE_LABELS: Record<Locale, Record<string, string>> = {
     swap: 'Swap',
     adjustment: 'Adjustment',
     deposit: 'Deposit',
-    withdraw: 'Withdrawal',
-    withdraw_fee: 'Withdrawal fee',
+    withdraw_hold: 'Withdrawal (held)',
+    withdraw_settle: 'Withdrawal (sent)',
     withdraw_refund: 'Withdrawal refund',
   },
 };
@@ -43,6 +48,11 @@ export function csvField(value: string | number | null, { text = false } = {}): 
   return /[",\r\n]/.test(s) ? `"${s.replaceAll('"', '""')}"` : s;
 }
 
+function typeLabel(type: string, locale: Locale): string {
+  const labels: Record<string, string> = TYPE_LABELS[locale];
+  return labels[type] ?? type;
+}
+
 export function csvHeader(locale: Locale): string {
   return `${HEADERS[locale].map((h) => csvField(h)).join(',')}\r\n`;
 }
@@ -52,7 +62,7 @@ export function csvLine(item: TurnoverItem, locale: Locale): string {
   return `${[
     csvField(item.id),
     csvField(item.createdAt),
-    csvField(TYPE_LABELS[locale][item.type] ?? item.type, { text: true }),
+    csvField(typeLabel(item.type, locale), { text: true }),
     csvField(item.currency, { text: true }),
     csvField(item.amount),
     csvField(item.balanceAfter),

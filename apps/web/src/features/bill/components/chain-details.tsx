@@ -9,7 +9,7 @@ import { toastSuccess } from '../../../lib/notify';
 import { formatDateTime } from '../../../lib/wallet/format';
 import { useCancelWithdrawal } from '../api/cancel-withdrawal';
 import { depositTimeline, withdrawTimeline } from '../utils/timeline';
-import { Head, Row } from './detail-parts';
+import { Head, ReferenceRow, Row, Summary } from './detail-parts';
 import { StatusTimeline } from './status-timeline';
 
 /** An address or hash in full (details show exact values), with a copy button. */
@@ -27,21 +27,25 @@ function Copyable({ value, label, testId }: { value: string; label: string; test
   );
 }
 
+/** 0x1234…abcd: enough to recognise an address in a sentence; the full one is below. */
+function shortAddress(address: string): string {
+  return address.length > 14 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
+}
+
 export function DepositDetail({ record }: { record: DepositRecord }) {
   const { t } = useTranslation();
   return (
     <>
       <div className="wallet-card" data-testid="bill-detail-charge">
         <Head code={record.code} amount={`+${formatAmount(record.amount)}`} title={t('bill.chargeTitle')} testId="detail-amount" />
+        <Summary>{t('bill.summary.charge', { amount: formatAmount(record.amount), code: record.code })}</Summary>
         <Row label={t('bill.fields.status')}>
           <ChainStatusTag kind="deposit" status={record.status} testId="detail-status" />
         </Row>
         <Row label={t('chain.confirmationsLabel')} testId="detail-confirmations">
           {confirmationsText(record.confirmations, record.confirmationsRequired)}
         </Row>
-        <Row label={t('bill.fields.id')} testId="detail-id">
-          {record.id}
-        </Row>
+        <ReferenceRow id={record.id} />
         <Row label={t('chain.network')}>{record.networkName}</Row>
         <Row label={t('chain.blockNumber')}>{record.blockNumber}</Row>
         <Row label={t('bill.fields.time')}>{formatDateTime(record.createdAt)}</Row>
@@ -84,6 +88,9 @@ export function WithdrawDetail({ record }: { record: WithdrawRecord }) {
     <>
       <div className="wallet-card" data-testid="bill-detail-withdraw">
         <Head code={record.code} amount={`-${formatAmount(record.amount)}`} title={t('bill.withdrawTitle')} testId="detail-amount" />
+        <Summary>
+          {t('bill.summary.withdraw', { amount: formatAmount(record.amount), code: record.code, address: shortAddress(record.address) })}
+        </Summary>
         <Row label={t('bill.fields.status')}>
           <ChainStatusTag kind="withdraw" status={record.status} testId="detail-status" />
         </Row>
@@ -97,9 +104,7 @@ export function WithdrawDetail({ record }: { record: WithdrawRecord }) {
             {confirmationsText(record.confirmations, record.confirmationsRequired)}
           </Row>
         ) : null}
-        <Row label={t('bill.fields.id')} testId="detail-id">
-          {record.id}
-        </Row>
+        <ReferenceRow id={record.id} />
         <Row label={t('chain.network')}>{record.networkName}</Row>
         <Row label={t('withdraw.receive')} testId="detail-receive">
           {`${formatAmount(record.amount)} ${record.code}`}

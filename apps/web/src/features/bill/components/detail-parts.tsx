@@ -33,3 +33,29 @@ export function Head({ code, amount, title, testId }: { code: string; amount: st
     </div>
   );
 }
+
+/**
+ * The record's reference (its id, what support asks for) with a copy action. Internal
+ * ids (ledger entry, quote) stay off the screen: they mean nothing to the user.
+ */
+export function ReferenceRow({ id }: { id: number }) {
+  const { t } = useTranslation();
+  return (
+    <div className="wallet-row">
+      <span>{t('bill.fields.id')}</span>
+      <span className="flex items-center">
+        <span data-testid="detail-id">{id}</span>
+        <CopyButton value={String(id)} label={t('bill.copyReference')} />
+      </span>
+    </div>
+  );
+}
+
+/** One sentence saying what happened, under the amount. */
+export function Summary({ children }: { children: ReactNode }) {
+  return (
+    <p className="bill-detail-summary" data-testid="detail-summary">
+      {children}
+    </p>
+  );
+}

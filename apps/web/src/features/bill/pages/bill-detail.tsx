@@ -20,7 +20,7 @@ import { useTransfer } from '../api/get-transfer';
 import { useTurnoverDetail } from '../api/get-turnover-detail';
 import { useDeposit } from '../api/get-deposit';
 import { DepositDetail, WithdrawDetail } from '../components/chain-details';
-import { Head, Row } from '../components/detail-parts';
+import { Head, ReferenceRow, Row, Summary } from '../components/detail-parts';
 import { signClass, signed, turnoverTypeLabel } from '../utils/labels';
 
 const DETAIL_TYPES = ['transfer', 'swap', 'turnover', 'charge', 'withdraw'] as const;
@@ -63,6 +63,7 @@ function Loaded<T>({ query, children }: { query: UseQueryResult<T>; children: (d
 function TransferDetail({ record }: { record: TransferRecord }) {
   const { t } = useTranslation();
   const incoming = record.direction === 'in';
+  const name = record.counterparty.nickname || record.counterparty.maskedEmail;
   return (
     <div className="wallet-card" data-testid="bill-detail-transfer">
       <Head
@@ -71,19 +72,22 @@ function TransferDetail({ record }: { record: TransferRecord }) {
         title={t(incoming ? 'bill.transferIn' : 'bill.transferOut')}
         testId="detail-amount"
       />
+      <Summary>
+        {t(incoming ? 'bill.summary.transferIn' : 'bill.summary.transferOut', {
+          amount: formatAmount(record.amount),
+          code: record.code,
+          name,
+        })}
+      </Summary>
       <Row label={t('bill.fields.status')}>
         <Tag color="success">{t('bill.status.success')}</Tag>
       </Row>
-      <Row label={t('bill.fields.id')} testId="detail-id">
-        {record.id}
-      </Row>
+      <ReferenceRow id={record.id} />
       <Row label={t(incoming ? 'bill.fields.sender' : 'bill.fields.recipient')} testId="detail-counterparty">
         {record.counterparty.nickname ? `${record.counterparty.nickname} · ` : ''}
-        {record.counterparty.maskedEmail}
+        {record.counterparty.maskedEmail} · {t('transfer.uidLabel', { uid: record.counterparty.uid })}
       </Row>
-      <Row label={t('bill.fields.counterpartyUid')}>{record.counterparty.uid}</Row>
-      <Row label={t('bill.fields.currency')}>{record.code}</Row>
-      <Row label={t('bill.fields.fee')}>{`0 ${record.code}`}</Row>
+      <Row label={t('bill.fields.fee')} testId="detail-fee">{`0 ${record.code}`}</Row>
       <Row label={t('bill.fields.memo')} testId="detail-memo">
         {record.memo || '--'}
       </Row>
@@ -102,12 +106,16 @@ function SwapDetail({ record }: { record: SwapRecord }) {
         title={`${record.fromCurrency} → ${record.toCurrency}`}
         testId="detail-amount"
       />
+      <Summary>
+        {t('bill.summary.swap', {
+          paid: `${formatAmount(record.fromAmount)} ${record.fromCurrency}`,
+          received: `${formatAmount(record.toAmount)} ${record.toCurrency}`,
+        })}
+      </Summary>
       <Row label={t('bill.fields.status')}>
         <Tag color="success">{t('bill.status.success')}</Tag>
       </Row>
-      <Row label={t('bill.fields.id')} testId="detail-id">
-        {record.id}
-      </Row>
+      <ReferenceRow id={record.id} />
       <Row label={t('bill.fields.paid')} testId="detail-paid">
         {`-${formatAmount(record.fromAmount)} ${record.fromCurrency}`}
       </Row>
@@ -115,14 +123,9 @@ function SwapDetail({ record }: { record: SwapRecord }) {
       <Row label={t('bill.fields.rate')} testId="detail-rate">
         {formatNaturalRate(record.rate, { code: record.fromCurrency, decimals: 18 }, { code: record.toCurrency, decimals: 18 })}
       </Row>
-      <Row label={t('bill.fields.midRate')}>
-        {formatNaturalRate(record.midRate, { code: record.fromCurrency, decimals: 18 }, { code: record.toCurrency, decimals: 18 })}
-      </Row>
       <Row label={t('bill.fields.fee')} testId="detail-fee">
         {`${formatAmount(record.fee)} ${record.feeCurrency}`}
       </Row>
-      <Row label={t('bill.fields.quoteId')}>{record.quoteId ?? '--'}</Row>
-      <Row label={t('bill.fields.entryId')}>{record.entryId}</Row>
       <Row label={t('bill.fields.time')}>{formatDateTime(record.createdAt)}</Row>
     </div>
   );
@@ -140,14 +143,11 @@ function TurnoverDetailView({ detail }: { detail: TurnoverDetail }) {
           title={turnoverTypeLabel(t, detail.type)}
           testId="detail-amount"
         />
-        <Row label={t('bill.fields.id')} testId="detail-id">
-          {detail.id}
-        </Row>
+        <ReferenceRow id={detail.id} />
         <Row label={t('bill.fields.type')} testId="detail-type">
           {turnoverTypeLabel(t, detail.type)}
         </Row>
         <Row label={t('bill.fields.balanceAfter')}>{`${formatAmount(detail.balanceAfter)} ${detail.currency}`}</Row>
-        <Row label={t('bill.fields.account')}>{t(`statement.accounts.${detail.accountKind}`, { defaultValue: detail.accountKind })}</Row>
         {detail.counterparty ? (
           <Row label={t('bill.fields.counterparty')} testId="detail-counterparty">
             {detail.counterparty.nickname ? `${detail.counterparty.nickname} · ` : ''}
@@ -162,7 +162,6 @@ function TurnoverDetailView({ detail }: { detail: TurnoverDetail }) {
         ) : null}
         {detail.rate ? <Row label={t('bill.fields.rate')}>{formatRateValue(detail.rate, { code: detail.currency, decimals: 18 })}</Row> : null}
         {detail.fee ? <Row label={t('bill.fields.fee')}>{`${formatAmount(detail.fee)} ${detail.feeCurrency ?? ''}`}</Row> : null}
-        <Row label={t('bill.fields.entryId')}>{detail.entryId}</Row>
         <Row label={t('bill.fields.time')}>{formatDateTime(detail.createdAt)}</Row>
       </div>
       {detail.entry.postings.length > 1 ? (
