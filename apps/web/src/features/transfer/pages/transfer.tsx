@@ -17,13 +17,19 @@ import { formatMoney } from '../../../lib/amount-format';
 import { formatAmount } from '../../../lib/money';
 import { useBalance, useBalances } from '../../../lib/wallet/balances';
 import { enabledCurrencies, useCurrencies } from '../../../lib/wallet/currencies';
-import { useRecipientPreview } from '../api/get-recipient';
+import { getRecipient } from '../api/get-recipient';
 import { type TransferTarget, useSendTransfer } from '../api/send-transfer';
 import { RecipientCard } from '../components/recipient-card';
 
 type Mode = 'email' | 'uid';
 
 const UID_RE = /^[1-9]\d{0,14}$/;
+
+/**
+ * Quiet time after the last key before the recipient is looked up by itself: one
+ * request per pause, not per key (the server allows 60 lookups a minute per user).
+ */
+const LOOKUP_DEBOUNCE_MS = 400;
 
 /** The request target for the typed recipient, or null while it is malformed. */
 function targetOf(mode: Mode, raw: string): TransferTarget | null {
@@ -39,13 +45,16 @@ export default function TransferPage() {
   const currencies = useCurrencies();
   const options = enabledCurrencies(currencies.data);
   const balances = useBalances();
-  const preview = useRecipientPreview();
   const send = useSendTransfer();
 
   const [mode, setMode] = useState<Mode>('email');
   const [recipientText, setRecipientText] = useState('');
   const [recipient, setRecipient] = useState<Recipient | null>(null);
   const [recipientError, setRecipientError] = useState<string | null>(null);
+  const [lookingUp, setLookingUp] = useState(false);
+  // The lookup in flight: aborted when the text changes or another lookup starts.
+  const lookup = useRef<AbortController | null>(null);
+  const lookupTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const [currencyId, setCurrencyId] = useState<number | undefined>();
   const [amount, setAmount] = useState('');
   const [memo, setMemo] = useState('');
@@ -75,27 +84,51 @@ export default function TransferPage() {
   const availableById = new Map(balances.data?.map((b) => [b.currencyId, b.available]) ?? []);
 
   const changeRecipient = (value: string) => {
+    lookup.current?.abort();
     setRecipientText(value);
     setRecipient(null);
     setRecipientError(null);
     idempotencyKey.current = null;
   };
 
-  const lookUp = async () => {
-    const target = targetOf(mode, recipientText);
-    if (!target) {
-      setRecipientError(t(mode === 'email' ? 'validation.email' : 'transfer.uidInvalid'));
-      return;
-    }
+  const lookUp = async (target: TransferTarget) => {
+    lookup.current?.abort();
+    const controller = new AbortController();
+    lookup.current = controller;
     setRecipientError(null);
+    setLookingUp(true);
     try {
-      setRecipient(await preview.mutateAsync(target));
+      const found = await getRecipient(target, controller.signal);
+      if (!controller.signal.aborted) setRecipient(found);
     } catch (error) {
       // 3004 / 3005 were shown as a toast; keep the reason under the field too.
+      if (controller.signal.aborted) return;
       setRecipient(null);
       if (isApiError(error)) setRecipientError(error.message);
+    } finally {
+      if (lookup.current === controller) setLookingUp(false);
     }
   };
+
+  /** The check button and Enter: look up now, or say why the text is not a recipient. */
+  const lookUpNow = () => {
+    clearTimeout(lookupTimer.current);
+    const target = targetOf(mode, recipientText);
+    if (target) void lookUp(target);
+    else setRecipientError(t(mode === 'email' ? 'validation.email' : 'transfer.uidInvalid'));
+  };
+
+  // Typing a well-formed e-mail or UID looks it up by itself after a pause; malformed text
+  // sends nothing (the button or Next says what is wrong).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: lookUp reads only refs and setters
+  useEffect(() => {
+    const target = targetOf(mode, recipientText);
+    if (!target) return;
+    lookupTimer.current = setTimeout(() => void lookUp(target), LOOKUP_DEBOUNCE_MS);
+    return () => clearTimeout(lookupTimer.current);
+  }, [mode, recipientText]);
+
+  useEffect(() => () => lookup.current?.abort(), []);
 
   const openConfirm = () => {
     setShowErrors(true);
@@ -199,14 +232,14 @@ export default function TransferPage() {
             className="transfer-recipient-input"
             value={recipientText}
             onChange={changeRecipient}
-            onEnterPress={() => void lookUp()}
+            onEnterPress={lookUpNow}
             type={mode === 'email' ? 'email' : 'text'}
             inputMode={mode === 'email' ? 'email' : 'numeric'}
             name={mode === 'email' ? 'recipient-email' : 'recipient-uid'}
             placeholder={t(mode === 'email' ? 'transfer.emailPlaceholder' : 'transfer.uidPlaceholder')}
             clearable
           />
-          <Button size="small" color="primary" fill="outline" loading={preview.isPending} onClick={() => void lookUp()} data-testid="recipient-check">
+          <Button size="small" color="primary" fill="outline" loading={lookingUp} onClick={lookUpNow} data-testid="recipient-check">
             {t('transfer.check')}
           </Button>
         </div>
