@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router';
 import { ChainStatusTag, confirmationsText } from '../../../components/wallet/chain-status';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
 import { formatMoney } from '../../../lib/amount-format';
-import { formatDateTime } from '../../../lib/wallet/format';
+import { formatTime } from '../utils/days';
 
 export function DepositRow({ record }: { record: DepositRecord }) {
   const navigate = useNavigate();
@@ -13,7 +13,7 @@ export function DepositRow({ record }: { record: DepositRecord }) {
       data-testid={`deposit-row-${record.id}`}
       className="chain-row"
       prefix={<CurrencyIcon code={record.code} size={32} />}
-      description={formatDateTime(record.createdAt)}
+      description={formatTime(record.createdAt)}
       extra={
         <div>
           <div className="font-semibold wallet-amount-in">

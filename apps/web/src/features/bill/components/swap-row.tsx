@@ -3,7 +3,7 @@ import { List } from 'antd-mobile';
 import { useNavigate } from 'react-router';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
 import { formatMoney } from '../../../lib/amount-format';
-import { formatDateTime } from '../../../lib/wallet/format';
+import { formatTime } from '../utils/days';
 
 export function SwapRow({ record }: { record: SwapRecord }) {
   const navigate = useNavigate();
@@ -11,7 +11,7 @@ export function SwapRow({ record }: { record: SwapRecord }) {
     <List.Item
       data-testid={`swap-row-${record.id}`}
       prefix={<CurrencyIcon code={record.fromCurrency} size={32} />}
-      description={formatDateTime(record.createdAt)}
+      description={formatTime(record.createdAt)}
       extra={
         <div>
           <div className="font-semibold wallet-amount-in">

@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
 import { formatMoney } from '../../../lib/amount-format';
-import { formatDateTime } from '../../../lib/wallet/format';
 import { signClass, signed } from '../utils/labels';
+import { formatTime } from '../utils/days';
 
 export function TransferRow({ record }: { record: TransferRecord }) {
   const { t } = useTranslation();
@@ -16,7 +16,7 @@ export function TransferRow({ record }: { record: TransferRecord }) {
     <List.Item
       data-testid={`transfer-row-${record.id}`}
       prefix={<CurrencyIcon code={record.code} size={32} />}
-      description={formatDateTime(record.createdAt)}
+      description={formatTime(record.createdAt)}
       extra={
         <div>
           <div className={`font-semibold ${signClass(amount)}`}>

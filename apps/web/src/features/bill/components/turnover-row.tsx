@@ -4,8 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
 import { formatMoney } from '../../../lib/amount-format';
-import { formatDateTime } from '../../../lib/wallet/format';
 import { signClass, turnoverTypeLabel } from '../utils/labels';
+import { formatTime } from '../utils/days';
 
 export function TurnoverRow({ item }: { item: TurnoverItem }) {
   const { t } = useTranslation();
@@ -21,7 +21,7 @@ export function TurnoverRow({ item }: { item: TurnoverItem }) {
       description={
         <>
           {who ?? item.reference ? <div className="truncate">{who ?? item.reference}</div> : null}
-          <div>{formatDateTime(item.createdAt)}</div>
+          <div>{formatTime(item.createdAt)}</div>
         </>
       }
       extra={

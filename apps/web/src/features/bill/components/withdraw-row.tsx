@@ -6,7 +6,7 @@ import { ChainStatusTag } from '../../../components/wallet/chain-status';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
 import { formatMoney } from '../../../lib/amount-format';
 import { shortHash } from '../../../lib/wallet/address';
-import { formatDateTime } from '../../../lib/wallet/format';
+import { formatTime } from '../utils/days';
 
 export function WithdrawRow({ record }: { record: WithdrawRecord }) {
   const { t } = useTranslation();
@@ -16,7 +16,7 @@ export function WithdrawRow({ record }: { record: WithdrawRecord }) {
       data-testid={`withdraw-row-${record.id}`}
       className="chain-row"
       prefix={<CurrencyIcon code={record.code} size={32} />}
-      description={formatDateTime(record.createdAt)}
+      description={formatTime(record.createdAt)}
       extra={
         <div>
           <div className="font-semibold wallet-amount-out">

@@ -14,7 +14,7 @@ import { useTurnover } from '../api/get-turnover';
 import { PagedList } from '../components/paged-list';
 import { TurnoverRow } from '../components/turnover-row';
 import { turnoverTypeLabel } from '../utils/labels';
-import { isPeriod, localDay, PERIODS, type Period, periodRange } from '../utils/periods';
+import { earliestCustomDay, isPeriod, localDay, PERIODS, type Period, periodRange } from '../utils/periods';
 
 /** The statement line types a user meets today. */
 const TYPES = TURNOVER_TYPES;
@@ -140,6 +140,7 @@ export default function BillAllPage() {
       <PagedList
         query={query}
         keyOf={(item) => item.id}
+        timeOf={(item) => item.createdAt}
         renderItem={(item) => <TurnoverRow item={item} />}
         emptyTitle={t('statement.empty')}
         emptyDescription={t('statement.emptyHint')}
@@ -149,6 +150,8 @@ export default function BillAllPage() {
       <CalendarPicker
         visible={calendarOpen}
         selectionMode="range"
+        // antd's default window is this month and the next six; a statement looks back.
+        min={earliestCustomDay(new Date())}
         max={new Date()}
         onClose={() => setCalendarOpen(false)}
         onMaskClick={() => setCalendarOpen(false)}

@@ -27,6 +27,7 @@ function TransferBills() {
     <PagedList
       query={useTransfers()}
       keyOf={(record) => record.id}
+      timeOf={(record) => record.createdAt}
       renderItem={(record) => <TransferRow record={record} />}
       emptyTitle={t('bill.empty.transfer')}
       emptyDescription={t('bill.empty.transferHint')}
@@ -41,6 +42,7 @@ function SwapBills() {
     <PagedList
       query={useSwaps()}
       keyOf={(record) => record.id}
+      timeOf={(record) => record.createdAt}
       renderItem={(record) => <SwapRow record={record} />}
       emptyTitle={t('bill.empty.swap')}
       emptyDescription={t('bill.empty.swapHint')}
@@ -55,6 +57,7 @@ function ChargeBills() {
     <PagedList
       query={useDepositPages()}
       keyOf={(record) => record.id}
+      timeOf={(record) => record.createdAt}
       renderItem={(record) => <DepositRow record={record} />}
       emptyTitle={t('bill.empty.charge')}
       emptyDescription={t('bill.empty.chargeHint')}
@@ -69,6 +72,7 @@ function WithdrawBills() {
     <PagedList
       query={useWithdrawalPages()}
       keyOf={(record) => record.id}
+      timeOf={(record) => record.createdAt}
       renderItem={(record) => <WithdrawRow record={record} />}
       emptyTitle={t('bill.empty.withdraw')}
       emptyDescription={t('bill.empty.withdrawHint')}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localDay, parseLocalDay, periodRange } from './periods';
+import { earliestCustomDay, localDay, parseLocalDay, periodRange } from './periods';
 
 const now = new Date(2026, 10, 22, 15, 30);
 
@@ -28,5 +28,12 @@ describe('periodRange', () => {
   it('round-trips local days', () => {
     expect(localDay(parseLocalDay('2026-01-09')!)).toBe('2026-01-09');
     expect(parseLocalDay('26-1-9')).toBeNull();
+  });
+});
+
+describe('earliestCustomDay', () => {
+  it('reaches the first of the same month a year back', () => {
+    expect(localDay(earliestCustomDay(now))).toBe('2025-11-01');
+    expect(localDay(earliestCustomDay(new Date(2026, 0, 31)))).toBe('2025-01-01');
   });
 });

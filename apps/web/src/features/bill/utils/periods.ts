@@ -3,6 +3,8 @@ export const PERIODS = ['all', 'today', '7d', '30d', '90d', 'custom'] as const;
 export type Period = (typeof PERIODS)[number];
 
 const DAYS: Record<Exclude<Period, 'all' | 'custom'>, number> = { today: 1, '7d': 7, '30d': 30, '90d': 90 };
+/** How far back a custom range may start: this month and the 12 before it (issue 9: at least a year). */
+export const CUSTOM_RANGE_MONTHS_BACK = 12;
 const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 export function isPeriod(value: string | null): value is Period {
@@ -53,4 +55,9 @@ export function periodRange(
     return { from: start.toISOString(), to: addDays(end, 1).toISOString() };
   }
   return { from: addDays(tomorrow, -DAYS[period]).toISOString(), to: tomorrow.toISOString() };
+}
+
+/** The first day a custom range may start on: the 1st of the month CUSTOM_RANGE_MONTHS_BACK ago. */
+export function earliestCustomDay(now: Date): Date {
+  return new Date(now.getFullYear(), now.getMonth() - CUSTOM_RANGE_MONTHS_BACK, 1);
 }
