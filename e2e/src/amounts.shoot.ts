@@ -1,0 +1,68 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, it } from 'vitest';
+import { connectBrowser, createUser, KEYS, LANGS, type Lang, newPhone, t } from './app';
+import { REPO_ROOT } from './harness';
+import { apiSwap, fund, openPage, typeAmount } from './wallet-support';
+
+/**
+ * Issue 9 item 1 screens into docs/screenshots: home with each asset's USDT value and the
+ * hide-balances switch, and the swap quote at display precision with the natural rate.
+ * `SCREENSHOTS=1 npx vitest run --config e2e/vitest.config.ts src/amounts.shoot.ts`.
+ */
+const outDir = process.env.SCREENSHOTS_DIR ?? join(REPO_ROOT, 'docs/screenshots');
+mkdirSync(outDir, { recursive: true });
+
+async function capture(page: Page, file: string) {
+  await page.locator('.adm-skeleton').first().waitFor({ state: 'detached' });
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete));
+  await page.screenshot({ path: join(outDir, `${file}.png`) });
+}
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await connectBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function shootAmounts(lang: Lang, prefix: string, theme?: 'dark') {
+  const user = await createUser(lang, lang === 'zh-CN' ? '林小满' : 'Avery Chen');
+  await fund(user.email, '1000');
+  await apiSwap(user, 'USDT', 'ETH', '100');
+  const context = await newPhone(browser, lang, {
+    token: user.token,
+    deviceScaleFactor: 2,
+    ...(theme ? { localStorage: { [KEYS.theme]: theme } } : {}),
+  });
+  const page = await openPage(context);
+  try {
+    await page.goto('/');
+    await page.getByTestId('balance-ETH-fiat').waitFor();
+    await capture(page, `${prefix}-home-amounts`);
+    await page.getByRole('button', { name: t(lang, 'assets.hideBalances') }).click();
+    await capture(page, `${prefix}-home-hidden`);
+    await page.getByRole('button', { name: t(lang, 'assets.showBalances') }).click();
+
+    await page.goto('/swap');
+    await page.getByTestId('swap-to').click();
+    await page.getByTestId('currency-option-ETH').click();
+    await typeAmount(page, '100');
+    await page.getByRole('button', { name: t(lang, 'swap.getQuote') }).click();
+    await page.getByTestId('swap-quote-panel').waitFor();
+    await capture(page, `${prefix}-swap-quote`);
+  } finally {
+    await context.close();
+  }
+}
+
+it.each(LANGS)('amount screens in %s', async (lang) => {
+  await shootAmounts(lang, lang);
+});
+
+it('amount screens in the dark theme', async () => {
+  await shootAmounts('en-US', 'dark-en-US', 'dark');
+});
