@@ -65,7 +65,7 @@ describe('security centre in the browser', () => {
         // B's next request answers 2001: the app forgets the token and shows the sign-in page.
         expect(await storedToken(pageB)).toMatch(/^Bearer /);
         await pageB.goto('/settings/security');
-        await waitForPath(pageB, '/login');
+        await waitForPath(pageB, '/login?redirect=%2Fsettings%2Fsecurity');
         expect(await storedToken(pageB)).toBeNull();
 
         // A is still signed in; it sets an anti-phishing phrase, shown masked.

@@ -166,7 +166,7 @@ describe.each(LANGS)('app shell (%s)', (lang: Lang) => {
     const stalePage = await stale.newPage();
     try {
       await stalePage.goto('/settings');
-      await waitForPath(stalePage, '/login');
+      await waitForPath(stalePage, '/login?redirect=%2Fsettings');
       await waitForToast(stalePage, errorMessages[lang][2001]);
       expect(await storedToken(stalePage)).toBeNull();
       expect(await stalePage.evaluate(() => sessionStorage.length)).toBe(0);

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectBrowser, createUser, LANGS, type Lang, newPhone, type TestUser, t, text, waitForPath } from './app';
+import { connectBrowser, createUser, LANGS, type Lang, newPhone, type TestUser, t, text } from './app';
 import { clearAmount, currencyId, fund, openPage, typeAmount } from './wallet-support';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -108,7 +108,8 @@ describe('wallet: swap signed out (zh-CN)', () => {
       expect(await text(button)).toBe(t(lang, 'swap.signInToSwap'));
       await typeAmount(page, '10');
       await button.click();
-      await waitForPath(page, '/login');
+      // The return path carries the typed form (issue 9 item 3).
+      await page.waitForURL((url) => url.pathname === '/login' && url.search.includes('amount%3D10'));
     } finally {
       await guest.close();
     }

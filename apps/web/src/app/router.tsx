@@ -1,12 +1,13 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { ComponentType } from 'react';
+import { type ComponentType, useState } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { ensureFeatureMessages } from '../lib/i18n';
 import { registerNavigate } from '../lib/navigation';
+import { loginPath } from '../lib/sign-in-return';
 import { demoRoutes } from './demo-routes';
 import { createGuard } from './guard';
 import { AppLayout } from './layout/app-layout';
-import { RouteError } from './layout/route-error';
+import { PageLoadFailed, RootError, RouteError } from './layout/route-error';
 import { doneProgress } from './progress';
 
 /** Nothing to show before the first guard run; the progress bar is already visible. */
@@ -15,23 +16,53 @@ function EmptyFallback() {
 }
 
 type PageModule = { default: ComponentType };
+type LoadPage = () => Promise<PageModule>;
+
+/**
+ * What a route shows when its chunk could not be fetched. react-router keeps a route's
+ * first lazy() result for good, a rejection included, so a failure must not reach it: the
+ * route gets this stand-in, which retries in place, inside the frame (issue 9 item 2).
+ */
+function retryingPage(load: LoadPage): ComponentType {
+  let loaded: ComponentType | null = null;
+  return function PageRetry() {
+    const [Page, setPage] = useState<ComponentType | null>(() => loaded);
+    if (Page) return <Page />;
+    const retry = async () => {
+      try {
+        loaded = (await load()).default;
+        setPage(() => loaded);
+      } catch {
+        // Still unreachable: the notice stays and the button can be pressed again.
+      }
+    };
+    return <PageLoadFailed onRetry={retry} />;
+  };
+}
 
 /** Every page is its own chunk (spec §2: all routes load on demand). */
-function page(path: string, load: () => Promise<PageModule>): RouteObject {
+function lazyPage(load: LoadPage): RouteObject['lazy'] {
+  return async () => {
+    try {
+      return { Component: (await load()).default };
+    } catch {
+      return { Component: retryingPage(load) };
+    }
+  };
+}
+
+function page(path: string, load: LoadPage): RouteObject {
   // caseSensitive keeps routing in step with the exact-path rules in route-meta.ts.
   // Every page but the landing one may use the feature texts (lib/i18n.ts): they load alongside.
   return {
     path,
     caseSensitive: true,
-    lazy: async () => {
-      const [module] = await Promise.all([load(), ensureFeatureMessages()]);
-      return { Component: module.default };
-    },
+    lazy: lazyPage(async () => (await Promise.all([load(), ensureFeatureMessages()]))[0]),
   };
 }
 
 const appRoutes: RouteObject[] = [
-  { index: true, lazy: async () => ({ Component: (await import('../features/home/pages/home')).default }) },
+  { index: true, lazy: lazyPage(() => import('../features/home/pages/home')) },
   page('swap', () => import('../features/swap/pages/swap')),
   page('bill/all', () => import('../features/bill/pages/bill-all')),
   page('profile', () => import('../features/profile/pages/profile')),
@@ -60,12 +91,18 @@ export function createAppRouter(queryClient: QueryClient) {
       id: 'root',
       path: '/',
       Component: AppLayout,
-      ErrorBoundary: RouteError,
+      ErrorBoundary: RootError,
       HydrateFallback: EmptyFallback,
       loader: createGuard(queryClient),
       // The guard runs before every navigation, not only when the root match changes.
       shouldRevalidate: () => true,
-      children: [...appRoutes, ...demoRoutes, page('*', () => import('../features/misc/pages/not-found'))],
+      children: [
+        {
+          // Pathless: a page's error renders in the layout's outlet, keeping the bars.
+          ErrorBoundary: RouteError,
+          children: [...appRoutes, ...demoRoutes, page('*', () => import('../features/misc/pages/not-found'))],
+        },
+      ],
     },
   ]);
 
@@ -79,7 +116,8 @@ export function createAppRouter(queryClient: QueryClient) {
   registerNavigate((to) => {
     const { initialized, navigation, location } = router.state;
     if (!initialized || navigation.state !== 'idle' || location.pathname === to) return;
-    void router.navigate(to, { replace: true });
+    const target = to === '/login' ? loginPath(location.pathname + location.search) : to;
+    void router.navigate(target, { replace: true });
   });
 
   return router;

@@ -2,6 +2,7 @@ import type { Envelope } from '@coffer/contract/envelope';
 import { ErrorCode } from '@coffer/contract/errors';
 import axios, { type AxiosError, type AxiosRequestConfig } from 'axios';
 import { ApiError } from './api-error';
+import { reportAnswered } from './connectivity';
 import { i18n } from './i18n';
 import { DEFAULT_LANGUAGE } from './language';
 import { goToLogin } from './navigation';
@@ -12,6 +13,16 @@ import { local, STORAGE_KEYS, tokenStorage } from './storage';
 /** Spec §7 and §9: one same-origin base, 60 s timeout. */
 export const API_BASE_URL = '/api';
 export const API_TIMEOUT_MS = 60_000;
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /**
+     * Refusals the calling form shows next to the field they concern (issue 9 item 2),
+     * so the HTTP layer does not also pop them up.
+     */
+    fieldCodes?: readonly number[];
+  }
+}
 
 export const apiClient = axios.create({ baseURL: API_BASE_URL, timeout: API_TIMEOUT_MS });
 
@@ -42,11 +53,12 @@ function onSessionInvalid() {
 
 apiClient.interceptors.response.use(
   (response) => {
+    reportAnswered(true);
     const body: unknown = response.data;
     if (!isEnvelope(body)) return response;
     storeTokenFrom(body.data);
     if (body.code !== ErrorCode.OK) {
-      toastDanger(body.message);
+      if (!response.config.fieldCodes?.includes(body.code)) toastDanger(body.message);
       if (body.code === ErrorCode.NOT_SIGNED_IN) onSessionInvalid();
       return Promise.reject(new ApiError(body.code, body.message, body.data));
     }
@@ -56,6 +68,8 @@ apiClient.interceptors.response.use(
   },
   (error: AxiosError<{ message?: string; result?: { isLogin?: boolean } }>) => {
     const response = error.response;
+    // No answer at all (not a cancel): the offline banner shows until one comes.
+    if (error.code !== 'ERR_CANCELED') reportAnswered(response !== undefined);
     if (response?.status === 403) {
       notifyDanger(response.data?.message || response.statusText || i18n.t('errors.unexpected'));
     } else if (response?.status === 401 && response.data?.result?.isLogin) {

@@ -10,6 +10,7 @@ export function registerNavigate(fn: Navigate) {
   navigate = fn;
 }
 
+/** The router adds the page being left as the return target (lib/sign-in-return.ts). */
 export function goToLogin() {
   navigate?.('/login');
 }

@@ -1,24 +1,56 @@
 import { NOTICE_DURATION_MS } from './notice-config';
 
 /**
- * antd-mobile's Toast pulls in its animation library (@react-spring, ~20 kB gzip). No page
- * needs it before the first request settles, so it loads on first use, keeping it out of
- * the initial bundle.
+ * antd-mobile's Toast pulls in its animation library (@react-spring, ~20 kB gzip), too much
+ * for the first screen's budget. So it loads right after the first paint (`preloadFeedback`,
+ * called by the layout) and is in memory before any request can fail. A failed load is not
+ * kept: the next pop-up tries again, and meanwhile a plain pop-up says the same thing, so
+ * feedback never goes silent (issue 9 item 2).
  */
-let toast: Promise<typeof import('./toast').Toast> | null = null;
+type ToastApi = typeof import('./toast').Toast;
+let toast: Promise<ToastApi> | null = null;
 
-function loadToast() {
-  toast ??= import('./toast').then((module) => module.Toast);
+function loadToast(): Promise<ToastApi> {
+  toast ??= import('./toast').then(
+    (module) => module.Toast,
+    (error: unknown) => {
+      toast = null;
+      throw error;
+    },
+  );
   return toast;
+}
+
+/** Fetches the pop-up code ahead of need; a failure here is retried on first use. */
+export function preloadFeedback() {
+  loadToast().catch(() => undefined);
+}
+
+/** The toast's look without its code: shown when that code cannot be loaded (offline). */
+function plainToast(message: string) {
+  if (typeof document === 'undefined') return;
+  const box = document.createElement('div');
+  box.className = 'app-toast';
+  box.setAttribute('role', 'alert');
+  box.textContent = message;
+  document.body.appendChild(box);
+  setTimeout(() => box.remove(), NOTICE_DURATION_MS);
+}
+
+function showToast(icon: 'fail' | 'success', message: string) {
+  loadToast().then(
+    (Toast) => Toast.show({ icon, content: message, duration: NOTICE_DURATION_MS }),
+    () => plainToast(message),
+  );
 }
 
 /** Danger toast for business failures (code != 0), carrying the server's message. */
 export function toastDanger(message: string) {
-  void loadToast().then((Toast) => Toast.show({ icon: 'fail', content: message, duration: NOTICE_DURATION_MS }));
+  showToast('fail', message);
 }
 
 export function toastSuccess(message: string) {
-  void loadToast().then((Toast) => Toast.show({ icon: 'success', content: message, duration: NOTICE_DURATION_MS }));
+  showToast('success', message);
 }
 
 /**

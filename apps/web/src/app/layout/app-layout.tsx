@@ -1,8 +1,11 @@
-import { NavBar, TabBar } from 'antd-mobile';
+import { NavBar } from 'antd-mobile';
+import { LeftOutline } from 'antd-mobile-icons';
 import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { BillIcon, HomeIcon, ListIcon, SwapIcon, UserIcon } from '../../components/icons';
+import { OfflineBanner } from '../../components/offline-banner';
+import { preloadFeedback } from '../../lib/notify';
 import { removeBootScreen } from '../boot';
 import { LiveEvents } from '../live-events';
 import {
@@ -15,6 +18,7 @@ import {
   TABS,
   titleKeyFor,
 } from '../route-meta';
+import { AppTabBar } from './app-tab-bar';
 
 const TAB_ICONS: Record<(typeof TABS)[number]['path'], ReactNode> = {
   '/': <HomeIcon />,
@@ -22,6 +26,9 @@ const TAB_ICONS: Record<(typeof TABS)[number]['path'], ReactNode> = {
   '/bill/all': <ListIcon />,
   '/profile': <UserIcon />,
 };
+
+/** Long enough for the first page's own chunks and requests to go first. */
+const FEEDBACK_PRELOAD_DELAY_MS = 1000;
 
 /** react-router keeps the position in the history stack in history.state.idx. */
 function hasHistoryEntry(): boolean {
@@ -47,6 +54,12 @@ export function AppLayout() {
   // The first rendered page replaces the boot screen of index.html.
   useEffect(removeBootScreen, []);
 
+  // The pop-up code, fetched once the first page has painted: in memory before it is needed.
+  useEffect(() => {
+    const timer = setTimeout(preloadFeedback, FEEDBACK_PRELOAD_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, []);
+
   const goBack = () => {
     if (hasHistoryEntry()) navigate(-1);
     else navigate('/', { replace: true });
@@ -55,11 +68,17 @@ export function AppLayout() {
   return (
     <div className="app-shell">
       <LiveEvents />
+      <OfflineBanner />
       {isNavBarHidden(path) ? null : (
         <NavBar
           className="app-nav-bar"
-          onBack={goBack}
-          backIcon
+          back={null}
+          left={
+            // A real button, unlike antd's back div: Tab reaches it, Enter and Space press it.
+            <button type="button" className="app-nav-back" aria-label={t('nav.back')} onClick={goBack}>
+              <LeftOutline aria-hidden />
+            </button>
+          }
           right={
             billType ? (
               <button
@@ -80,11 +99,7 @@ export function AppLayout() {
         <Outlet />
       </main>
       {isTabPath(path) ? (
-        <TabBar className="app-tab-bar" activeKey={path} onChange={(key) => navigate(key)} safeArea>
-          {TABS.map((tab) => (
-            <TabBar.Item key={tab.path} icon={TAB_ICONS[tab.path]} title={t(tab.label)} />
-          ))}
-        </TabBar>
+        <AppTabBar icons={TAB_ICONS} />
       ) : null}
     </div>
   );

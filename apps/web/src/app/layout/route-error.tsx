@@ -1,20 +1,49 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { removeBootScreen } from '../boot';
 
 /**
- * Shown when a route module fails to load (e.g. a chunk vanished after a deploy). Plain
- * elements: this lives in the entry bundle, where antd's Button would cost 4 kB.
+ * Shown when a page fails while rendering. It renders inside the layout (router.tsx), so the
+ * nav and tab bars stay (issue 9 item 2). Plain elements: this lives in the entry bundle,
+ * where antd's Button would cost 4 kB.
  */
 export function RouteError() {
   const { t } = useTranslation();
   useEffect(removeBootScreen, []);
   return (
-    <div className="app-main app-main--padded page-center">
+    <div className="page-center">
       <p className="page-hint">{t('errors.unexpected')}</p>
       <button type="button" className="home-button home-button--outline" onClick={() => window.location.reload()}>
         {t('common.retry')}
       </button>
+    </div>
+  );
+}
+
+/** A page whose code could not be fetched (offline, or a deploy removed the chunk). */
+export function PageLoadFailed({ onRetry }: { onRetry: () => Promise<void> }) {
+  const { t } = useTranslation();
+  const [busy, setBusy] = useState(false);
+  useEffect(removeBootScreen, []);
+  const retry = () => {
+    setBusy(true);
+    void onRetry().finally(() => setBusy(false));
+  };
+  return (
+    <div className="page-center">
+      <p className="page-hint">{t('errors.pageLoadFailed')}</p>
+      <button type="button" className="home-button home-button--outline" disabled={busy} onClick={retry}>
+        {t('common.retry')}
+      </button>
+    </div>
+  );
+}
+
+/** The layout itself failed (it has no frame to keep): the same notice, full page. */
+export function RootError() {
+  return (
+    <div className="app-main app-main--padded">
+      <RouteError />
     </div>
   );
 }

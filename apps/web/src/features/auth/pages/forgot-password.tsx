@@ -1,10 +1,11 @@
 import { resetPasswordBody } from '@coffer/contract/auth';
 import { Form, } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { showFieldError } from '../../../lib/form-errors';
 import { toastSuccess } from '../../../lib/notify';
 import { clearSession } from '../../../lib/session';
-import { useResetPassword } from '../api/reset-password';
+import { RESET_FIELD_ERRORS, useResetPassword } from '../api/reset-password';
 import { AuthSubmit, EmailCodeField, EmailField, NewPasswordFields } from '../components/account-fields';
 
 interface Values {
@@ -17,6 +18,7 @@ interface Values {
 export default function ForgotPasswordPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const { search } = useLocation();
   const resetPassword = useResetPassword();
   const [form] = Form.useForm<Values>();
 
@@ -25,13 +27,15 @@ export default function ForgotPasswordPage() {
     const body = resetPasswordBody.parse({ email: values.email, code: values.code, password: values.password });
     try {
       await resetPassword.mutateAsync(body);
-    } catch {
+    } catch (error) {
+      // A wrong code shows under its field; the rest was popped up.
+      showFieldError(form, error, RESET_FIELD_ERRORS);
       return;
     }
     // A reset revokes every session on the server; drop ours too.
     clearSession();
     toastSuccess(t('auth.resetSuccess'));
-    navigate('/login', { replace: true });
+    navigate({ pathname: '/login', search }, { replace: true });
   };
 
   return (
@@ -51,7 +55,7 @@ export default function ForgotPasswordPage() {
         <NewPasswordFields form={form} passwordLabel={t('auth.newPassword')} />
       </Form>
       <nav className="flex justify-center px-4 py-2 text-sm">
-        <Link to="/login" data-testid="to-login">
+        <Link to={{ pathname: '/login', search }} data-testid="to-login">
           {t('auth.backToLogin')}
         </Link>
       </nav>

@@ -5,14 +5,16 @@ import { Button, Form, Input } from 'antd-mobile';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { isApiError } from '../../../lib/api-error';
 import { refreshCurrentUser } from '../../../lib/current-user';
+import { showFieldError } from '../../../lib/form-errors';
 import { schemaRule } from '../../../lib/form-rules';
+import { returnPathFrom } from '../../../lib/sign-in-return';
 import { toastDanger, toastSuccess } from '../../../lib/notify';
 import { signInWithPasskey } from '../../passkeys/api/passkeys';
 import { loginSecondFactor } from '../../two-factor/api/two-factor';
-import { useLogin } from '../api/login';
+import { LOGIN_FIELD_ERRORS, useLogin } from '../api/login';
 import { AuthSubmit, EmailField } from '../components/account-fields';
 import { AuthHeader } from '../components/auth-header';
 
@@ -24,7 +26,10 @@ interface Values {
 export default function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  // Carried on to sign-up and reset, so every way in returns to the page that sent the user.
+  const { search } = useLocation();
   const login = useLogin();
+  const [form] = Form.useForm<Values>();
   const queryClient = useQueryClient();
   /** Set when the password was right but the account asks a second factor. */
   const [second, setSecond] = useState<SecondFactorRequired['secondFactor'] | null>(null);
@@ -36,7 +41,7 @@ export default function LoginPage() {
     // Public pages (home among them) do not run the guard's user fetch.
     await refreshCurrentUser(queryClient).catch(() => undefined);
     toastSuccess(t('auth.loginSuccess'));
-    navigate('/', { replace: true });
+    navigate(returnPathFrom(search), { replace: true });
   };
 
   const onFinish = async (values: Values) => {
@@ -44,8 +49,10 @@ export default function LoginPage() {
     let answer: Awaited<ReturnType<typeof login.mutateAsync>>;
     try {
       answer = await login.mutateAsync(body);
-    } catch {
-      // Refusals were shown by the HTTP layer; the form stays filled in for another try.
+    } catch (error) {
+      // A wrong password shows under its field; other refusals were popped up by the HTTP
+      // layer. The form stays filled in for another try.
+      showFieldError(form, error, LOGIN_FIELD_ERRORS);
       return;
     }
     if ('secondFactor' in answer) {
@@ -135,6 +142,7 @@ export default function LoginPage() {
     <div className="auth-page">
       <AuthHeader title={t('auth.welcome')} subtitle={t('auth.tagline')} />
       <Form
+        form={form}
         layout="vertical"
         onFinish={onFinish}
         footer={
@@ -163,10 +171,10 @@ export default function LoginPage() {
         </Button>
       </div>
       <nav className="flex justify-between px-4 py-2 text-sm">
-        <Link to="/register" data-testid="to-register">
+        <Link to={{ pathname: '/register', search }} data-testid="to-register">
           {t('auth.noAccount')}
         </Link>
-        <Link to="/forgot-password" data-testid="to-forgot">
+        <Link to={{ pathname: '/forgot-password', search }} data-testid="to-forgot">
           {t('auth.forgot')}
         </Link>
       </nav>

@@ -2,11 +2,13 @@ import { NICKNAME_MAX, nickname, registerBody } from '@coffer/contract/auth';
 import { Form, Input } from 'antd-mobile';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import { refreshCurrentUser } from '../../../lib/current-user';
+import { returnPathFrom } from '../../../lib/sign-in-return';
+import { showFieldError } from '../../../lib/form-errors';
 import { toastSuccess } from '../../../lib/notify';
 import { isSignedIn } from '../../../lib/session';
-import { useRegister } from '../api/register';
+import { REGISTER_FIELD_ERRORS, useRegister } from '../api/register';
 import { AuthHeader } from '../components/auth-header';
 import { AuthSubmit, EmailCodeField, EmailField, NewPasswordFields } from '../components/account-fields';
 
@@ -21,6 +23,7 @@ interface Values {
 export default function RegisterPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
+  const { search } = useLocation();
   const register = useRegister();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<Values>();
@@ -35,17 +38,19 @@ export default function RegisterPage() {
     });
     try {
       await register.mutateAsync(body);
-    } catch {
+    } catch (error) {
+      // E-mail taken or a wrong code shows under its field; the rest was popped up.
+      showFieldError(form, error, REGISTER_FIELD_ERRORS);
       return;
     }
     toastSuccess(t('auth.registerSuccess'));
     // A server that signs the user in on sign-up returned a token, which is now stored.
     if (!isSignedIn()) {
-      navigate('/login', { replace: true });
+      navigate({ pathname: '/login', search }, { replace: true });
       return;
     }
     await refreshCurrentUser(queryClient).catch(() => undefined);
-    navigate('/', { replace: true });
+    navigate(returnPathFrom(search), { replace: true });
   };
 
   return (
@@ -81,7 +86,7 @@ export default function RegisterPage() {
         <NewPasswordFields form={form} passwordLabel={t('auth.password')} />
       </Form>
       <nav className="flex justify-center px-4 py-2 text-sm">
-        <Link to="/login" data-testid="to-login">
+        <Link to={{ pathname: '/login', search }} data-testid="to-login">
           {t('auth.haveAccount')}
         </Link>
       </nav>

@@ -7,7 +7,7 @@ import { ErrorCode } from '@coffer/contract/errors';
 import { Button, Popup, Result, Skeleton } from 'antd-mobile';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { AmountField, KeyboardSpacer } from '../../../components/wallet/amount-field';
 import { amountErrorText } from '../../../components/wallet/amount-error';
 import { CurrencyButton } from '../../../components/wallet/currency-button';
@@ -25,6 +25,7 @@ import { useApplySwap } from '../api/apply-swap';
 import { useQuote } from '../api/get-quote';
 import { QUOTE_TTL_SECONDS, quoteDeadline, useSecondsLeft } from '../hooks/use-deadline';
 import { swapEstimate } from '../utils/estimate';
+import { readSwapDraft, swapLoginPath } from '../utils/sign-in-draft';
 
 /** "0.3%" from basis points, on the digits (no float, no Math). */
 function percentFromBps(bps: number): string {
@@ -44,9 +45,12 @@ export default function SwapPage() {
   const quote = useQuote();
   const apply = useApplySwap();
 
-  const [fromId, setFromId] = useState<number | undefined>();
-  const [toId, setToId] = useState<number | undefined>();
-  const [amount, setAmount] = useState('');
+  // Back from sign-in: the form as it was typed (issue 9 item 3).
+  const { search } = useLocation();
+  const [draft] = useState(() => readSwapDraft(search));
+  const [fromId, setFromId] = useState<number | undefined>(draft.fromId);
+  const [toId, setToId] = useState<number | undefined>(draft.toId);
+  const [amount, setAmount] = useState(draft.amount);
   const [keyboardOpen, setKeyboardOpen] = useState(false);
   const [picking, setPicking] = useState<'from' | 'to' | null>(null);
   const [showErrors, setShowErrors] = useState(false);
@@ -118,7 +122,7 @@ export default function SwapPage() {
     setShowErrors(true);
     setKeyboardOpen(false);
     if (!signedIn) {
-      navigate('/login');
+      navigate(swapLoginPath({ fromId, toId, amount }));
       return;
     }
     if (!check?.ok || fromId === undefined || toId === undefined) return;

@@ -1,0 +1,13 @@
+import { useTranslation } from 'react-i18next';
+import { useOnline } from '../lib/connectivity';
+
+/** A quiet bar under the top edge while the server cannot be reached (issue 9 item 2). */
+export function OfflineBanner() {
+  const { t } = useTranslation();
+  if (useOnline()) return null;
+  return (
+    <div className="app-offline" role="status">
+      {t('errors.offline')}
+    </div>
+  );
+}

@@ -1,0 +1,26 @@
+import type { FormInstance } from 'antd-mobile/es/components/form';
+import { isApiError } from './api-error';
+
+/**
+ * Which form field each refusal code concerns. The request passes the codes as
+ * `fieldCodes` (lib/api-client.ts), so those refusals are not popped up as well: a refusal
+ * with a field is shown next to it, a toast is for what has none (issue 9 item 2).
+ */
+export type FieldErrors<Field extends string> = Readonly<Partial<Record<number, Field>>>;
+
+export function fieldCodesOf(fields: FieldErrors<string>): number[] {
+  return Object.keys(fields).map(Number);
+}
+
+/** Puts the server's message under the field `error` concerns; false when it has none. */
+export function showFieldError<Field extends string>(
+  form: FormInstance,
+  error: unknown,
+  fields: FieldErrors<Field>,
+): boolean {
+  if (!isApiError(error)) return false;
+  const name = fields[error.code];
+  if (!name) return false;
+  form.setFields([{ name, errors: [error.message] }]);
+  return true;
+}

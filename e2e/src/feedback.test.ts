@@ -1,0 +1,98 @@
+import { errorMessages } from '@coffer/contract/errors';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectBrowser, createUser, LANGS, type Lang, newPhone, type TestUser, t, waitForPath, waitForToast } from './app';
+import { openPage } from './wallet-support';
+
+/** Types a recipient and asks for it (the lookup also starts by itself after a pause). */
+async function lookUpRecipient(page: Page, lang: Lang, email: string) {
+  await page.getByPlaceholder(t(lang, 'transfer.emailPlaceholder')).fill(email);
+  await page.getByRole('button', { name: t(lang, 'transfer.check') }).click();
+}
+
+// Issue 9 item 2: feedback never goes silent, and errors keep the frame.
+describe.each(LANGS)('feedback (%s)', (lang) => {
+  let browser: Browser;
+  let user: TestUser;
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    browser = await connectBrowser();
+    user = await createUser(lang);
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+  });
+
+  const fresh = async () => {
+    await context?.close();
+    context = await newPhone(browser, lang, { token: user.token });
+    return openPage(context);
+  };
+
+  it('says so when Send meets an unreachable server, and pop-ups still work once it is back', async () => {
+    const page = await fresh();
+    await page.goto('/transfer');
+    await page.getByPlaceholder(t(lang, 'transfer.emailPlaceholder')).waitFor();
+    await context.setOffline(true);
+    await lookUpRecipient(page, lang, 'nobody-here@example.com');
+    await page.getByText(t(lang, 'errors.network')).first().waitFor();
+
+    await context.setOffline(false);
+    await lookUpRecipient(page, lang, 'still-nobody@example.com');
+    await waitForToast(page, errorMessages[lang][3004]);
+    // English breaks between words, never inside one ("co/de").
+    const wordBreak = await page.locator('.adm-toast-main').first().evaluate((el) => getComputedStyle(el).wordBreak);
+    expect(wordBreak).not.toBe('break-all');
+  });
+
+  it('shows an offline banner while the connection is gone', async () => {
+    const page = await fresh();
+    await page.goto('/');
+    await page.locator('.adm-tab-bar').waitFor();
+    const banner = page.getByRole('status').filter({ hasText: t(lang, 'errors.offline') });
+    expect(await banner.count()).toBe(0);
+    await context.setOffline(true);
+    await banner.waitFor();
+    await context.setOffline(false);
+    await banner.waitFor({ state: 'detached' });
+  });
+
+  it('keeps the tab bar when a tab cannot load offline, and retries in place', async () => {
+    const page = await fresh();
+    await page.goto('/');
+    const tabBar = page.locator('.adm-tab-bar');
+    await tabBar.waitFor();
+    await context.setOffline(true);
+    await tabBar.getByText(t(lang, 'tabs.otc'), { exact: true }).click();
+    const retry = page.getByRole('button', { name: t(lang, 'common.retry') });
+    await retry.waitFor();
+    expect(await tabBar.isVisible()).toBe(true);
+    expect(await page.getByText(t(lang, 'errors.pageLoadFailed')).count()).toBe(1);
+
+    await context.setOffline(false);
+    await retry.click();
+    await page.getByTestId('statement-page').waitFor();
+    await waitForPath(page, '/bill/all');
+    expect(await tabBar.isVisible()).toBe(true);
+  });
+
+  it('puts a refused sign-in next to its field, not in a pop-up', async () => {
+    const guest = await newPhone(browser, lang);
+    try {
+      const page = await openPage(guest);
+      await page.goto('/login');
+      await page.getByLabel(t(lang, 'auth.email')).fill(user.email);
+      const password = page.getByLabel(t(lang, 'auth.password'));
+      await password.fill('wrong-password-0');
+      await page.getByRole('button', { name: t(lang, 'auth.login'), exact: true }).click();
+      const field = page.locator('.adm-form-item', { has: password });
+      await field.getByText(errorMessages[lang][2002]).waitFor();
+      expect(await page.locator('.adm-toast-main').count()).toBe(0);
+    } finally {
+      await guest.close();
+    }
+  });
+});
