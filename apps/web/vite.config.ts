@@ -1,46 +1,7 @@
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import UnoCSS from 'unocss/vite';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
-
-/**
- * Writes .br and .gz next to every text asset of the build, so a static server that
- * serves precompressed files (@fastify/static's preCompressed option, nginx gzip_static)
- * sends them at maximum compression without spending CPU per request.
- */
-function precompress(): Plugin {
-  let outDir = 'dist';
-  const compressible = /\.(js|css|html|svg|json|txt)$/;
-  const walk = (dir: string): string[] =>
-    readdirSync(dir).flatMap((name) => {
-      // .vite/ holds the build manifest, which is not served.
-      if (name.startsWith('.')) return [];
-      const path = join(dir, name);
-      return statSync(path).isDirectory() ? walk(path) : [path];
-    });
-  return {
-    name: 'coffer-precompress',
-    apply: 'build',
-    configResolved(config) {
-      outDir = config.build.outDir.startsWith('/') ? config.build.outDir : join(config.root, config.build.outDir);
-    },
-    closeBundle() {
-      for (const file of walk(outDir)) {
-        if (!compressible.test(file)) continue;
-        const source = readFileSync(file);
-        // Below ~1 kB the headers cost more than compression saves.
-        if (source.length < 1024) continue;
-        writeFileSync(`${file}.gz`, gzipSync(source, { level: 9 }));
-        writeFileSync(
-          `${file}.br`,
-          brotliCompressSync(source, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
-        );
-      }
-    },
-  };
-}
+import { precompress } from '../../scripts/vite/precompress.ts';
 
 /**
  * The landing route stays a lazy chunk (spec §2: every route loads on demand), but the
@@ -110,7 +71,7 @@ export default defineConfig(({ command, mode }) => {
       // The landing route, and antd-mobile's English pack that main.tsx waits for.
       preloadLandingRoute(['/src/features/home/pages/home.tsx', '/antd-mobile/es/locales/en-US.js']),
       localeChunkMap(),
-      precompress(),
+      precompress({ brotli: true }),
     ],
     server: {
       host: '127.0.0.1',
