@@ -21,6 +21,8 @@ export function RichHtml({ html, testId }: { html: string; testId?: string }) {
   };
 
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: delegation for the links inside; Enter on a link clicks it, and the click bubbles here
+    // biome-ignore lint/a11y/noStaticElementInteractions: the same delegation; the interactive elements are the links themselves
     <div
       className="rich-html"
       data-testid={testId}

@@ -15,7 +15,7 @@ import {
   isTabPath,
   metaFor,
   normalizePath,
-  TABS,
+  type TABS,
   titleKeyFor,
 } from '../route-meta';
 import { AppTabBar } from './app-tab-bar';

@@ -11,6 +11,8 @@ export interface AmountFieldProps {
   decimals: number;
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** The field's accessible name ("Amount"); the placeholder is a hint, not a name. */
+  label: string;
   placeholder?: string;
   suffix?: string;
   invalid?: boolean;
@@ -51,6 +53,7 @@ export function AmountField({
   decimals,
   open,
   onOpenChange,
+  label,
   placeholder,
   suffix,
   invalid,
@@ -117,7 +120,7 @@ export function AmountField({
         type="button"
         className={`amount-field${open ? ' amount-field--active' : ''}${invalid ? ' amount-field--invalid' : ''}`}
         data-testid={testId}
-        aria-label={placeholder}
+        aria-label={value ? `${label}: ${value}${suffix ? ` ${suffix}` : ''}` : label}
         onClick={() => onOpenChange(true)}
         onKeyDown={onFieldKeyDown}
       >

@@ -28,6 +28,7 @@ export function NetworkSelector({
         {networks.map((network) => {
           const checked = network.id === selectedId;
           return (
+            // biome-ignore lint/a11y/useSemanticElements: a button with role radio in a radiogroup (WAI-ARIA pattern) keeps the chip look without restyling native radios
             <button
               key={network.id}
               type="button"

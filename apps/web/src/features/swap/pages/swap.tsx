@@ -230,6 +230,7 @@ export default function SwapPage() {
               decimals={from?.decimals ?? 0}
               open={keyboardOpen}
               onOpenChange={setKeyboardOpen}
+              label={t('swap.pay')}
               placeholder={t('swap.amountPlaceholder')}
               suffix={from?.code}
               invalid={showErrors && !!amountError}

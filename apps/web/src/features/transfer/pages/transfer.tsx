@@ -236,6 +236,7 @@ export default function TransferPage() {
             type={mode === 'email' ? 'email' : 'text'}
             inputMode={mode === 'email' ? 'email' : 'numeric'}
             name={mode === 'email' ? 'recipient-email' : 'recipient-uid'}
+            aria-label={t('transfer.recipient')}
             placeholder={t(mode === 'email' ? 'transfer.emailPlaceholder' : 'transfer.uidPlaceholder')}
             clearable
           />
@@ -271,6 +272,7 @@ export default function TransferPage() {
           decimals={currency?.decimals ?? 0}
           open={keyboardOpen}
           onOpenChange={setKeyboardOpen}
+          label={t('transfer.amount')}
           placeholder={t('transfer.amountPlaceholder')}
           suffix={currency?.code}
           invalid={showErrors && !!amountError}
@@ -301,8 +303,11 @@ export default function TransferPage() {
       </div>
 
       <div className="wallet-card">
-        <div className="mb-2 font-semibold">{t('transfer.memo')}</div>
+        <label htmlFor="transfer-memo" className="mb-2 block font-semibold">
+          {t('transfer.memo')}
+        </label>
         <TextArea
+          id="transfer-memo"
           value={memo}
           onChange={setMemo}
           onFocus={() => setKeyboardOpen(false)}

@@ -333,6 +333,7 @@ export default function WithdrawPage() {
           decimals={decimals}
           open={keyboardOpen}
           onOpenChange={setKeyboardOpen}
+          label={t('withdraw.amount')}
           placeholder={t('withdraw.amountPlaceholder')}
           suffix={currency.code}
           invalid={showErrors && !!amountError}
