@@ -33,7 +33,8 @@ function retryingPage(load: LoadPage): ComponentType {
         loaded = (await load()).default;
         setPage(() => loaded);
       } catch {
-        // Still unreachable: the notice stays and the button can be pressed again.
+        // Chrome keeps a failed module fetch for the page's life; a reload fetches afresh.
+        if (navigator.onLine) window.location.reload();
       }
     };
     return <PageLoadFailed onRetry={retry} />;

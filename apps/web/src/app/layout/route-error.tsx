@@ -1,6 +1,19 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useRouteError } from 'react-router';
 import { removeBootScreen } from '../boot';
+
+/** Chrome, Firefox, Safari and Vite's CSS preload each word a chunk that did not arrive their own way. */
+const CHUNK_FAILURE_RE = /dynamically imported module|importing a module script|preload CSS|error loading dynamically/i;
+
+function isChunkFailure(error: unknown): boolean {
+  return error instanceof Error && CHUNK_FAILURE_RE.test(error.message);
+}
+
+/** The browser keeps a failed module fetch for the page's life: only a reload fetches again. */
+function reload() {
+  window.location.reload();
+}
 
 /**
  * Shown when a page fails while rendering. It renders inside the layout (router.tsx), so the
@@ -9,11 +22,12 @@ import { removeBootScreen } from '../boot';
  */
 export function RouteError() {
   const { t } = useTranslation();
+  const error = useRouteError();
   useEffect(removeBootScreen, []);
   return (
     <div className="page-center">
-      <p className="page-hint">{t('errors.unexpected')}</p>
-      <button type="button" className="home-button home-button--outline" onClick={() => window.location.reload()}>
+      <p className="page-hint">{t(isChunkFailure(error) ? 'errors.pageLoadFailed' : 'errors.unexpected')}</p>
+      <button type="button" className="home-button home-button--outline" onClick={reload}>
         {t('common.retry')}
       </button>
     </div>
