@@ -1,5 +1,3 @@
-import { NavBar } from 'antd-mobile';
-import { LeftOutline } from 'antd-mobile-icons';
 import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
@@ -18,6 +16,7 @@ import {
   type TABS,
   titleKeyFor,
 } from '../route-meta';
+import { AppNavBar } from './app-nav-bar';
 import { AppTabBar } from './app-tab-bar';
 
 const TAB_ICONS: Record<(typeof TABS)[number]['path'], ReactNode> = {
@@ -70,15 +69,8 @@ export function AppLayout() {
       <LiveEvents />
       <OfflineBanner />
       {isNavBarHidden(path) ? null : (
-        <NavBar
-          className="app-nav-bar"
-          back={null}
-          left={
-            // A real button, unlike antd's back div: Tab reaches it, Enter and Space press it.
-            <button type="button" className="app-nav-back" aria-label={t('nav.back')} onClick={goBack}>
-              <LeftOutline aria-hidden />
-            </button>
-          }
+        <AppNavBar
+          onBack={goBack}
           right={
             billType ? (
               <button
@@ -93,7 +85,7 @@ export function AppLayout() {
           }
         >
           {t(titleKey)}
-        </NavBar>
+        </AppNavBar>
       )}
       <main className={meta.flush ? 'app-main' : 'app-main app-main--padded'}>
         <Outlet />

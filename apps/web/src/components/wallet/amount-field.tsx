@@ -120,7 +120,8 @@ export function AmountField({
         type="button"
         className={`amount-field${open ? ' amount-field--active' : ''}${invalid ? ' amount-field--invalid' : ''}`}
         data-testid={testId}
-        aria-label={value ? `${label}: ${value}${suffix ? ` ${suffix}` : ''}` : label}
+        // The name starts with the label and contains what is shown (the value, else the hint).
+        aria-label={`${label}: ${value ? `${value}${suffix ? ` ${suffix}` : ''}` : (placeholder ?? '')}`}
         onClick={() => onOpenChange(true)}
         onKeyDown={onFieldKeyDown}
       >

@@ -7,8 +7,10 @@ export default function KeepalivePage() {
   const { note, setNote } = useDemoStore();
   return (
     <div className="card flex flex-col gap-3">
-      <p className="page-hint">{t('demo.keepaliveHint')}</p>
-      <TextArea value={note} onChange={setNote} rows={4} />
+      <label htmlFor="keepalive-note" className="page-hint">
+        {t('demo.keepaliveHint')}
+      </label>
+      <TextArea id="keepalive-note" value={note} onChange={setNote} rows={4} />
     </div>
   );
 }

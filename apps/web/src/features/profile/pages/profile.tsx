@@ -49,7 +49,7 @@ export default function ProfilePage() {
             type="button"
             className="profile-nickname"
             data-testid="profile-nickname"
-            aria-label={t('profile.editNickname')}
+            aria-label={`${user?.nickname || user?.email || ''}, ${t('profile.editNickname')}`}
             onClick={() => setEditingNickname(true)}
           >
             <span className="truncate">{user?.nickname || user?.email}</span>
