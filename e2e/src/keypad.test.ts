@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBrowser, createUser, LANGS, type Lang, newPhone, type TestUser, t, text } from './app';
 import { fund, openPage } from './wallet-support';
 
-/** The amount field on /transfer: a button named after the amount (its label or placeholder). */
+/** The amount field on /transfer: a button named by its label ("Amount", then "Amount: 12.5 USDT"). */
 function amountField(page: Page, lang: Lang) {
   return page.getByRole('button', { name: new RegExp(t(lang, 'transfer.amount'), 'i') });
 }
@@ -63,7 +63,7 @@ describe.each(LANGS)('wallet: amount keypad (%s)', (lang) => {
   it('closes when another field takes the focus', async () => {
     await amountField(page, lang).click();
     await keypadConfirm(page, lang).waitFor();
-    await page.getByRole('textbox', { name: t(lang, 'transfer.emailPlaceholder') }).click();
+    await page.getByRole('textbox', { name: t(lang, 'transfer.recipient'), exact: true }).click();
     await keypadConfirm(page, lang).waitFor({ state: 'hidden' });
     // Typing now goes to the e-mail field, not the amount.
     await page.keyboard.type('7');

@@ -6,8 +6,9 @@ import { must, openPage } from './wallet-support';
 /** Longer than the lookup's debounce (400 ms) plus a round trip. */
 const SETTLE_MS = 1200;
 
-function recipientBox(page: Page, lang: Lang, mode: 'email' | 'uid') {
-  return page.getByRole('textbox', { name: t(lang, mode === 'email' ? 'transfer.emailPlaceholder' : 'transfer.uidPlaceholder') });
+/** The recipient field (one label for both modes; the placeholder says e-mail or UID). */
+function recipientBox(page: Page, lang: Lang) {
+  return page.getByRole('textbox', { name: t(lang, 'transfer.recipient'), exact: true });
 }
 
 describe.each(LANGS)('wallet: recipient lookup (%s)', (lang) => {
@@ -30,7 +31,7 @@ describe.each(LANGS)('wallet: recipient lookup (%s)', (lang) => {
       if (request.url().includes('/api/transfer/recipient')) lookups.push(request.url());
     });
     await page.goto('/transfer');
-    await recipientBox(page, lang, 'email').waitFor();
+    await recipientBox(page, lang).waitFor();
   });
 
   afterAll(async () => {
@@ -39,14 +40,14 @@ describe.each(LANGS)('wallet: recipient lookup (%s)', (lang) => {
   });
 
   it('does not ask the server while the e-mail is incomplete', async () => {
-    await recipientBox(page, lang, 'email').pressSequentially('someone@', { delay: 20 });
+    await recipientBox(page, lang).pressSequentially('someone@', { delay: 20 });
     await page.waitForTimeout(SETTLE_MS);
     expect(lookups).toHaveLength(0);
-    await recipientBox(page, lang, 'email').fill('');
+    await recipientBox(page, lang).fill('');
   });
 
   it('looks the recipient up by itself once a valid e-mail is typed, once', async () => {
-    await recipientBox(page, lang, 'email').pressSequentially(receiver.email, { delay: 20 });
+    await recipientBox(page, lang).pressSequentially(receiver.email, { delay: 20 });
     await page.getByText(receiver.nickname).waitFor();
     await page.waitForTimeout(SETTLE_MS);
     // Keys typed faster than the debounce make one request, not one per key.
@@ -56,10 +57,10 @@ describe.each(LANGS)('wallet: recipient lookup (%s)', (lang) => {
   it('looks the recipient up by UID, and not for a malformed UID', async () => {
     const { uid } = await must<{ uid: number }>('/getCurrentUser', { token: receiver.token });
     await page.getByRole('tab', { name: t(lang, 'transfer.byUid') }).click();
-    await recipientBox(page, lang, 'uid').fill('0');
+    await recipientBox(page, lang).fill('0');
     await page.waitForTimeout(SETTLE_MS);
     expect(lookups).toHaveLength(1);
-    await recipientBox(page, lang, 'uid').fill(String(uid));
+    await recipientBox(page, lang).fill(String(uid));
     await page.getByText(receiver.nickname).waitFor();
     expect(lookups).toHaveLength(2);
   });
