@@ -129,7 +129,7 @@ export function AmountField({
         {open ? <span className="amount-field-caret" aria-hidden /> : null}
         {suffix ? <span className="amount-field-suffix">{suffix}</span> : null}
       </button>
-      <div className="wallet-muted amount-field-hint" aria-live="polite" data-testid={`${testId}-hint`}>
+      <div className="wallet-muted amount-field-hint mt-1" aria-live="polite" data-testid={`${testId}-hint`}>
         {dropped ? t('keypad.decimalsDropped', { code: suffix ?? '', decimals }) : null}
       </div>
       <NumberKeyboard
