@@ -121,7 +121,7 @@ export function AmountField({
         className={`amount-field${open ? ' amount-field--active' : ''}${invalid ? ' amount-field--invalid' : ''}`}
         data-testid={testId}
         // The name starts with the label and contains what is shown (the value, else the hint).
-        aria-label={`${label}: ${value ? `${value}${suffix ? ` ${suffix}` : ''}` : (placeholder ?? '')}`}
+        aria-label={`${label}: ${value || placeholder || ''}${suffix ? ` ${suffix}` : ''}`}
         onClick={() => onOpenChange(true)}
         onKeyDown={onFieldKeyDown}
       >
