@@ -127,6 +127,8 @@ export function AmountField({
       >
         <span className={value ? 'amount-field-value' : 'amount-field-placeholder'}>{value || placeholder}</span>
         {open ? <span className="amount-field-caret" aria-hidden /> : null}
+        {/* A space between hint and currency, so the shown text reads as it does in the name. */}
+        {suffix ? ' ' : null}
         {suffix ? <span className="amount-field-suffix">{suffix}</span> : null}
       </button>
       <div className="wallet-muted amount-field-hint mt-1" aria-live="polite" data-testid={`${testId}-hint`}>
