@@ -14,5 +14,8 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // A page's first fetch can take a few seconds on a loaded 2-core runner; vitest's default
+    // of 1 s for expect.poll made list assertions right after a navigation flaky.
+    expect: { poll: { timeout: 10_000 } },
   },
 });
