@@ -26,7 +26,7 @@ interface Values {
 export default function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  // Carried on to sign-up and reset, so every way in returns to the page that sent the user.
+  // Where to go once signed in (lib/sign-in-return.ts).
   const { search } = useLocation();
   const login = useLogin();
   const [form] = Form.useForm<Values>();
@@ -171,10 +171,10 @@ export default function LoginPage() {
         </Button>
       </div>
       <nav className="flex justify-between px-4 py-2 text-sm">
-        <Link to={{ pathname: '/register', search }} data-testid="to-register">
+        <Link to="/register" data-testid="to-register">
           {t('auth.noAccount')}
         </Link>
-        <Link to={{ pathname: '/forgot-password', search }} data-testid="to-forgot">
+        <Link to="/forgot-password" data-testid="to-forgot">
           {t('auth.forgot')}
         </Link>
       </nav>
