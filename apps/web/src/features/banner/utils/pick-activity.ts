@@ -17,6 +17,4 @@ export function pickActivity(items: readonly ActivitySummary[]): ActivitySummary
 }
 
 /** `?id=` as a positive integer id, or null (absent or malformed). */
-export function idParam(value: string | null): number | null {
-  return value && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : null;
-}
+export { recordIdParam as idParam } from '../../../lib/record-id';

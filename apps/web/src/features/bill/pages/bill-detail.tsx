@@ -22,6 +22,7 @@ import { useDeposit } from '../api/get-deposit';
 import { DepositDetail, WithdrawDetail } from '../components/chain-details';
 import { Head, ReferenceRow, Row, Summary } from '../components/detail-parts';
 import { signClass, signed, turnoverTypeLabel } from '../utils/labels';
+import { recordIdParam } from '../../../lib/record-id';
 
 const DETAIL_TYPES = ['transfer', 'swap', 'turnover', 'charge', 'withdraw'] as const;
 type DetailType = (typeof DETAIL_TYPES)[number];
@@ -184,16 +185,13 @@ function TurnoverDetailView({ detail }: { detail: TurnoverDetail }) {
   );
 }
 
-function parseId(raw: string | null): number | null {
-  return raw && /^[1-9]\d{0,15}$/.test(raw) && Number.isSafeInteger(Number(raw)) ? Number(raw) : null;
-}
 
 /** /bill/detail?type=transfer|swap|turnover|charge|withdraw&id=N */
 export default function BillDetailPage() {
   const [params] = useSearchParams();
   const rawType = params.get('type');
   const type: DetailType | null = isDetailType(rawType) ? rawType : null;
-  const id = parseId(params.get('id'));
+  const id = recordIdParam(params.get('id'));
   const valid = type !== null && id !== null;
 
   const transfer = useTransfer(id ?? 0, valid && type === 'transfer');

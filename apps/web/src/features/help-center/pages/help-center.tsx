@@ -11,11 +11,8 @@ import { useHelpList } from '../api/get-help-list';
 import { HelpArticleView } from '../components/help-article';
 import { useDebounced } from '../hooks/use-debounced';
 import { HELP_QUERY_MAX, SEARCH_DEBOUNCE_MS, searchQuery } from '../utils/search-query';
+import { recordIdParam } from '../../../lib/record-id';
 
-/** `?id=` as a positive integer id, or null. */
-function idParam(value: string | null): number | null {
-  return value && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : null;
-}
 
 function HelpTopics() {
   const { t } = useTranslation();
@@ -83,6 +80,6 @@ function HelpTopics() {
 /** /helpCenter: topics and their articles with a title search; /helpCenter?id= opens one article. */
 export default function HelpCenterPage() {
   const [params] = useSearchParams();
-  const id = idParam(params.get('id'));
+  const id = recordIdParam(params.get('id'));
   return id === null ? <HelpTopics /> : <HelpArticleView id={id} />;
 }

@@ -10,17 +10,14 @@ import { LoadFailed } from '../../../components/wallet/load-failed';
 import { isApiError } from '../../../lib/api-error';
 import { formatDateTime } from '../../../lib/wallet/format';
 import { useNotice } from '../api/get-notice';
+import { recordIdParam } from '../../../lib/record-id';
 
-/** `?id=` as a positive integer id, or null. */
-function idParam(value: string | null): number | null {
-  return value && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : null;
-}
 
 /** /noticeCenter/detail?id=: the notice's body; opening it marks it read. */
 export default function NoticeDetailPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
-  const id = idParam(params.get('id'));
+  const id = recordIdParam(params.get('id'));
   const notice = useNotice(id);
 
   if (id === null || isApiError(notice.error, ErrorCode.NOT_FOUND)) {
