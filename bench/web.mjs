@@ -14,12 +14,12 @@
  *    until the network is idle: this adds widgets that load after the first paint (the
  *    public rates with the HTTP client). Raw and gzip (level 9) bytes.
  * 3. Starts the real server (embedded mode, fresh DATA_DIR) serving the build and runs
- *    Lighthouse's default mobile profile (performance only) N times; prints the median.
+ *    Lighthouse's default mobile profile (performance and accessibility) N times; prints the medians.
  * 4. The operator console (apps/console, served at /console/, desktop only): its initial JS
  *    (index.html's entry + modulepreloads), and with the dashboard route's chunks added
  *    (what a signed-in operator's first page needs). Reported only: it has no budget.
  * Budgets: initial JS for "/" (index.html's set) <= 150 kB gzip; Lighthouse mobile
- * performance >= 95. Exits 1 when a budget is missed. It also reports whether the server compresses the assets, since
+ * performance >= 95 and accessibility >= 95 (medians). Exits 1 when a budget is missed. It also reports whether the server compresses the assets, since
  * Lighthouse's simulated 4G link makes that decisive.
  */
 import { execFileSync, spawn } from 'node:child_process';
@@ -48,6 +48,7 @@ const CHROME_FLAGS = [
 ];
 const BUDGET_JS_GZIP_KB = 150;
 const BUDGET_LIGHTHOUSE = 95;
+const BUDGET_LIGHTHOUSE_A11Y = 95;
 
 const args = process.argv.slice(2);
 const runs = Number(args.find((a) => a.startsWith('--runs='))?.split('=')[1] ?? 3);
@@ -218,7 +219,7 @@ function lighthouseOnce(url, outFile) {
     [
       url,
       '--quiet',
-      '--only-categories=performance',
+      '--only-categories=performance,accessibility',
       '--output=json',
       `--output-path=${outFile}`,
       `--chrome-flags=${CHROME_FLAGS.join(' ')}`,
@@ -229,6 +230,7 @@ function lighthouseOnce(url, outFile) {
   const audit = (id) => report.audits[id]?.numericValue ?? Number.NaN;
   return {
     score: Math.round((report.categories.performance.score ?? 0) * 100),
+    a11y: Math.round((report.categories.accessibility?.score ?? 0) * 100),
     fcp: audit('first-contentful-paint'),
     lcp: audit('largest-contentful-paint'),
     tbt: audit('total-blocking-time'),
@@ -274,7 +276,7 @@ async function main() {
       const result = lighthouseOnce(`${server.baseURL}/`, join(outDir, `run-${i}.json`));
       results.push(result);
       console.log(
-        `lighthouse run ${i}/${runs}: score ${result.score}  FCP ${Math.round(result.fcp)} ms  LCP ${Math.round(result.lcp)} ms  TBT ${Math.round(result.tbt)} ms  CLS ${result.cls.toFixed(3)}  bytes ${kb(result.bytes)} kB`,
+        `lighthouse run ${i}/${runs}: performance ${result.score}  accessibility ${result.a11y}  FCP ${Math.round(result.fcp)} ms  LCP ${Math.round(result.lcp)} ms  TBT ${Math.round(result.tbt)} ms  CLS ${result.cls.toFixed(3)}  bytes ${kb(result.bytes)} kB`,
       );
     }
     rmSync(outDir, { recursive: true, force: true });
@@ -301,14 +303,17 @@ async function main() {
   const initial = initialJs.gzip;
   const jsOk = initial <= BUDGET_JS_GZIP_KB * 1000;
   const lhOk = score >= BUDGET_LIGHTHOUSE;
+  const a11y = median(results.map((r) => r.a11y));
+  const a11yOk = a11y >= BUDGET_LIGHTHOUSE_A11Y;
   console.log('\nbudgets');
   console.log(`  initial JS for "/" ${kb(initial)} kB gzip <= ${BUDGET_JS_GZIP_KB} kB: ${jsOk ? 'PASS' : 'FAIL'}`);
   console.log(`  Lighthouse mobile performance ${score} >= ${BUDGET_LIGHTHOUSE}: ${lhOk ? 'PASS' : 'FAIL'}`);
+  console.log(`  Lighthouse mobile accessibility ${a11y} >= ${BUDGET_LIGHTHOUSE_A11Y}: ${a11yOk ? 'PASS' : 'FAIL'}`);
   console.log(`\nreported, no budget: operator console initial JS ${consoleFigure}`);
   if (!lhOk && compression === 'none') {
     console.log('  (the server sends the assets uncompressed; the build ships .br/.gz next to each file)');
   }
-  if (!jsOk || !lhOk) process.exitCode = 1;
+  if (!jsOk || !lhOk || !a11yOk) process.exitCode = 1;
 }
 
 main().catch((error) => {
