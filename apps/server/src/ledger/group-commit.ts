@@ -51,6 +51,11 @@ export class GroupCommit<Item, Raw extends BatchedRow, Result> {
     private readonly maxBatch = MAX_BATCH,
   ) {}
 
+  /** Items waiting for a batch (metrics: queue depth). */
+  get queued(): number {
+    return this.queue.length;
+  }
+
   submit(item: Item): Promise<Result> {
     return new Promise((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
@@ -76,7 +81,9 @@ export class GroupCommit<Item, Raw extends BatchedRow, Result> {
     while (this.inFlight < this.maxInFlight && this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
       this.inFlight++;
+      const started = performance.now();
       this.run(batch).finally(() => {
+        observed(this.database, this.statement.name, batch.length, performance.now() - started);
         this.inFlight--;
         this.schedule();
       });
@@ -147,6 +154,33 @@ function refusedByDatabase(e: unknown): boolean {
 }
 
 const writers = new WeakMap<Database, Map<string, GroupCommit<unknown, BatchedRow, unknown>>>();
+
+/** Sees every batch a writer ran (metrics/): its statement's name, its items, its milliseconds. */
+export type BatchObserver = (statement: string, size: number, durationMs: number) => void;
+const observers = new WeakMap<Database, Set<BatchObserver>>();
+
+/** Calls `observer` after each batch of every writer of `database`; answers the unsubscribe. */
+export function observeBatches(database: Database, observer: BatchObserver): () => void {
+  const set = observers.get(database) ?? new Set<BatchObserver>();
+  observers.set(database, set);
+  set.add(observer);
+  return () => set.delete(observer);
+}
+
+/** The writers of `database` created so far, by statement name (metrics: queue depth). */
+export function writersOf(database: Database): ReadonlyMap<string, { readonly queued: number }> {
+  return writers.get(database) ?? new Map();
+}
+
+function observed(database: Database, statement: string, size: number, durationMs: number) {
+  for (const observer of observers.get(database) ?? []) {
+    try {
+      observer(statement, size, durationMs);
+    } catch {
+      // An observer's failure must not reach the writer's callers.
+    }
+  }
+}
 
 /**
  * The writer of a statement for a database: one per process, statement and database, with
