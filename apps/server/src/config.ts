@@ -78,6 +78,11 @@ export function fastifyTrustProxy(value: false | number | string[]): boolean | s
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
+  /** Prometheus metrics at /metrics on a port of their own, bound to HOST; unset: off (decision 024). */
+  METRICS_PORT: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce.number().int().min(0).max(65535).optional(),
+  ),
   DATA_DIR: z.string().min(1).default('./.coffer'),
   DATABASE_URL: optionalUrl(['postgres://', 'postgresql://']),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
