@@ -29,6 +29,8 @@ export interface Database {
   db: Db;
   sql: SqlClient;
   close(): Promise<void>;
+  /** PostgreSQL only: the pool's connections right now (metrics: in use, idle, callers waiting). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   /**
    * PostgreSQL only: a connection of its own, kept until released (session-level advisory
    * locks, e.g. the chain leader's). PGlite has one connection and one process.
@@ -59,6 +61,7 @@ export async function openPostgres(url: string, poolSize = 20): Promise<Database
       },
     },
     close: () => pool.end(),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     dedicated: () => pool.connect(),
   };
 }
