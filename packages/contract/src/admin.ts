@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amountString, decimalString, id, isoTime, PAGE_SIZE_MAX, pageResponse, safeText } from './common.ts';
+import { amountOrZero, amountString, decimalString, id, isoTime, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, pageResponse, safeText } from './common.ts';
 import { auditReport } from './ledger.ts';
 
 /**
@@ -27,7 +27,7 @@ const queryInt = z
 /** Paging in a query string: ?page=1&pageSize=20 (at most PAGE_SIZE_MAX). */
 export const adminPageQuery = z.object({
   page: queryInt.default(1),
-  pageSize: queryInt.pipe(z.number().max(PAGE_SIZE_MAX)).default(20),
+  pageSize: queryInt.pipe(z.number().max(PAGE_SIZE_MAX)).default(PAGE_SIZE_DEFAULT),
 });
 export type AdminPageQuery = z.input<typeof adminPageQuery>;
 
@@ -245,7 +245,7 @@ export type HouseLimit = z.infer<typeof houseLimit>;
 export const houseLimitList = z.array(houseLimit);
 export const houseLimitSetBody = z.object({
   currencyId: id,
-  limit: z.union([amountString, z.literal('0')]),
+  limit: amountOrZero,
   reason: operatorReason,
 });
 export type HouseLimitSetBody = z.infer<typeof houseLimitSetBody>;

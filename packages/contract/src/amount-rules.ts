@@ -5,6 +5,72 @@
  */
 
 /**
+ * Amounts are stored as NUMERIC(38,18): at most 20 digits before the point and 18 after.
+ * Every limit on an amount's size (schemas, the keypad, checkAmount, pricing) reads these.
+ */
+export const AMOUNT_MAX_INTEGER_DIGITS = 20;
+export const AMOUNT_MAX_DECIMALS = 18;
+
+/**
+ * The one amount grammar: a plain unsigned decimal string ("12.5", "0", "012.50"). No sign,
+ * exponent, grouping or bare point ("1.", ".5"). Whether zero is allowed is not grammar: a
+ * transfer or swap amount must be positive (isPositiveAmount), a fee, balance or limit may be 0.
+ */
+export const AMOUNT_RE = /^\d+(?:\.\d+)?$/;
+
+/** The signed form, as the ledger answers postings and balances ("-12.5"). */
+export const DECIMAL_RE = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/** True for an amount in the grammar that fits NUMERIC(38,18) (leading and trailing zeros do not count). */
+export function isAmountWithinLimits(value: string): boolean {
+  const parts = parseDecimal(value);
+  if (!parts || parts.negative) return false;
+  return parts.int.length <= AMOUNT_MAX_INTEGER_DIGITS && parts.frac.replace(/0+$/, '').length <= AMOUNT_MAX_DECIMALS;
+}
+
+/** True for a decimal string above zero ("0.001"); false for zero ("0.000"), negatives and non-decimals. */
+export function isPositiveAmount(value: string): boolean {
+  const parts = parseDecimal(value);
+  return parts !== null && !parts.negative && /[1-9]/.test(parts.int + parts.frac);
+}
+
+export type AmountProblem = 'zero' | 'decimals' | 'too_large' | 'below_min' | 'above_max' | 'shape';
+
+/**
+ * Checks an amount string against a currency without floats; the server (3002, or 1001 for
+ * 'shape') and the web app's amount fields share it. Returns the canonical form ("1.50" -> "1.5")
+ * or the problem. Trailing zeros do not count as decimals: "1.50" is exact for a 1-decimal
+ * currency, "1.05" is not.
+ */
+export function checkAmount(
+  raw: string,
+  cur: { decimals: number; transferMin?: string | null; transferMax?: string | null },
+): { ok: true; value: string; units: bigint } | { ok: false; problem: AmountProblem } {
+  const text = raw.trim();
+  if (!AMOUNT_RE.test(text)) return { ok: false, problem: 'shape' };
+  const parts = parseDecimal(text)!;
+  const frac = parts.frac.replace(/0+$/, '');
+  if (parts.int.length > AMOUNT_MAX_INTEGER_DIGITS) return { ok: false, problem: 'too_large' };
+  if (frac.length > cur.decimals) return { ok: false, problem: 'decimals' };
+  const units = BigInt(parts.int + frac.padEnd(cur.decimals, '0'));
+  if (units === 0n) return { ok: false, problem: 'zero' };
+  // Limits are cut to the currency's decimals (an operator's "0.0015" on a 3-decimal currency is 0.001).
+  if (cur.transferMin && units < toUnits(cur.transferMin, cur.decimals)) return { ok: false, problem: 'below_min' };
+  if (cur.transferMax && units > toUnits(cur.transferMax, cur.decimals)) return { ok: false, problem: 'above_max' };
+  return { ok: true, value: frac ? `${parts.int}.${frac}` : parts.int, units };
+}
+
+/** -1, 0 or 1, comparing two decimal strings exactly (any number of decimals). */
+export function compareDecimals(a: string, b: string): -1 | 0 | 1 {
+  const x = scaled(a);
+  const y = scaled(b);
+  const scale = x.scale > y.scale ? x.scale : y.scale;
+  const u = x.units * 10n ** BigInt(scale - x.scale);
+  const v = y.units * 10n ** BigInt(scale - y.scale);
+  return u === v ? 0 : u < v ? -1 : 1;
+}
+
+/**
  * Decimals shown for a currency in lists and summaries (home, records, quotes, rates).
  * Details show the exact value with a copy action. Unknown codes show at most
  * DEFAULT_DISPLAY_DECIMALS; never more than the currency itself carries.
@@ -26,8 +92,6 @@ interface Parts {
   int: string;
   frac: string;
 }
-
-const DECIMAL_RE = /^(-?)(\d+)(?:\.(\d+))?$/;
 
 /** The parts of a plain decimal string ("-012.50" → -, "12", "50"), or null for anything else. */
 export function parseDecimal(value: string): Parts | null {

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { safeText } from './common.ts';
 
-export const EMAIL_CODE_LENGTH = 6;
+import { EMAIL_CODE_LENGTH, EMAIL_CODE_RESEND_SECONDS } from './rules.ts';
+
+export { EMAIL_CODE_LENGTH, EMAIL_CODE_RESEND_SECONDS };
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 export const NICKNAME_MAX = 32;
@@ -12,7 +14,7 @@ export const email = z.string().trim().toLowerCase().email().max(254);
  * shown or logged, so any character is allowed (a rule now could lock out existing accounts).
  */
 export const password = z.string().min(PASSWORD_MIN).max(PASSWORD_MAX);
-export const emailCode = z.string().regex(/^\d{6}$/);
+export const emailCode = z.string().regex(new RegExp(`^\\d{${EMAIL_CODE_LENGTH}}$`));
 export const nickname = safeText({ min: 1, max: NICKNAME_MAX });
 
 export const mailType = z.enum(['register', 'reset', 'withdraw']);

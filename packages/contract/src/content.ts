@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { id, isoTime, PAGE_SIZE_MAX, pageResponse, queryId, safeText } from './common.ts';
+import { id, isoTime, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, pageResponse, queryId, safeText } from './common.ts';
+import { HELP_QUERY_MAX } from './rules.ts';
 
 /**
  * Content the operators write and everyone reads: banners, notices and help articles
@@ -18,7 +19,7 @@ export const ROUTE_PATH_MAX = 200;
 /** Largest uploaded image: 1 MiB. */
 export const MAX_UPLOAD_BYTES = 1024 * 1024;
 /** Longest help search text. */
-export const HELP_QUERY_MAX = 50;
+export { HELP_QUERY_MAX };
 /** Highest sort order; lower comes first. */
 export const SORT_ORDER_MAX = 1_000_000;
 /** Most banners one reorder may name. */
@@ -58,7 +59,7 @@ export const inAppPath = safeText({ min: 1, max: ROUTE_PATH_MAX }).refine((v) =>
 /** Page and page size in a query string (DESIGN §5: page from 1, at most 100 a page). */
 export const pageQuery = z.object({
   page: queryId.optional().default(1),
-  pageSize: queryId.pipe(z.number().max(PAGE_SIZE_MAX)).optional().default(20),
+  pageSize: queryId.pipe(z.number().max(PAGE_SIZE_MAX)).optional().default(PAGE_SIZE_DEFAULT),
 });
 
 // ---------------------------------------------------------------------------------------

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { email } from './auth.ts';
-import { id, isoTime, pageRequest, pageResponse, queryId, safeText } from './common.ts';
+import { amountShape, id, isoTime, pageRequest, pageResponse, queryId, safeText } from './common.ts';
+import { canonicalAmount } from './rules.ts';
+
+export { type AmountProblem, checkAmount } from './rules.ts';
 
 /**
  * Currencies, balances, transfers and the operator's ledger tools (GitHub issue #3).
@@ -11,19 +14,12 @@ import { id, isoTime, pageRequest, pageResponse, queryId, safeText } from './com
 export const MEMO_MAX = 100;
 export const ADJUST_REASON_MAX = 500;
 
-/** NUMERIC(38,18): at most 20 digits before the point. */
-export const LEDGER_MAX_INTEGER_DIGITS = 20;
-
 /**
- * The shape of an amount in a request: a plain non-negative decimal string. Wrong shapes
+ * The shape of an amount in a money-moving request (common amountShape). Wrong shapes
  * (numbers, signs, exponents, words) are 1001; the value itself (zero, too many decimals for
- * the currency, above the maximum) is judged against the currency and answers 3002.
+ * the currency, above the maximum) is judged against the currency by checkAmount and answers 3002.
  */
-export const amountInput = z
-  .string()
-  .trim()
-  .max(64)
-  .regex(/^\d+(\.\d+)?$/, 'amount must be a decimal string like "12.5"');
+export const amountInput = amountShape;
 
 export const currency = z.object({
   id: z.number().int(),
@@ -155,48 +151,12 @@ export const auditReport = z.object({
 });
 export type AuditReport = z.infer<typeof auditReport>;
 
-export type AmountProblem = 'zero' | 'decimals' | 'too_large' | 'below_min' | 'above_max' | 'shape';
-
-/**
- * Checks an amount string against a currency without floats; the server and the web app
- * share it. Returns the canonical form ("1.50" -> "1.5") or the problem. Trailing zeros do
- * not count as decimals: "1.50" is exact for a 1-decimal currency, "1.05" is not.
- */
-export function checkAmount(
-  raw: string,
-  cur: { decimals: number; transferMin?: string | null; transferMax?: string | null },
-): { ok: true; value: string; units: bigint } | { ok: false; problem: AmountProblem } {
-  const m = /^(\d+)(?:\.(\d+))?$/.exec(raw.trim());
-  if (!m) return { ok: false, problem: 'shape' };
-  const int = m[1]!.replace(/^0+(?=\d)/, '');
-  const frac = (m[2] ?? '').replace(/0+$/, '');
-  if (int.length > LEDGER_MAX_INTEGER_DIGITS) return { ok: false, problem: 'too_large' };
-  if (frac.length > cur.decimals) return { ok: false, problem: 'decimals' };
-  const units = BigInt(int + frac.padEnd(cur.decimals, '0'));
-  if (units === 0n) return { ok: false, problem: 'zero' };
-  if (cur.transferMin && units < toUnits(cur.transferMin, cur.decimals)) return { ok: false, problem: 'below_min' };
-  if (cur.transferMax && units > toUnits(cur.transferMax, cur.decimals)) return { ok: false, problem: 'above_max' };
-  return { ok: true, value: frac ? `${int}.${frac}` : int, units };
-}
-
-/** Minor units of a non-negative decimal string, truncated to `decimals` (for limits). */
-function toUnits(value: string, decimals: number): bigint {
-  const [int = '0', frac = ''] = value.split('.');
-  return BigInt(int + frac.slice(0, decimals).padEnd(decimals, '0'));
-}
-
 /**
  * The shortest exact form of a stored NUMERIC ("10.500000000000000000" -> "10.5",
  * "-0.000000" -> "0"). Stored values never carry more decimals than their currency.
  */
 export function trimDecimal(value: string): string {
-  const neg = value.startsWith('-');
-  const body = neg ? value.slice(1) : value;
-  const [intRaw = '0', fracRaw = ''] = body.split('.');
-  const int = intRaw.replace(/^0+(?=\d)/, '');
-  const frac = fracRaw.replace(/0+$/, '');
-  const out = frac ? `${int}.${frac}` : int;
-  return neg && out !== '0' ? `-${out}` : out;
+  return canonicalAmount(value) ?? value;
 }
 
 /** alice@example.com -> a***e@example.com; short local parts keep only the first letter. */

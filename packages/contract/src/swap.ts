@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { amountString, decimalString, id, isoTime, pageRequest, pageResponse } from './common.ts';
+import { amountOrZero, amountString, decimalString, id, isoTime, pageRequest, pageResponse } from './common.ts';
 
-/** How long a quote holds, in seconds; the server refuses it after that (3006). */
-export const SWAP_QUOTE_TTL_SECONDS = 15;
+export { SWAP_QUOTE_TTL_SECONDS } from './rules.ts';
 
 /** Which side the fee is taken from: the sold currency or the bought one. */
 export const feeCurrencyPolicy = z.enum(['from', 'to']);
@@ -93,7 +92,7 @@ export const swapRecordPage = pageResponse(swapRecord);
 export type SwapRecordPage = z.infer<typeof swapRecordPage>;
 
 /** Operator: the house may owe at most `limit` of a currency (its floor is -limit). */
-export const houseLimitBody = z.object({ currencyId: id, limit: z.union([amountString, z.literal('0')]) });
+export const houseLimitBody = z.object({ currencyId: id, limit: amountOrZero });
 export type HouseLimitBody = z.infer<typeof houseLimitBody>;
 
 export const houseLimitData = z.object({
