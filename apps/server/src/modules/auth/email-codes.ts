@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { ErrorCode, EMAIL_CODE_LENGTH, type Locale, type MailType } from '@coffer/contract';
+import { ErrorCode, EMAIL_CODE_LENGTH, EMAIL_CODE_RESEND_SECONDS, type Locale, type MailType } from '@coffer/contract';
 import { and, eq, gt, isNull, lt, lte, sql } from 'drizzle-orm';
 import { BizError } from '../../core/errors.ts';
 import { readRateLimit, refundRateLimit, sqlClientOf, takeUnderCap } from '../../core/rate-limits.ts';
@@ -9,7 +9,7 @@ import { emailCodes } from '../../db/schema/index.ts';
 export const CODE_TTL_MS = 10 * 60_000;
 export const MAX_WRONG_TRIES = 5;
 /** One mail per address and purpose per minute: protects inboxes and our sender reputation. */
-export const RESEND_INTERVAL_MS = 60_000;
+export const RESEND_INTERVAL_MS = EMAIL_CODE_RESEND_SECONDS * 1000;
 
 /**
  * Wrong codes per (address, purpose) across codes, kept in the database (rate_limits). Each

@@ -1,4 +1,4 @@
-import { ErrorCode } from '@coffer/contract';
+import { AMOUNT_MAX_INTEGER_DIGITS, ErrorCode } from '@coffer/contract';
 import DecimalJs from 'decimal.js';
 import { BizError } from '../../core/errors.ts';
 import type { PricedPair } from './rates/source.ts';
@@ -9,8 +9,6 @@ export type Decimal = InstanceType<typeof Decimal>;
 
 /** Rates carry 18 decimals, like every NUMERIC(38,18) column. */
 export const RATE_DECIMALS = 18;
-/** NUMERIC(38,18) leaves 20 digits before the point. */
-const MAX_INTEGER_DIGITS = 20;
 const BPS = 10_000;
 
 export interface SwapPrice {
@@ -91,7 +89,7 @@ export function priceSwap(pair: PricedPair, amount: string, rate = rateAfterSpre
   if (receive.lte(0)) {
     throw new BizError(ErrorCode.AMOUNT_OUT_OF_RANGE, 'amount: too small to receive anything');
   }
-  if (receive.plus(fee).trunc().toFixed().length > MAX_INTEGER_DIGITS) {
+  if (receive.plus(fee).trunc().toFixed().length > AMOUNT_MAX_INTEGER_DIGITS) {
     throw new BizError(ErrorCode.AMOUNT_OUT_OF_RANGE, 'amount: too large');
   }
   return {
