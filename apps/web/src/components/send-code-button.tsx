@@ -1,12 +1,10 @@
 import type { MailType } from '@coffer/contract/auth';
+import { EMAIL_CODE_RESEND_SECONDS } from '@coffer/contract/rules';
 import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { toastSuccess } from '../lib/notify';
 import { useSendMail } from '../lib/send-mail';
 import { useCountdown } from '../lib/use-countdown';
-
-/** Resend is blocked for 60 s after a code went out, as the server also rate-limits. */
-export const RESEND_SECONDS = 60;
 
 interface Props {
   type: MailType;
@@ -19,7 +17,7 @@ interface Props {
 export function SendCodeButton({ type, getEmail, testId = 'send-code' }: Props) {
   const { t } = useTranslation();
   const sendMail = useSendMail();
-  const countdown = useCountdown(RESEND_SECONDS);
+  const countdown = useCountdown(EMAIL_CODE_RESEND_SECONDS);
 
   const onClick = async () => {
     const email = await getEmail();

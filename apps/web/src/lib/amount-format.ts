@@ -8,7 +8,7 @@ import {
   type Rounding,
   type Separators,
   toUnits,
-} from '@coffer/contract/amount-rules';
+} from '@coffer/contract/rules';
 import { i18n } from './i18n';
 
 /**

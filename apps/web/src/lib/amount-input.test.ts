@@ -1,4 +1,4 @@
-import { checkAmount } from '@coffer/contract/ledger';
+import { checkAmount } from '@coffer/contract/rules';
 import { describe, expect, it } from 'vitest';
 import { appendAmountKey, checkAmountInput, deleteAmountKey } from './amount-input';
 

@@ -1,16 +1,16 @@
-import { compareAmounts } from './money';
+import { AMOUNT_MAX_INTEGER_DIGITS, type AmountProblem, checkAmount, compareDecimals } from '@coffer/contract/rules';
 
 /**
  * Amount entry on the numeric keypad and its checks before anything is sent. Everything
- * works on the typed string; nothing passes through a float.
+ * works on the typed string; nothing passes through a float. The rules themselves (grammar,
+ * NUMERIC(38,18) limits, zero, the currency's decimals and limits) are the contract's
+ * checkAmount, the very function the server answers 3002 with.
  */
-
-/** NUMERIC(38,18) leaves 20 digits before the point (contract LEDGER_MAX_INTEGER_DIGITS). */
-export const MAX_INTEGER_DIGITS = 20;
 
 /**
  * The text after one keypad press, or the same text when the key would make it malformed:
- * one point at most, no leading zeros, never more decimals than the currency has.
+ * one point at most, no leading zeros, never more decimals than the currency has nor more
+ * integer digits than the ledger stores.
  */
 export function appendAmountKey(current: string, key: string, decimals: number): string {
   if (key === '.') {
@@ -21,7 +21,7 @@ export function appendAmountKey(current: string, key: string, decimals: number):
   const [int = '', frac] = current.split('.');
   if (frac !== undefined) return frac.length >= decimals ? current : current + key;
   if (int === '0') return key;
-  if (int.length >= MAX_INTEGER_DIGITS) return current;
+  if (int.length >= AMOUNT_MAX_INTEGER_DIGITS) return current;
   return current + key;
 }
 
@@ -42,25 +42,26 @@ export interface AmountRules {
 
 export type AmountCheck = { ok: true; value: string } | { ok: false; error: AmountError };
 
-const AMOUNT_RE = /^(\d+)(?:\.(\d*))?$/;
+const ERROR_OF: Record<AmountProblem, AmountError> = {
+  shape: 'shape',
+  zero: 'zero',
+  decimals: 'decimals',
+  too_large: 'tooLarge',
+  below_min: 'belowMin',
+  above_max: 'aboveMax',
+};
 
 /**
  * Validates a typed amount the way the server will (3002 rules, then 3001), and returns
- * its canonical form ("01.50" -> "1.5") for the request body.
+ * its canonical form ("01.50" -> "1.5") for the request body. A point typed last ("1.")
+ * is an amount still being typed and reads as the digits before it.
  */
 export function checkAmountInput(raw: string, rules: AmountRules): AmountCheck {
   const text = raw.trim();
   if (text === '') return { ok: false, error: 'required' };
-  const match = AMOUNT_RE.exec(text);
-  if (!match) return { ok: false, error: 'shape' };
-  const int = match[1]!.replace(/^0+(?=\d)/, '');
-  const frac = (match[2] ?? '').replace(/0+$/, '');
-  if (int.length > MAX_INTEGER_DIGITS) return { ok: false, error: 'tooLarge' };
-  if (frac.length > rules.decimals) return { ok: false, error: 'decimals' };
-  const value = frac ? `${int}.${frac}` : int;
-  if (/^0*$/.test(int + frac)) return { ok: false, error: 'zero' };
-  if (rules.min && compareAmounts(value, rules.min) < 0) return { ok: false, error: 'belowMin' };
-  if (rules.max && compareAmounts(value, rules.max) > 0) return { ok: false, error: 'aboveMax' };
-  if (rules.available != null && compareAmounts(value, rules.available) > 0) return { ok: false, error: 'balance' };
-  return { ok: true, value };
+  const typed = /^\d+\.$/.test(text) ? text.slice(0, -1) : text;
+  const res = checkAmount(typed, { decimals: rules.decimals, transferMin: rules.min, transferMax: rules.max });
+  if (!res.ok) return { ok: false, error: ERROR_OF[res.problem] };
+  if (rules.available != null && compareDecimals(res.value, rules.available) > 0) return { ok: false, error: 'balance' };
+  return { ok: true, value: res.value };
 }

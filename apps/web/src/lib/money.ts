@@ -1,10 +1,10 @@
+import { compareDecimals, fromUnits, parseDecimal as parse } from '@coffer/contract/rules';
+
 /**
  * Money arrives from the API as decimal strings ("1234.5"). These helpers work on the
  * digits directly (and BigInt where arithmetic is needed) so no amount ever passes
  * through a binary float.
  */
-
-const DECIMAL_RE = /^(-?)(\d+)(?:\.(\d+))?$/;
 
 export interface FormatOptions {
   /** Exact number of decimals to show: extra digits are cut (never rounded up), missing ones padded. */
@@ -13,19 +13,6 @@ export interface FormatOptions {
   group?: boolean;
   /** Shown for values that are not decimal strings. */
   placeholder?: string;
-}
-
-interface Parsed {
-  negative: boolean;
-  int: string;
-  frac: string;
-}
-
-function parse(value: string): Parsed | null {
-  const match = DECIMAL_RE.exec(value.trim());
-  if (!match) return null;
-  const int = match[2]!.replace(/^0+(?=\d)/, '');
-  return { negative: match[1] === '-', int, frac: match[3] ?? '' };
 }
 
 function groupThousands(int: string): string {
@@ -62,22 +49,11 @@ export function toUnits(value: string, decimals: number): bigint {
   return parsed.negative ? -units : units;
 }
 
-/** The inverse of toUnits, without trailing zeros ("1.50" -> "1.5"). */
-export function fromUnits(units: bigint, decimals: number): string {
-  const negative = units < 0n;
-  const digits = (negative ? -units : units).toString().padStart(decimals + 1, '0');
-  const int = digits.slice(0, digits.length - decimals);
-  const frac = digits.slice(digits.length - decimals).replace(/0+$/, '');
-  return `${negative ? '-' : ''}${int}${frac ? `.${frac}` : ''}`;
-}
+/** The inverse of toUnits, without trailing zeros ("1.50" -> "1.5"): the contract's. */
+export { fromUnits };
 
-/** -1, 0 or 1, comparing two decimal strings exactly. */
-export function compareAmounts(a: string, b: string): -1 | 0 | 1 {
-  const scale = Math.max(parse(a)?.frac.length ?? 0, parse(b)?.frac.length ?? 0);
-  const x = toUnits(a, scale);
-  const y = toUnits(b, scale);
-  return x === y ? 0 : x < y ? -1 : 1;
-}
+/** -1, 0 or 1, comparing two decimal strings exactly: the contract's. */
+export const compareAmounts = compareDecimals;
 
 /** The number of decimals a decimal string carries as written ("1.50" -> 2). */
 function scaleOf(value: string): number {

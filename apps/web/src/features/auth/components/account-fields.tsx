@@ -1,4 +1,4 @@
-import { email, emailCode, type MailType, PASSWORD_MAX, PASSWORD_MIN, password } from '@coffer/contract/auth';
+import { EMAIL_CODE_LENGTH, email, emailCode, type MailType, PASSWORD_MAX, PASSWORD_MIN, password } from '@coffer/contract/auth';
 import { Button, Form, Input } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import type { FormInstance } from 'antd-mobile/es/components/form';
@@ -37,7 +37,7 @@ export function EmailCodeField({ form, type }: { form: FormInstance; type: MailT
       rules={[schemaRule(emailCode, t('validation.code'))]}
       extra={<SendCodeButton type={type} getEmail={getEmail} />}
     >
-      <Input name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={6} placeholder={t('auth.codePlaceholder')} />
+      <Input name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={EMAIL_CODE_LENGTH} placeholder={t('auth.codePlaceholder')} />
     </Form.Item>
   );
 }

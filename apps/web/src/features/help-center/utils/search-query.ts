@@ -1,14 +1,12 @@
-/**
- * The contract's HELP_QUERY_MAX. Importing it would bring the contract's zod schemas into
- * this page's chunk; search-query.test.ts keeps the two equal.
- */
-export const HELP_QUERY_MAX = 50;
+import { FORBIDDEN_SINGLE_LINE, HELP_QUERY_MAX } from '@coffer/contract/rules';
+
+export { HELP_QUERY_MAX };
 
 /** Debounce of the search box: one request after the user pauses typing. */
 export const SEARCH_DEBOUNCE_MS = 300;
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is its purpose
-const UNSENDABLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
+/** Every character the server refuses in a text field (the contract's list), to remove them all. */
+const UNSENDABLE = new RegExp(FORBIDDEN_SINGLE_LINE.source, 'g');
 
 /**
  * What the search box sends as `q`: trimmed, without characters the server refuses in text,
