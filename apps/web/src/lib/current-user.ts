@@ -1,13 +1,14 @@
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { type UserInfo, useUserStore } from '../stores/user';
 import { apiGet } from './api-client';
+import { queryKeys } from './query-keys';
 
 /*
  * GET /api/getCurrentUser. Shared (like bulletproof-react's lib/auth) because the guard,
  * the auth pages, home and profile all need the signed-in user.
  */
 
-export const currentUserQueryKey = ['current-user'] as const;
+export const currentUserQueryKey = queryKeys.currentUser;
 
 export function getCurrentUser(): Promise<UserInfo> {
   return apiGet<UserInfo>('/getCurrentUser');

@@ -1,13 +1,14 @@
 import type { UnreadCountData } from '@coffer/contract/content';
 import { useQuery } from '@tanstack/react-query';
 import { apiGet } from './api-client';
+import { queryKeys } from './query-keys';
 
 /*
  * GET /api/notice/unread-count. Shared because the profile page shows the badge and the
  * notice center updates it (opening a notice, "all read").
  */
 
-export const unreadCountQueryKey = ['notices', 'unread-count'] as const;
+export const unreadCountQueryKey = queryKeys.notices.unreadCount;
 
 export function getUnreadCount(): Promise<UnreadCountData> {
   return apiGet<UnreadCountData>('/notice/unread-count');

@@ -1,18 +1,9 @@
+import type { CurrentUser } from '@coffer/contract/auth';
 import { create } from 'zustand';
 import { STORAGE_KEYS, session } from '../lib/storage';
 
-/** What the client keeps about the signed-in user (spec §3); mirrors GET /api/getCurrentUser. */
-export interface UserInfo {
-  uid: number;
-  email: string;
-  nickname: string;
-  avatar: string | null;
-  language?: string | null;
-  role?: string;
-  /** Authenticator codes on: withdrawals ask for one. */
-  twoFactor?: boolean;
-  createdAt?: string;
-}
+/** What the client keeps about the signed-in user: GET /api/getCurrentUser's answer (contract CurrentUser). */
+export type UserInfo = CurrentUser;
 
 function readStoredUser(): UserInfo | null {
   const raw = session.get(STORAGE_KEYS.user);

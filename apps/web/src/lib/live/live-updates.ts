@@ -3,13 +3,17 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { API_BASE_URL } from '../api-client';
 import { DEFAULT_LANGUAGE } from '../language';
 import { local, STORAGE_KEYS, tokenStorage } from '../storage';
-import { balancesQueryKey } from '../wallet/balances';
-import { depositDetailKey, depositsQueryKey, withdrawalDetailKey, withdrawalsQueryKey } from '../wallet/chain-keys';
+import { queryKeys } from '../query-keys';
 import { type EventStream, startEventStream } from './event-stream';
 import { publishLiveEvent, setLiveStatus } from './status';
 
 /** Keys a live event makes stale: balances, deposits, withdrawals (details and limits among them), statements. */
-const ALWAYS: readonly QueryKey[] = [balancesQueryKey, depositsQueryKey, withdrawalsQueryKey, ['turnover']];
+const ALWAYS: readonly QueryKey[] = [
+  queryKeys.balances.all,
+  queryKeys.deposits.all,
+  queryKeys.withdrawals.all,
+  queryKeys.turnover.all,
+];
 
 /**
  * Reads one event's data. Only what the app acts on is checked (a known type, an integer
@@ -33,8 +37,8 @@ export function parseLiveEvent(data: string): LiveEvent | null {
 /** The query keys to mark stale for an event. */
 export function keysToInvalidate(event: LiveEvent): QueryKey[] {
   const keys = [...ALWAYS];
-  if (event.type === 'deposit') keys.push(depositDetailKey(event.id));
-  if (event.type === 'withdraw') keys.push(withdrawalDetailKey(event.id));
+  if (event.type === 'deposit') keys.push(queryKeys.deposits.detail(event.id));
+  if (event.type === 'withdraw') keys.push(queryKeys.withdrawals.detail(event.id));
   return keys;
 }
 

@@ -1,10 +1,11 @@
 import type { Balance } from '@coffer/contract/ledger';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../api-client';
+import { queryKeys } from '../query-keys';
 
 /* GET /api/currency/balances and /api/currency/balance/{id} (signed in). */
 
-export const balancesQueryKey = ['balances'] as const;
+export const balancesQueryKey = queryKeys.balances.all;
 
 export function getBalances(): Promise<Balance[]> {
   return apiGet<Balance[]>('/currency/balances');
@@ -25,7 +26,7 @@ export function useBalances(enabled = true) {
 /** One currency's balance, fresh: checked right before money moves. */
 export function useBalance(currencyId: number | undefined) {
   return useQuery({
-    queryKey: [...balancesQueryKey, currencyId],
+    queryKey: queryKeys.balances.one(currencyId),
     queryFn: () => getBalance(currencyId!),
     enabled: currencyId !== undefined,
     staleTime: 0,

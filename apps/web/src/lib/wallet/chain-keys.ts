@@ -1,22 +1,22 @@
 import type { QueryKey } from '@tanstack/react-query';
+import { queryKeys } from '../query-keys';
 
 /**
- * Query keys of the on-chain records, shared by the pages that show them and by the
- * live event stream that marks them stale. Every key starts with its family's prefix, so
- * invalidating the prefix reaches lists, details and limits alike.
+ * Query keys of the on-chain records under the names the pages already import; they are
+ * lib/query-keys' deposits and withdrawals families (one definition per resource).
  */
 
-export const depositsQueryKey = ['deposits'] as const;
-export const withdrawalsQueryKey = ['withdrawals'] as const;
+export const depositsQueryKey = queryKeys.deposits.all;
+export const withdrawalsQueryKey = queryKeys.withdrawals.all;
 
 export function depositDetailKey(id: number): QueryKey {
-  return [...depositsQueryKey, 'detail', id];
+  return queryKeys.deposits.detail(id);
 }
 
 export function withdrawalDetailKey(id: number): QueryKey {
-  return [...withdrawalsQueryKey, 'detail', id];
+  return queryKeys.withdrawals.detail(id);
 }
 
 export function withdrawLimitsKey(networkId: number): QueryKey {
-  return [...withdrawalsQueryKey, 'limits', networkId];
+  return queryKeys.withdrawals.limits(networkId);
 }

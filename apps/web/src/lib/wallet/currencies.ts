@@ -1,6 +1,7 @@
 import type { Currency } from '@coffer/contract/ledger';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../api-client';
+import { queryKeys } from '../query-keys';
 
 /* GET /api/currency/list (public). Shared: home, swap, transfer and the statement filters use it. */
 
@@ -10,7 +11,7 @@ export function getCurrencies(): Promise<Currency[]> {
 
 export function currenciesQueryOptions() {
   // The list changes only when an operator edits it.
-  return queryOptions({ queryKey: ['currencies'], queryFn: getCurrencies, staleTime: 5 * 60_000 });
+  return queryOptions({ queryKey: queryKeys.currencies, queryFn: getCurrencies, staleTime: 5 * 60_000 });
 }
 
 export function useCurrencies() {

@@ -2,10 +2,11 @@ import type { Network } from '@coffer/contract/chain';
 import type { Currency } from '@coffer/contract/ledger';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../api-client';
+import { queryKeys } from '../query-keys';
 
 /* GET /api/currency/onchain (public): the networks each currency moves on. Shared by charge and withdraw. */
 
-export const networksQueryKey = ['networks'] as const;
+export const networksQueryKey = queryKeys.networks;
 
 export function getNetworks(): Promise<Network[]> {
   return apiGet<Network[]>('/currency/onchain');

@@ -1,6 +1,7 @@
 import type { SwapPair, SwapRatesData } from '@coffer/contract/swap';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiGet } from '../api-client';
+import { queryKeys } from '../query-keys';
 
 /* GET /api/swap/rates (public): home prices the wallet with it, swap shows it. */
 
@@ -9,7 +10,7 @@ export function getSwapRates(): Promise<SwapRatesData> {
 }
 
 export function swapRatesQueryOptions() {
-  return queryOptions({ queryKey: ['swap-rates'], queryFn: getSwapRates, staleTime: 15_000 });
+  return queryOptions({ queryKey: queryKeys.swapRates, queryFn: getSwapRates, staleTime: 15_000 });
 }
 
 export function useSwapRates() {

@@ -1,6 +1,7 @@
 import type { ActivityRanking } from '@coffer/contract/activity';
 import { useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** Rankings move with every swap or transfer: refreshed this often while the page is open. */
 export const RANKING_REFRESH_MS = 30_000;
@@ -12,7 +13,7 @@ export function getRanking(id: number): Promise<ActivityRanking> {
 
 export function useRanking(id: number | null) {
   return useQuery({
-    queryKey: ['activities', 'ranking', id],
+    queryKey: queryKeys.activities.ranking(id),
     queryFn: () => getRanking(id!),
     enabled: id !== null,
     refetchInterval: RANKING_REFRESH_MS,

@@ -2,6 +2,7 @@ import type { HelpArticle } from '@coffer/contract/content';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/help/{id}: one article, its body as server-sanitised html. */
 export function getHelpArticle(id: number): Promise<HelpArticle> {
@@ -11,7 +12,7 @@ export function getHelpArticle(id: number): Promise<HelpArticle> {
 export function useHelpArticle(id: number | null) {
   const { i18n } = useTranslation();
   return useQuery({
-    queryKey: ['help', 'article', id, i18n.language],
+    queryKey: queryKeys.help.article(id, i18n.language),
     queryFn: () => getHelpArticle(id!),
     enabled: id !== null,
   });

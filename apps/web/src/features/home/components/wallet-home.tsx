@@ -10,12 +10,13 @@ import { CurrencyIcon } from '../../../components/wallet/currency-icon';
 import { EmptyState } from '../../../components/wallet/empty-state';
 import { formatFiat, formatMoney } from '../../../lib/amount-format';
 import { isZeroAmount } from '../../../lib/money';
-import { balancesQueryKey, useBalances } from '../../../lib/wallet/balances';
+import { useBalances } from '../../../lib/wallet/balances';
 import { useCurrencies } from '../../../lib/wallet/currencies';
 import { useSwapRates } from '../../../lib/wallet/swap-rates';
 import { HIDDEN_AMOUNT, useHideBalances } from '../utils/hide-balances';
 import { REFERENCE_CURRENCY, totalValue, valueIn } from '../utils/total-value';
 import { BannerSlot } from './banner-slot';
+import { queryKeys } from '../../../lib/query-keys';
 
 interface WalletHomeProps {
   brand: ReactNode;
@@ -50,8 +51,8 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
 
   const refresh = async () => {
     await Promise.all([
-      queryClient.refetchQueries({ queryKey: balancesQueryKey }),
-      queryClient.refetchQueries({ queryKey: ['swap-rates'] }),
+      queryClient.refetchQueries({ queryKey: queryKeys.balances.all }),
+      queryClient.refetchQueries({ queryKey: queryKeys.swapRates }),
     ]);
   };
 

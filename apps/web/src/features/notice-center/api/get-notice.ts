@@ -2,8 +2,7 @@ import type { NoticeDetail } from '@coffer/contract/content';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../../lib/api-client';
-import { unreadCountQueryKey } from '../../../lib/notice-unread';
-import { noticesQueryKey } from './get-notices';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/notice/{id}: the notice with its html; the server marks it read (4004 for another user's). */
 export function getNotice(id: number): Promise<NoticeDetail> {
@@ -15,11 +14,11 @@ export function useNotice(id: number | null) {
   const { i18n } = useTranslation();
   const queryClient = useQueryClient();
   return useQuery({
-    queryKey: ['notices', 'detail', id, i18n.language],
+    queryKey: queryKeys.notices.detail(id, i18n.language),
     queryFn: async () => {
       const notice = await getNotice(id!);
-      void queryClient.invalidateQueries({ queryKey: unreadCountQueryKey });
-      void queryClient.invalidateQueries({ queryKey: noticesQueryKey });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.notices.unreadCount });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.notices.lists });
       return notice;
     },
     enabled: id !== null,

@@ -2,9 +2,9 @@ import type { NoticePage } from '@coffer/contract/content';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 export const NOTICE_PAGE_SIZE = 20;
-export const noticesQueryKey = ['notices', 'list'] as const;
 
 /** GET /api/notice/list?page=&pageSize=: public and my own notices, newest first, with read state. */
 export function getNotices(page: number): Promise<NoticePage> {
@@ -14,7 +14,7 @@ export function getNotices(page: number): Promise<NoticePage> {
 export function useNotices() {
   const { i18n } = useTranslation();
   return useInfiniteQuery({
-    queryKey: [...noticesQueryKey, i18n.language],
+    queryKey: queryKeys.notices.list(i18n.language),
     queryFn: ({ pageParam }) => getNotices(pageParam),
     initialPageParam: 1,
     getNextPageParam: (last) => (last.page * last.pageSize < last.total ? last.page + 1 : undefined),

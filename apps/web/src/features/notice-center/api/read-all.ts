@@ -1,8 +1,7 @@
 import type { ReadAllData } from '@coffer/contract/content';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
-import { unreadCountQueryKey } from '../../../lib/notice-unread';
-import { noticesQueryKey } from './get-notices';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** POST /api/notice/read-all: every notice I can see becomes read. */
 export function readAllNotices(): Promise<ReadAllData> {
@@ -15,8 +14,8 @@ export function useReadAll() {
     mutationFn: readAllNotices,
     onSuccess: async () => {
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: unreadCountQueryKey }),
-        queryClient.invalidateQueries({ queryKey: noticesQueryKey }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.notices.unreadCount }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.notices.lists }),
       ]);
     },
   });

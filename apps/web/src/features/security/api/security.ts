@@ -7,10 +7,8 @@ import type {
 } from '@coffer/contract/security';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiGet, apiPost } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
-const securityKey = ['security'] as const;
-const sessionsKey = [...securityKey, 'sessions'] as const;
-const antiPhishingKey = [...securityKey, 'antiPhishing'] as const;
 
 export const getSessions = () => apiGet<SecuritySessionList>('/security/sessions');
 export const revokeSession = (id: number) => apiPost<null>(`/security/sessions/${id}/revoke`);
@@ -20,26 +18,26 @@ export const getAntiPhishing = () => apiGet<AntiPhishingData>('/security/antiPhi
 export const setAntiPhishing = (phrase: string) => apiPost<AntiPhishingData>('/security/antiPhishing', { phrase });
 
 export function useSessions() {
-  return useQuery({ queryKey: sessionsKey, queryFn: getSessions, staleTime: 0 });
+  return useQuery({ queryKey: queryKeys.security.sessions, queryFn: getSessions, staleTime: 0 });
 }
 
 export function useSignIns(pageSize: number) {
   return useQuery({
-    queryKey: [...securityKey, 'signins', pageSize],
+    queryKey: queryKeys.security.signIns(pageSize),
     queryFn: () => getSignIns({ page: 1, pageSize }),
     staleTime: 0,
   });
 }
 
 export function useAntiPhishing() {
-  return useQuery({ queryKey: antiPhishingKey, queryFn: getAntiPhishing });
+  return useQuery({ queryKey: queryKeys.security.antiPhishing, queryFn: getAntiPhishing });
 }
 
 export function useRevokeSession() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: number | 'others') => (id === 'others' ? revokeOtherSessions() : revokeSession(id)),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: sessionsKey }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.security.sessions }),
   });
 }
 
@@ -47,6 +45,6 @@ export function useSetAntiPhishing() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: setAntiPhishing,
-    onSuccess: (data) => queryClient.setQueryData(antiPhishingKey, data),
+    onSuccess: (data) => queryClient.setQueryData(queryKeys.security.antiPhishing, data),
   });
 }
