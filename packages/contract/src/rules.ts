@@ -1,0 +1,45 @@
+/**
+ * The rules the server and both apps share, with no dependency (no zod): a screen that only
+ * needs a limit or the amount grammar imports `@coffer/contract/rules` for a few hundred bytes
+ * instead of the contract's schemas. The zod schemas (common.ts, ledger.ts, swap.ts, ...) are
+ * built on these; each rule is written here once and nowhere else.
+ */
+export * from './amount-rules.ts';
+
+/** How long a swap quote holds, in seconds; the server refuses it after that (3006). */
+export const SWAP_QUOTE_TTL_SECONDS = 15;
+
+/** Digits of an e-mailed code (sign-up, password reset, withdrawal). */
+export const EMAIL_CODE_LENGTH = 6;
+/** Seconds before another code may be mailed to the same address for the same purpose. */
+export const EMAIL_CODE_RESEND_SECONDS = 60;
+
+/** Longest help-centre search text, in UTF-16 units after trimming. */
+export const HELP_QUERY_MAX = 50;
+
+/** Default and largest page of a paged list. */
+export const PAGE_SIZE_DEFAULT = 20;
+export const PAGE_SIZE_MAX = 100;
+
+/**
+ * Characters refused in every free-text field: C0 controls except where `multiline` allows
+ * line breaks, DEL and C1 controls; bidirectional embeddings, overrides, isolates and marks
+ * (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C); zero-width characters (U+200B–U+200D,
+ * U+2060, U+FEFF); line and paragraph separators (U+2028, U+2029); invisible tag characters
+ * (U+E0000–U+E007F, as a surrogate pair). A NUL cannot be stored in PostgreSQL text at all; the
+ * rest make text display otherwise than it is stored (reordered, hidden or spoofed names).
+ * Note that U+200D (zero-width joiner) also joins emoji sequences; those are refused too.
+ */
+export const FORBIDDEN_SINGLE_LINE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its purpose
+  /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\u2028\u2029\ufeff]|\udb40[\udc00-\udc7f]/;
+export const FORBIDDEN_MULTILINE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is its purpose
+  /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\u2028\u2029\ufeff]|\udb40[\udc00-\udc7f]/;
+/** A surrogate half without its partner: not text (it would be stored as U+FFFD). */
+export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** True when `text` has none of the characters every text field refuses (see FORBIDDEN_SINGLE_LINE). */
+export function isSafeText(text: string, multiline = false): boolean {
+  return !(multiline ? FORBIDDEN_MULTILINE : FORBIDDEN_SINGLE_LINE).test(text) && !LONE_SURROGATE.test(text);
+}
