@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { amountString, decimalString, id, isoTime, queryId, safeText } from './common.ts';
+import { ACTIVITY_MAX_PRIZE_RANK, ACTIVITY_RULES_MAX, ACTIVITY_TITLE_MAX } from './rules.ts';
+
+export { ACTIVITY_MAX_PRIZE_RANK, ACTIVITY_RULES_MAX, ACTIVITY_TITLE_MAX };
 
 /**
  * Activities (ranking campaigns with prizes, decision 015). A window [startsAt, endsAt), a
@@ -21,14 +24,11 @@ export const ACTIVITY_STATUSES = ['upcoming', 'live', 'ended', 'underfunded', 'p
 export const activityStatus = z.enum(ACTIVITY_STATUSES);
 export type ActivityStatus = z.infer<typeof activityStatus>;
 
-/** Highest rank a prize table may reach, and most tiers in one table. */
-export const ACTIVITY_MAX_PRIZE_RANK = 1000;
+/** Most tiers in one prize table. */
 export const ACTIVITY_MAX_PRIZE_TIERS = 20;
 /** Largest top-N of the public ranking. */
 export const ACTIVITY_RANK_LIMIT_MAX = 100;
 export const ACTIVITY_RANK_LIMIT_DEFAULT = 20;
-export const ACTIVITY_TITLE_MAX = 80;
-export const ACTIVITY_RULES_MAX = 10_000;
 
 /** Ranks rankFrom..rankTo (inclusive) each receive `amount` of the prize currency. */
 export const prizeTier = z

@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { amountOrZero, amountString, decimalString, id, isoTime, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, pageResponse, safeText } from './common.ts';
 import { auditReport } from './ledger.ts';
+import { OPERATOR_REASON_MAX } from './rules.ts';
+
+export { OPERATOR_REASON_MAX };
 
 /**
  * The operator console's server API (/api/admin/..., operators only: HTTP 403 for a signed-in
  * user, 2001 signed out). Money is a decimal string throughout; times are ISO 8601 strings.
  */
 
-/** Longest operator reason, as the audit trail keeps it (operator_actions.reason). */
-export const OPERATOR_REASON_MAX = 500;
 /** Longest search text for the user list. */
 export const USER_SEARCH_MAX = 320;
 /** Ledger postings shown on a user's page. */

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { id, isoTime, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, pageResponse, queryId, safeText } from './common.ts';
-import { HELP_QUERY_MAX } from './rules.ts';
+import {
+  CONTENT_BODY_MAX,
+  CONTENT_REASON_MAX,
+  CONTENT_TITLE_MAX,
+  HELP_QUERY_MAX,
+  ROUTE_PATH_MAX,
+  SORT_ORDER_MAX,
+} from './rules.ts';
+
+export { CONTENT_BODY_MAX, CONTENT_REASON_MAX, CONTENT_TITLE_MAX, ROUTE_PATH_MAX, SORT_ORDER_MAX };
 
 /**
  * Content the operators write and everyone reads: banners, notices and help articles
@@ -8,24 +17,14 @@ import { HELP_QUERY_MAX } from './rules.ts';
  * (rendered to safe HTML by the server); every text exists in zh-CN and en-US.
  */
 
-/** Longest title (banner, notice, help article or topic), after trimming. */
-export const CONTENT_TITLE_MAX = 100;
-/** Longest Markdown body, in UTF-16 units. */
-export const CONTENT_BODY_MAX = 20_000;
 /** Longest image URL (an https address or /uploads/<name>). */
 export const IMAGE_URL_MAX = 500;
-/** Longest in-app path a banner may link to. */
-export const ROUTE_PATH_MAX = 200;
 /** Largest uploaded image: 1 MiB. */
 export const MAX_UPLOAD_BYTES = 1024 * 1024;
 /** Longest help search text. */
 export { HELP_QUERY_MAX };
-/** Highest sort order; lower comes first. */
-export const SORT_ORDER_MAX = 1_000_000;
 /** Most banners one reorder may name. */
 export const REORDER_MAX = 200;
-/** Longest reason an operator may give for a retire or delete. */
-export const CONTENT_REASON_MAX = 500;
 
 /** An uploaded file's name: its SHA-256 and the extension of its real (magic-byte) type. */
 export const UPLOAD_NAME_RE = /^[0-9a-f]{64}\.(png|jpg|webp)$/;

@@ -43,3 +43,23 @@ export const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\u
 export function isSafeText(text: string, multiline = false): boolean {
   return !(multiline ? FORBIDDEN_MULTILINE : FORBIDDEN_SINGLE_LINE).test(text) && !LONE_SURROGATE.test(text);
 }
+
+/* Limits of operator and content forms, which the console checks before sending (the server checks them too). */
+
+/** Longest title (banner, notice, help article or topic), after trimming. */
+export const CONTENT_TITLE_MAX = 100;
+/** Longest Markdown body, in UTF-16 units. */
+export const CONTENT_BODY_MAX = 20_000;
+/** Longest in-app path a banner may link to. */
+export const ROUTE_PATH_MAX = 200;
+/** Highest sort order; lower comes first. */
+export const SORT_ORDER_MAX = 1_000_000;
+/** Longest reason an operator may give for a retire or delete. */
+export const CONTENT_REASON_MAX = 500;
+/** Highest rank a prize table may reach. */
+export const ACTIVITY_MAX_PRIZE_RANK = 1000;
+/** Longest activity title and rules text, in each language. */
+export const ACTIVITY_TITLE_MAX = 80;
+export const ACTIVITY_RULES_MAX = 10_000;
+/** Longest operator reason, as the audit trail keeps it (operator_actions.reason). */
+export const OPERATOR_REASON_MAX = 500;
