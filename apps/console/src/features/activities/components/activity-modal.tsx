@@ -1,15 +1,20 @@
 import type { ActivityAdmin, ActivityCreateBody, ActivityUpdateBody, PrizeTier } from '@coffer/contract/activity';
+import { ACTIVITY_MAX_PRIZE_RANK, ACTIVITY_RULES_MAX, ACTIVITY_TITLE_MAX } from '@coffer/contract/rules';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Col, DatePicker, Form, Input, InputNumber, Modal, Row, Select, Space } from 'antd';
+import { App, Button, DatePicker, Form, Input, InputNumber, Modal, Select, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { type BilingualText, BilingualFields } from '../../../components/bilingual-fields';
 import { errorText } from '../../../lib/errors';
-import { amountRule, REASON_MAX, requiredRule } from '../../../lib/form-rules';
+import { AMOUNT_INPUT_MAX, amountRule, REASON_MAX, requiredRule } from '../../../lib/form-rules';
 import { fromIso } from '../../content/components/schedule';
 import { useCurrencies } from '../../currencies/api/currencies';
 import { ACTIVITIES_KEY } from '../api/activities';
 import { createActivity } from '../api/create-activity';
 import { updateActivity } from '../api/update-activity';
+
+/** An activity's rules under each title: Markdown, up to the contract's ACTIVITY_RULES_MAX. */
+const ACTIVITY_RULES: BilingualText = { name: 'rules', label: 'activities.rules', max: ACTIVITY_RULES_MAX, rows: 4 };
 
 interface ActivityForm {
   titleZh: string;
@@ -111,24 +116,7 @@ export function ActivityModal({ activity, onClose }: { activity: ActivityAdmin |
       destroyOnHidden
     >
       <Form form={form} layout="vertical" initialValues={initialOf(activity)} onFinish={(v) => save.mutate(v)}>
-        <Row gutter={16}>
-          <Col span={12}>
-            <Form.Item name="titleZh" label={t('content.titleZh')} rules={[requiredRule(t)]}>
-              <Input maxLength={80} />
-            </Form.Item>
-            <Form.Item name="rulesZh" label={t('activities.rulesZh')}>
-              <Input.TextArea rows={4} maxLength={10_000} />
-            </Form.Item>
-          </Col>
-          <Col span={12}>
-            <Form.Item name="titleEn" label={t('content.titleEn')} rules={[requiredRule(t)]}>
-              <Input maxLength={80} />
-            </Form.Item>
-            <Form.Item name="rulesEn" label={t('activities.rulesEn')}>
-              <Input.TextArea rows={4} maxLength={10_000} />
-            </Form.Item>
-          </Col>
-        </Row>
+        <BilingualFields titleMax={ACTIVITY_TITLE_MAX} text={ACTIVITY_RULES} />
         <Space wrap align="start">
           <Form.Item name="metric" label={t('activities.metric')}>
             <Select
@@ -145,7 +133,7 @@ export function ActivityModal({ activity, onClose }: { activity: ActivityAdmin |
                 <Select style={{ width: 120 }} options={currencyOptions} />
               </Form.Item>
               <Form.Item name="minTransfer" label={t('activities.minTransfer')} rules={[requiredRule(t), amountRule(t)]}>
-                <Input inputMode="decimal" maxLength={40} />
+                <Input inputMode="decimal" maxLength={AMOUNT_INPUT_MAX} />
               </Form.Item>
             </>
           )}
@@ -153,7 +141,7 @@ export function ActivityModal({ activity, onClose }: { activity: ActivityAdmin |
             <DatePicker.RangePicker showTime />
           </Form.Item>
           <Form.Item name="minScore" label={t('activities.minScore')} rules={[requiredRule(t), { pattern: /^\d+(\.\d+)?$/, message: t('validation.amount') }]}>
-            <Input inputMode="decimal" maxLength={40} style={{ width: 120 }} />
+            <Input inputMode="decimal" maxLength={AMOUNT_INPUT_MAX} style={{ width: 120 }} />
           </Form.Item>
           <Form.Item name="prizeCurrency" label={t('activities.prizeCurrency')} rules={[requiredRule(t)]}>
             <Select style={{ width: 120 }} options={currencyOptions} />
@@ -165,13 +153,13 @@ export function ActivityModal({ activity, onClose }: { activity: ActivityAdmin |
               {fields.map((field) => (
                 <Space key={field.key} align="start">
                   <Form.Item name={[field.name, 'rankFrom']} rules={[{ required: true, message: t('validation.required') }]}>
-                    <InputNumber aria-label={t('activities.rankFrom')} placeholder={t('activities.rankFrom')} min={1} max={1000} precision={0} />
+                    <InputNumber aria-label={t('activities.rankFrom')} placeholder={t('activities.rankFrom')} min={1} max={ACTIVITY_MAX_PRIZE_RANK} precision={0} />
                   </Form.Item>
                   <Form.Item name={[field.name, 'rankTo']} rules={[{ required: true, message: t('validation.required') }]}>
-                    <InputNumber aria-label={t('activities.rankTo')} placeholder={t('activities.rankTo')} min={1} max={1000} precision={0} />
+                    <InputNumber aria-label={t('activities.rankTo')} placeholder={t('activities.rankTo')} min={1} max={ACTIVITY_MAX_PRIZE_RANK} precision={0} />
                   </Form.Item>
                   <Form.Item name={[field.name, 'amount']} rules={[requiredRule(t), amountRule(t)]}>
-                    <Input aria-label={t('activities.prize')} placeholder={t('activities.prize')} inputMode="decimal" maxLength={40} />
+                    <Input aria-label={t('activities.prize')} placeholder={t('activities.prize')} inputMode="decimal" maxLength={AMOUNT_INPUT_MAX} />
                   </Form.Item>
                   <Button onClick={() => remove(field.name)} disabled={fields.length === 1}>
                     {t('activities.removePrize')}

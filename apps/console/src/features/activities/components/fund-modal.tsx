@@ -5,7 +5,7 @@ import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newIdempotencyKey } from '../../../lib/api';
 import { errorText } from '../../../lib/errors';
-import { REASON_MAX, amountRule, reasonRules, requiredRule } from '../../../lib/form-rules';
+import { AMOUNT_INPUT_MAX, amountRule, REASON_MAX, reasonRules, requiredRule } from '../../../lib/form-rules';
 import { ACTIVITIES_KEY } from '../api/activities';
 import { fundActivity } from '../api/fund-activity';
 
@@ -45,7 +45,7 @@ export function FundModal({ activity, onClose }: { activity: ActivityAdmin; onCl
       </Typography.Paragraph>
       <Form form={form} layout="vertical" onFinish={(v) => fund.mutate(v)}>
         <Form.Item name="amount" label={`${t('common.amount')} (${activity.prizeCurrency})`} rules={[requiredRule(t), amountRule(t)]}>
-          <Input inputMode="decimal" maxLength={40} />
+          <Input inputMode="decimal" maxLength={AMOUNT_INPUT_MAX} />
         </Form.Item>
         <Form.Item name="reason" label={t('common.reason')} rules={reasonRules(t)}>
           <Input.TextArea rows={2} maxLength={REASON_MAX} />

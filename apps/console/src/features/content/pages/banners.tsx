@@ -1,9 +1,11 @@
 import type { AdminBanner, BannerInput, BannerLinkInput, BannerLinkType } from '@coffer/contract/content';
+import { ROUTE_PATH_MAX, SORT_ORDER_MAX } from '@coffer/contract/rules';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, DatePicker, Form, Input, InputNumber, Modal, Select, Space, Table, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BilingualFields } from '../../../components/bilingual-fields';
 import { QueryState } from '../../../components/query-state';
 import { ReasonModal } from '../../../components/reason-modal';
 import { errorText } from '../../../lib/errors';
@@ -13,7 +15,6 @@ import { BANNERS_KEY, useBanners } from '../api/banners';
 import { reorderBanners } from '../api/reorder-banners';
 import { retireBanner } from '../api/retire-banner';
 import { saveBanner } from '../api/save-banner';
-import { BilingualFields } from '../components/bilingual-fields';
 import { ImageField } from '../components/image-field';
 import { fromIso, toIso } from '../components/schedule';
 
@@ -118,11 +119,11 @@ function BannerModal({ banner, onClose }: { banner: AdminBanner | null; onClose:
               label={t('content.linkTarget')}
               rules={[requiredRule(t), { pattern: /^\/(?![/\\])/, message: t('validation.path') }]}
             >
-              <Input placeholder="/swap" maxLength={200} style={{ width: 240 }} />
+              <Input placeholder="/swap" maxLength={ROUTE_PATH_MAX} style={{ width: 240 }} />
             </Form.Item>
           )}
           <Form.Item name="sortOrder" label={t('content.sortOrder')}>
-            <InputNumber min={0} max={1_000_000} precision={0} />
+            <InputNumber min={0} max={SORT_ORDER_MAX} precision={0} />
           </Form.Item>
           <Form.Item name="startsAt" label={t('content.startsAt')}>
             <DatePicker showTime />

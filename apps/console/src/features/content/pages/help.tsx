@@ -1,8 +1,10 @@
 import type { AdminHelpArticle, AdminHelpTopic, AdminHelpTree, HelpArticleInput, HelpTopicInput } from '@coffer/contract/content';
+import { SORT_ORDER_MAX } from '@coffer/contract/rules';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Form, Input, InputNumber, Modal, Select, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BilingualFields, REQUIRED_BODY } from '../../../components/bilingual-fields';
 import { QueryState } from '../../../components/query-state';
 import { ReasonModal } from '../../../components/reason-modal';
 import { errorText } from '../../../lib/errors';
@@ -14,7 +16,6 @@ import { HELP_KEY, useHelpTree } from '../api/help';
 import { getHelpArticle } from '../api/help-article';
 import { saveHelpArticle } from '../api/save-help-article';
 import { saveHelpTopic } from '../api/save-help-topic';
-import { BilingualFields } from '../components/bilingual-fields';
 
 type TopicRow = AdminHelpTree['topics'][number];
 type Deleting = { kind: 'topic' | 'article'; id: number } | null;
@@ -54,14 +55,9 @@ function TopicModal({ topic, onClose }: { topic: AdminHelpTopic | null; onClose:
         <Form.Item name="key" label={t('content.topicKey')} rules={[requiredRule(t), { pattern: /^[a-z][a-z0-9-]{0,31}$/, message: t('validation.topicKey') }]}>
           <Input maxLength={32} />
         </Form.Item>
-        <Form.Item name="titleZh" label={t('content.titleZh')} rules={[requiredRule(t)]}>
-          <Input maxLength={100} />
-        </Form.Item>
-        <Form.Item name="titleEn" label={t('content.titleEn')} rules={[requiredRule(t)]}>
-          <Input maxLength={100} />
-        </Form.Item>
+        <BilingualFields text={null} />
         <Form.Item name="sortOrder" label={t('content.sortOrder')}>
-          <InputNumber min={0} max={1_000_000} precision={0} />
+          <InputNumber min={0} max={SORT_ORDER_MAX} precision={0} />
         </Form.Item>
       </Form>
     </Modal>
@@ -96,10 +92,10 @@ function ArticleModal({ article, topics, onClose }: { article: AdminHelpArticle 
             <Select style={{ width: 240 }} options={topics.map((tp) => ({ value: tp.id, label: en ? tp.titleEn : tp.titleZh }))} />
           </Form.Item>
           <Form.Item name="sortOrder" label={t('content.sortOrder')}>
-            <InputNumber min={0} max={1_000_000} precision={0} />
+            <InputNumber min={0} max={SORT_ORDER_MAX} precision={0} />
           </Form.Item>
         </Space>
-        <BilingualFields bodyRequired />
+        <BilingualFields text={REQUIRED_BODY} />
       </Form>
     </Modal>
   );

@@ -4,6 +4,7 @@ import { App, Button, DatePicker, Form, Input, InputNumber, Modal, Radio, Segmen
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { BilingualFields } from '../../../components/bilingual-fields';
 import { QueryState } from '../../../components/query-state';
 import { ReasonModal } from '../../../components/reason-modal';
 import { errorText } from '../../../lib/errors';
@@ -11,7 +12,6 @@ import { formatTime } from '../../../lib/format';
 import { createNotice } from '../api/create-notice';
 import { NOTICES_KEY, type NoticeQuery, useNotices } from '../api/notices';
 import { retireNotice } from '../api/retire-notice';
-import { BilingualFields } from '../components/bilingual-fields';
 import { toIso } from '../components/schedule';
 
 interface NoticeForm {

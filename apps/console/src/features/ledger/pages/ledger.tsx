@@ -7,7 +7,7 @@ import { AuditChecks } from '../../../components/audit-checks';
 import { newIdempotencyKey } from '../../../lib/api';
 import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
-import { REASON_MAX, amountRule, reasonRules, requiredRule } from '../../../lib/form-rules';
+import { AMOUNT_INPUT_MAX, amountRule, REASON_MAX, reasonRules, requiredRule } from '../../../lib/form-rules';
 import { useCurrencies } from '../../currencies/api/currencies';
 import { DASHBOARD_KEY } from '../../dashboard/api/dashboard';
 import { adjust } from '../api/adjust';
@@ -119,7 +119,7 @@ function AdjustCard() {
           />
         </Form.Item>
         <Form.Item name="amount" label={t('common.amount')} rules={[requiredRule(t), amountRule(t)]}>
-          <Input inputMode="decimal" maxLength={40} />
+          <Input inputMode="decimal" maxLength={AMOUNT_INPUT_MAX} />
         </Form.Item>
         <Form.Item name="reason" label={t('common.reason')} rules={reasonRules(t)}>
           <Input.TextArea rows={2} maxLength={REASON_MAX} />
