@@ -1,6 +1,7 @@
-import { Form, Input, Modal } from 'antd';
+import { Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { REASON_MAX, reasonRules } from '../lib/form-rules';
+import { FormModal } from './form-modal';
 
 interface Props {
   title: string;
@@ -18,22 +19,12 @@ export function ReasonModal({ title, okText, danger, busy, label, onSubmit, onCl
   const { t } = useTranslation();
   const [form] = Form.useForm<{ reason: string }>();
   return (
-    <Modal
-      open
-      title={title}
-      okText={okText}
-      cancelText={t('common.cancel')}
-      okButtonProps={{ danger }}
-      confirmLoading={busy}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
-    >
+    <FormModal title={title} okText={okText} danger={danger} form={form} busy={busy} onClose={onClose}>
       <Form form={form} layout="vertical" onFinish={(v) => onSubmit(v.reason)}>
         <Form.Item name="reason" label={label ?? t('common.reason')} rules={reasonRules(t)}>
           <Input.TextArea rows={3} maxLength={REASON_MAX} autoFocus />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -1,12 +1,12 @@
 import type { ActivityAdmin, ActivityCreateBody, ActivityUpdateBody, PrizeTier } from '@coffer/contract/activity';
 import { ACTIVITY_MAX_PRIZE_RANK, ACTIVITY_RULES_MAX, ACTIVITY_TITLE_MAX } from '@coffer/contract/rules';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, DatePicker, Form, Input, InputNumber, Modal, Select, Space } from 'antd';
+import { Button, DatePicker, Form, Input, InputNumber, Select, Space } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { type BilingualText, BilingualFields } from '../../../components/bilingual-fields';
-import { errorText } from '../../../lib/errors';
+import { FormModal } from '../../../components/form-modal';
 import { AMOUNT_INPUT_MAX, amountRule, REASON_MAX, requiredRule } from '../../../lib/form-rules';
+import { useWrite } from '../../../lib/use-write';
 import { fromIso } from '../../content/components/schedule';
 import { useCurrencies } from '../../currencies/api/currencies';
 import { ACTIVITIES_KEY } from '../api/activities';
@@ -86,34 +86,21 @@ function initialOf(activity: ActivityAdmin | null): Partial<ActivityForm> {
 
 export function ActivityModal({ activity, onClose }: { activity: ActivityAdmin | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const currencies = useCurrencies();
   const [form] = Form.useForm<ActivityForm>();
   const metric = Form.useWatch('metric', form);
-  const save = useMutation({
-    mutationFn: (v: ActivityForm) =>
-      activity ? updateActivity(changesOf(activity, v)) : createActivity({ ...fieldsOf(v), reason: v.reason?.trim() || undefined }),
-    onSuccess: () => {
-      message.success(t('common.saved'));
-      void queryClient.invalidateQueries({ queryKey: ACTIVITIES_KEY });
-      onClose();
-    },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
-  });
+  const save = useWrite((v: ActivityForm) =>
+      activity ? updateActivity(changesOf(activity, v)) : createActivity({ ...fieldsOf(v), reason: v.reason?.trim() || undefined }), { invalidate: ACTIVITIES_KEY, done: onClose });
   const currencyOptions = (currencies.data ?? []).map((c) => ({ value: c.code, label: c.code }));
 
   return (
-    <Modal
-      open
+    <FormModal
       width={920}
       title={activity ? t('activities.edit', { id: activity.id }) : t('activities.new')}
       okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
+      form={form}
+      busy={save.isPending}
+      onClose={onClose}
     >
       <Form form={form} layout="vertical" initialValues={initialOf(activity)} onFinish={(v) => save.mutate(v)}>
         <BilingualFields titleMax={ACTIVITY_TITLE_MAX} text={ACTIVITY_RULES} />
@@ -176,6 +163,6 @@ export function ActivityModal({ activity, onClose }: { activity: ActivityAdmin |
           <Input.TextArea rows={2} maxLength={REASON_MAX} />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

@@ -1,8 +1,9 @@
 import type { ActivityAdmin } from '@coffer/contract/activity';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Form, Input, Modal, Typography } from 'antd';
+import { App, Form, Input, Typography } from 'antd';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../../components/form-modal';
 import { newIdempotencyKey } from '../../../lib/api';
 import { errorText } from '../../../lib/errors';
 import { AMOUNT_INPUT_MAX, amountRule, REASON_MAX, reasonRules, requiredRule } from '../../../lib/form-rules';
@@ -30,15 +31,12 @@ export function FundModal({ activity, onClose }: { activity: ActivityAdmin; onCl
     },
   });
   return (
-    <Modal
-      open
+    <FormModal
       title={t('activities.fundTitle', { id: activity.id })}
       okText={t('activities.fund')}
-      cancelText={t('common.cancel')}
-      confirmLoading={fund.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
+      form={form}
+      busy={fund.isPending}
+      onClose={onClose}
     >
       <Typography.Paragraph>
         {t('activities.fundState', { funded: activity.funded, total: activity.prizeTotal, code: activity.prizeCurrency })}
@@ -51,6 +49,6 @@ export function FundModal({ activity, onClose }: { activity: ActivityAdmin; onCl
           <Input.TextArea rows={2} maxLength={REASON_MAX} />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }

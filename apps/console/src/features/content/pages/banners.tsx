@@ -1,16 +1,18 @@
 import type { AdminBanner, BannerInput, BannerLinkInput, BannerLinkType } from '@coffer/contract/content';
 import { ROUTE_PATH_MAX, SORT_ORDER_MAX } from '@coffer/contract/rules';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, DatePicker, Form, Input, InputNumber, Modal, Select, Space, Table, Tag, Typography } from 'antd';
+import { App, Button, DatePicker, Form, Input, InputNumber, Select, Space, Table, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BilingualFields } from '../../../components/bilingual-fields';
+import { FormModal } from '../../../components/form-modal';
 import { QueryState } from '../../../components/query-state';
 import { ReasonModal } from '../../../components/reason-modal';
 import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
 import { requiredRule } from '../../../lib/form-rules';
+import { useWrite } from '../../../lib/use-write';
 import { BANNERS_KEY, useBanners } from '../api/banners';
 import { reorderBanners } from '../api/reorder-banners';
 import { retireBanner } from '../api/retire-banner';
@@ -69,30 +71,17 @@ function initialOf(banner: AdminBanner | null): Partial<BannerForm> {
 
 function BannerModal({ banner, onClose }: { banner: AdminBanner | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const [form] = Form.useForm<BannerForm>();
   const linkType = Form.useWatch('linkType', form);
-  const save = useMutation({
-    mutationFn: (body: BannerInput) => saveBanner(banner?.id ?? null, body),
-    onSuccess: () => {
-      message.success(t('common.saved'));
-      void queryClient.invalidateQueries({ queryKey: BANNERS_KEY });
-      onClose();
-    },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
-  });
+  const save = useWrite((body: BannerInput) => saveBanner(banner?.id ?? null, body), { invalidate: BANNERS_KEY, done: onClose });
   return (
-    <Modal
-      open
+    <FormModal
       width={880}
       title={banner ? t('content.editBanner', { id: banner.id }) : t('content.newBanner')}
       okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
+      form={form}
+      busy={save.isPending}
+      onClose={onClose}
     >
       <Form form={form} layout="vertical" initialValues={initialOf(banner)} onFinish={(v) => save.mutate(toInput(v))}>
         <BilingualFields />
@@ -133,7 +122,7 @@ function BannerModal({ banner, onClose }: { banner: AdminBanner | null; onClose:
           </Form.Item>
         </Space>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
 
@@ -144,14 +133,8 @@ export default function BannersPage() {
   const banners = useBanners();
   const [editing, setEditing] = useState<AdminBanner | null | 'new'>(null);
   const [retiring, setRetiring] = useState<AdminBanner | null>(null);
-  const retire = useMutation({
-    mutationFn: ({ id, reason }: { id: number; reason: string }) => retireBanner(id, { reason }),
-    onSuccess: () => {
-      message.success(t('content.retired'));
-      void queryClient.invalidateQueries({ queryKey: BANNERS_KEY });
-      setRetiring(null);
-    },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  const retire = useWrite(({ id, reason }: { id: number; reason: string }) => retireBanner(id, {
+    reason }), { invalidate: BANNERS_KEY, done: () => setRetiring(null), success: () => t('content.retired'),
   });
   const reorder = useMutation({
     mutationFn: (ids: number[]) => reorderBanners({ ids }),

@@ -1,15 +1,16 @@
 import type { AdminHelpArticle, AdminHelpTopic, AdminHelpTree, HelpArticleInput, HelpTopicInput } from '@coffer/contract/content';
 import { SORT_ORDER_MAX } from '@coffer/contract/rules';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Form, Input, InputNumber, Modal, Select, Space, Table, Typography } from 'antd';
+import { App, Button, Form, Input, InputNumber, Select, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BilingualFields, REQUIRED_BODY } from '../../../components/bilingual-fields';
+import { FormModal } from '../../../components/form-modal';
 import { QueryState } from '../../../components/query-state';
 import { ReasonModal } from '../../../components/reason-modal';
 import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
 import { requiredRule } from '../../../lib/form-rules';
+import { useWrite } from '../../../lib/use-write';
 import { deleteHelpArticle } from '../api/delete-help-article';
 import { deleteHelpTopic } from '../api/delete-help-topic';
 import { HELP_KEY, useHelpTree } from '../api/help';
@@ -22,18 +23,7 @@ type Deleting = { kind: 'topic' | 'article'; id: number } | null;
 
 /** A save or delete that refreshes the tree and closes its dialog. */
 function useHelpWrite<T>(run: (value: T) => Promise<unknown>, done: () => void) {
-  const { t } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: run,
-    onSuccess: () => {
-      message.success(t('common.saved'));
-      void queryClient.invalidateQueries({ queryKey: HELP_KEY });
-      done();
-    },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
-  });
+  return useWrite(run, { invalidate: HELP_KEY, done });
 }
 
 function TopicModal({ topic, onClose }: { topic: AdminHelpTopic | null; onClose: () => void }) {
@@ -41,15 +31,12 @@ function TopicModal({ topic, onClose }: { topic: AdminHelpTopic | null; onClose:
   const [form] = Form.useForm<HelpTopicInput>();
   const save = useHelpWrite((body: HelpTopicInput) => saveHelpTopic(topic?.id ?? null, body), onClose);
   return (
-    <Modal
-      open
+    <FormModal
       title={topic ? t('content.editTopic', { id: topic.id }) : t('content.newTopic')}
       okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
+      form={form}
+      busy={save.isPending}
+      onClose={onClose}
     >
       <Form form={form} layout="vertical" initialValues={topic ?? { sortOrder: 0 }} onFinish={(v) => save.mutate(v)}>
         <Form.Item name="key" label={t('content.topicKey')} rules={[requiredRule(t), { pattern: /^[a-z][a-z0-9-]{0,31}$/, message: t('validation.topicKey') }]}>
@@ -60,7 +47,7 @@ function TopicModal({ topic, onClose }: { topic: AdminHelpTopic | null; onClose:
           <InputNumber min={0} max={SORT_ORDER_MAX} precision={0} />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
 
@@ -70,16 +57,13 @@ function ArticleModal({ article, topics, onClose }: { article: AdminHelpArticle 
   const save = useHelpWrite((body: HelpArticleInput) => saveHelpArticle(article?.id ?? null, body), onClose);
   const en = i18n.language === 'en-US';
   return (
-    <Modal
-      open
+    <FormModal
       width={880}
       title={article ? t('content.editArticle', { id: article.id }) : t('content.newArticle')}
       okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
+      form={form}
+      busy={save.isPending}
+      onClose={onClose}
     >
       <Form
         form={form}
@@ -97,7 +81,7 @@ function ArticleModal({ article, topics, onClose }: { article: AdminHelpArticle 
         </Space>
         <BilingualFields text={REQUIRED_BODY} />
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
 

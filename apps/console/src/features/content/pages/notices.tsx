@@ -1,14 +1,14 @@
 import type { AdminNotice, NoticeInput } from '@coffer/contract/content';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, DatePicker, Form, Input, InputNumber, Modal, Radio, Segmented, Space, Table, Tag, Typography } from 'antd';
+import { Button, DatePicker, Form, Input, InputNumber, Radio, Segmented, Space, Table, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { BilingualFields } from '../../../components/bilingual-fields';
+import { FormModal } from '../../../components/form-modal';
 import { QueryState } from '../../../components/query-state';
 import { ReasonModal } from '../../../components/reason-modal';
-import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
+import { useWrite } from '../../../lib/use-write';
 import { createNotice } from '../api/create-notice';
 import { NOTICES_KEY, type NoticeQuery, useNotices } from '../api/notices';
 import { retireNotice } from '../api/retire-notice';
@@ -42,31 +42,11 @@ function toInput(v: NoticeForm): NoticeInput {
 
 function NoticeModal({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const [form] = Form.useForm<NoticeForm>();
   const audience = Form.useWatch('audience', form);
-  const save = useMutation({
-    mutationFn: createNotice,
-    onSuccess: () => {
-      message.success(t('common.saved'));
-      void queryClient.invalidateQueries({ queryKey: NOTICES_KEY });
-      onClose();
-    },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
-  });
+  const save = useWrite(createNotice, { invalidate: NOTICES_KEY, done: onClose });
   return (
-    <Modal
-      open
-      width={880}
-      title={t('content.newNotice')}
-      okText={t('common.create')}
-      cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
-    >
+    <FormModal width={880} title={t('content.newNotice')} okText={t('common.create')} form={form} busy={save.isPending} onClose={onClose}>
       <Form form={form} layout="vertical" initialValues={{ audience: 'public', kind: 'general' }} onFinish={(v) => save.mutate(toInput(v))}>
         <Space wrap align="start">
           <Form.Item name="audience" label={t('content.audience')}>
@@ -91,26 +71,18 @@ function NoticeModal({ onClose }: { onClose: () => void }) {
         </Space>
         <BilingualFields />
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
 
 export default function NoticesPage() {
   const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const [query, setQuery] = useState<NoticeQuery>({ page: 1, pageSize: PAGE_SIZE, scope: 'all' });
   const notices = useNotices(query);
   const [creating, setCreating] = useState(false);
   const [retiring, setRetiring] = useState<AdminNotice | null>(null);
-  const retire = useMutation({
-    mutationFn: ({ id, reason }: { id: number; reason: string }) => retireNotice(id, { reason }),
-    onSuccess: () => {
-      message.success(t('content.retired'));
-      void queryClient.invalidateQueries({ queryKey: NOTICES_KEY });
-      setRetiring(null);
-    },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  const retire = useWrite(({ id, reason }: { id: number; reason: string }) => retireNotice(id, {
+    reason }), { invalidate: NOTICES_KEY, done: () => setRetiring(null), success: () => t('content.retired'),
   });
   const en = i18n.language === 'en-US';
 

@@ -1,12 +1,12 @@
 import type { AdminSwapPair, HouseLimit, SwapPairUpdateBody } from '@coffer/contract/admin';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, InputNumber, Modal, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Button, Card, Form, Input, InputNumber, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { FormModal } from '../../../components/form-modal';
 import { QueryState } from '../../../components/query-state';
-import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
 import { REASON_MAX, amountRule, optionalAmount, reasonRules, requiredRule } from '../../../lib/form-rules';
+import { useWrite } from '../../../lib/use-write';
 import { HOUSE_LIMITS_KEY, useHouseLimits } from '../api/house-limits';
 import { SWAP_PAIRS_KEY, useSwapPairs } from '../api/pairs';
 import { setHouseLimit } from '../api/set-house-limit';
@@ -27,17 +27,11 @@ interface PairForm {
 
 function PairModal({ pair, onClose }: { pair: AdminSwapPair; onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const [form] = Form.useForm<PairForm>();
-  const save = useMutation({
-    mutationFn: (body: SwapPairUpdateBody) => updateSwapPair(pair.id, body),
-    onSuccess: (data) => {
-      message.success(data.changed ? t('common.saved') : t('swap.unchanged'));
-      void queryClient.invalidateQueries({ queryKey: SWAP_PAIRS_KEY });
-      onClose();
-    },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  const save = useWrite((body: SwapPairUpdateBody) => updateSwapPair(pair.id, body), {
+    invalidate: SWAP_PAIRS_KEY,
+    done: onClose,
+    success: (data) => data.changed ? t('common.saved') : t('swap.unchanged'),
   });
   const submit = (v: PairForm) =>
     save.mutate({
@@ -50,15 +44,12 @@ function PairModal({ pair, onClose }: { pair: AdminSwapPair; onClose: () => void
       reason: v.reason,
     });
   return (
-    <Modal
-      open
+    <FormModal
       title={t('swap.editPair', { pair: `${pair.fromCode} → ${pair.toCode}` })}
       okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
+      form={form}
+      busy={save.isPending}
+      onClose={onClose}
     >
       <Form
         form={form}
@@ -99,34 +90,25 @@ function PairModal({ pair, onClose }: { pair: AdminSwapPair; onClose: () => void
           <Input.TextArea rows={2} maxLength={REASON_MAX} />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
 
 function LimitModal({ limit, onClose }: { limit: HouseLimit; onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const [form] = Form.useForm<{ limit: string; reason: string }>();
-  const save = useMutation({
-    mutationFn: (v: { limit: string; reason: string }) => setHouseLimit({ currencyId: limit.currencyId, limit: v.limit.trim(), reason: v.reason }),
-    onSuccess: (data) => {
-      message.success(data.changed ? t('common.saved') : t('swap.unchanged'));
-      void queryClient.invalidateQueries({ queryKey: HOUSE_LIMITS_KEY });
-      onClose();
-    },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  const save = useWrite((v: { limit: string; reason: string }) => setHouseLimit({ currencyId: limit.currencyId, limit: v.limit.trim(), reason: v.reason }), {
+    invalidate: HOUSE_LIMITS_KEY,
+    done: onClose,
+    success: (data) => data.changed ? t('common.saved') : t('swap.unchanged'),
   });
   return (
-    <Modal
-      open
+    <FormModal
       title={t('swap.setLimit', { code: limit.code })}
       okText={t('common.save')}
-      cancelText={t('common.cancel')}
-      confirmLoading={save.isPending}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
+      form={form}
+      busy={save.isPending}
+      onClose={onClose}
     >
       <Form form={form} layout="vertical" onFinish={(v) => save.mutate(v)} initialValues={{ limit: limit.limit ?? '' }}>
         <Form.Item name="limit" label={t('swap.houseLimit')} rules={[requiredRule(t), amountRule(t)]}>
@@ -136,7 +118,7 @@ function LimitModal({ limit, onClose }: { limit: HouseLimit; onClose: () => void
           <Input.TextArea rows={2} maxLength={REASON_MAX} />
         </Form.Item>
       </Form>
-    </Modal>
+    </FormModal>
   );
 }
 
