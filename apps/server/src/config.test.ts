@@ -63,3 +63,22 @@ describe('configuration', () => {
     expect(() => loadConfig({ TWO_FACTOR_KEY: 'secret' })).toThrow('TWO_FACTOR_KEY');
   });
 });
+
+describe('WORKERS (several API processes)', () => {
+  const pgUrl = 'postgres://u@db:5432/coffer';
+  it('defaults to one process', () => {
+    expect(loadConfig({}).WORKERS).toBe(1);
+  });
+  it('refuses more than one on the embedded database, saying why', () => {
+    expect(() => loadConfig({ WORKERS: '2' })).toThrow(/WORKERS: 2 processes need PostgreSQL \(DATABASE_URL\)/);
+  });
+  it('refuses more than one on the embedded local chain', () => {
+    expect(() => loadConfig({ WORKERS: '2', DATABASE_URL: pgUrl })).toThrow(/WORKERS: .*EVM_RPC_URL.*CHAIN=off/);
+  });
+  it('takes several with PostgreSQL and a chain node (or no chain), within its bound', () => {
+    expect(loadConfig({ WORKERS: '4', DATABASE_URL: pgUrl, CHAIN: 'off' }).WORKERS).toBe(4);
+    expect(loadConfig({ WORKERS: '2', DATABASE_URL: pgUrl, EVM_RPC_URL: 'http://node:8545' }).WORKERS).toBe(2);
+    expect(() => loadConfig({ WORKERS: '0' })).toThrow(/WORKERS/);
+    expect(() => loadConfig({ WORKERS: '33', DATABASE_URL: pgUrl, CHAIN: 'off' })).toThrow(/WORKERS/);
+  });
+});

@@ -21,6 +21,8 @@ const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z]([a
 
 const NAMED_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
 const MAX_PROXY_HOPS = 10;
+/** Upper bound of WORKERS: each process holds DATABASE_POOL_SIZE connections of the server's max_connections. */
+const MAX_WORKERS = 32;
 
 function isProxyAddress(entry: string): boolean {
   if (NAMED_PROXY_RANGES.includes(entry)) return true;
@@ -86,6 +88,12 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default('./.coffer'),
   DATABASE_URL: optionalUrl(['postgres://', 'postgresql://']),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(20),
+  /**
+   * API processes sharing the port (node cluster), each with its own pool of
+   * DATABASE_POOL_SIZE connections. More than 1 needs PostgreSQL and a chain that is not the
+   * embedded one (checked below).
+   */
+  WORKERS: z.coerce.number().int().min(1).max(MAX_WORKERS).default(1),
   SMTP_URL: optionalUrl(['smtp://', 'smtps://']),
   MAIL_FROM: z.string().min(3).default('Coffer <no-reply@coffer.local>'),
   EVM_RPC_URL: optionalUrl(['http://', 'https://', 'ws://', 'wss://']),
@@ -225,7 +233,27 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // A relative DATA_DIR is taken from where the user ran npm (npm workspaces change the
   // working directory to apps/server), so `npm start` at the root keeps data in ./.coffer.
   const base = env.INIT_CWD ?? process.cwd();
+  checkWorkers(parsed.data);
   return { ...parsed.data, dataDir: path.resolve(base, parsed.data.DATA_DIR), webauthn: webauthnSettings(parsed.data) };
+}
+
+/**
+ * Several API processes share what one process would own: the database (PGlite in DATA_DIR
+ * opens in one process only) and the chain (the embedded anvil runs inside the process that
+ * starts it). Refused at start with the reason, rather than failing in a worker later.
+ */
+function checkWorkers(env: z.infer<typeof envSchema>): void {
+  if (env.WORKERS === 1) return;
+  if (!env.DATABASE_URL) {
+    throw new ConfigError(
+      `Invalid configuration:\n  WORKERS: ${env.WORKERS} processes need PostgreSQL (DATABASE_URL); the embedded database (PGlite) serves one process, so set WORKERS=1 or DATABASE_URL`,
+    );
+  }
+  if (env.CHAIN === 'on' && !env.EVM_RPC_URL) {
+    throw new ConfigError(
+      `Invalid configuration:\n  WORKERS: ${env.WORKERS} processes cannot share the embedded local chain (it runs inside one process); set EVM_RPC_URL to a node, or CHAIN=off`,
+    );
+  }
 }
 
 /**

@@ -1,3 +1,5 @@
+import cluster from 'node:cluster';
+import { runPrimary } from './cluster/primary.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { startServer } from './runtime.ts';
 
@@ -11,6 +13,10 @@ async function main() {
       process.exit(78); // EX_CONFIG
     }
     throw e;
+  }
+  if (config.WORKERS > 1 && cluster.isPrimary) {
+    runPrimary(config);
+    return;
   }
   if (!config.DATABASE_URL) {
     console.warn(`[coffer] embedded mode: PGlite in ${config.dataDir} (not for production; set DATABASE_URL)`);

@@ -6,6 +6,7 @@ import { startCleanup } from './core/cleanup.ts';
 import { lockDataDir } from './core/data-dir-lock.ts';
 import { type Database, migrateDatabase, migratePostgresLocked, openPglite, openPostgres } from './db/client.ts';
 import { startChain } from './chain/runtime.ts';
+import { startJobsLeader } from './cluster/jobs-leader.ts';
 import { startActivityPayouts } from './modules/activities/payout.ts';
 import { createMailer } from './mail/mailer.ts';
 
@@ -40,18 +41,24 @@ export async function startServer(config: Config) {
     throw e;
   }
   const app = await buildApp({ config, database, mailer, chain });
-  const cleanup = startCleanup({ database, log: log.child({ module: 'cleanup' }) });
-  const activityPayouts = startActivityPayouts({
+  // Periodic jobs run in one process per database, however many API processes serve it.
+  const jobs = startJobsLeader({
     database,
-    log: log.child({ module: 'activities' }),
-    intervalMs: config.ACTIVITY_PAYOUT_INTERVAL_SECONDS * 1000,
+    log: log.child({ module: 'jobs' }),
+    start: () => [
+      startCleanup({ database, log: log.child({ module: 'cleanup' }) }),
+      startActivityPayouts({
+        database,
+        log: log.child({ module: 'activities' }),
+        intervalMs: config.ACTIVITY_PAYOUT_INTERVAL_SECONDS * 1000,
+      }),
+    ],
   });
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= (async () => {
       await app.close();
-      await cleanup.stop();
-      await activityPayouts.stop();
+      await jobs.stop();
       await chain.stop();
       mailer.close();
       await database.close();
@@ -65,5 +72,5 @@ export async function startServer(config: Config) {
     await close();
     throw e;
   }
-  return { app, database, close };
+  return { app, database, jobs, close };
 }
