@@ -1,8 +1,8 @@
-import { errorMessages } from '@coffer/contract/errors';
+import { ErrorCode, errorMessages } from '@coffer/contract/errors';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBrowser, createUser, LANGS, type Lang, newPhone, type TestUser, t, waitForPath } from './app';
-import { openPage } from './wallet-support';
+import { noPopUp, openPage } from './wallet-support';
 
 /** Types a recipient and asks for it (the lookup also starts by itself after a pause). */
 async function lookUpRecipient(page: Page, lang: Lang, email: string) {
@@ -41,13 +41,25 @@ describe.each(LANGS)('feedback (%s)', (lang) => {
     await page.getByText(t(lang, 'errors.network')).first().waitFor();
 
     await context.setOffline(false);
+    // Back online, a refusal without a field of its own pops up (here the lookup is rate-limited).
+    await page.route('**/api/transfer/recipient?*', (route) =>
+      route.fulfill({ json: { code: ErrorCode.TOO_MANY_REQUESTS, message: errorMessages[lang][ErrorCode.TOO_MANY_REQUESTS], data: null } }),
+    );
     await lookUpRecipient(page, lang, 'still-nobody@example.com');
     // The toast, or its plain stand-in when the toast code could not be fetched offline.
-    const popUp = page.locator('.adm-toast-main, .app-toast').filter({ hasText: errorMessages[lang][3004] });
+    const popUp = page.locator('.adm-toast-main, .app-toast').filter({ hasText: errorMessages[lang][ErrorCode.TOO_MANY_REQUESTS] });
     await popUp.first().waitFor();
     // English breaks between words, never inside one ("co/de").
     const wordBreak = await popUp.first().evaluate((el) => getComputedStyle(el).wordBreak);
     expect(wordBreak).not.toBe('break-all');
+    await page.unroute('**/api/transfer/recipient?*');
+    await popUp.first().waitFor({ state: 'detached' });
+
+    // An unknown recipient concerns the field: said under it, not popped up (issue 9 item 2).
+    await lookUpRecipient(page, lang, 'nobody-at-all@example.com');
+    const recipientCard = page.locator('section', { has: page.getByRole('textbox', { name: t(lang, 'transfer.recipient') }) });
+    await recipientCard.getByText(errorMessages[lang][ErrorCode.RECIPIENT_NOT_FOUND]).waitFor();
+    await noPopUp(page);
   });
 
   it('shows an offline banner while the connection is gone', async () => {

@@ -134,3 +134,13 @@ export async function openPage(context: BrowserContext): Promise<Page> {
   await page.emulateMedia({ reducedMotion: 'reduce' });
   return page;
 }
+
+/** How long a toast takes at most to appear after the reply it is about (its code is preloaded). */
+const POP_UP_GRACE_MS = 500;
+
+/** No toast (nor its plain stand-in) is on screen, a moment after the action that could have shown one. */
+export async function noPopUp(page: Page): Promise<void> {
+  await page.waitForTimeout(POP_UP_GRACE_MS);
+  const count = await page.locator('.adm-toast-main, .app-toast').count();
+  if (count !== 0) throw new Error(`expected no pop-up, found ${count}: ${await page.locator('.adm-toast-main, .app-toast').first().textContent()}`);
+}

@@ -1,7 +1,9 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBrowser, createUser, LANGS, type Lang, newPhone, type TestUser, t, text } from './app';
-import { clearAmount, currencyId, fund, openPage, typeAmount } from './wallet-support';
+import { ErrorCode, errorMessages } from '@coffer/contract/errors';
+import { E2E_OPERATOR_EMAIL } from './harness';
+import { apiTransfer, clearAmount, currencyId, fund, must, noPopUp, openPage, typeAmount } from './wallet-support';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -78,6 +80,28 @@ describe.each(LANGS)('wallet: swap (%s)', (lang) => {
     await expect.poll(() => text(page.getByTestId('detail-paid'))).toBe('-100 USDT');
     expect(await text(page.getByTestId('detail-amount'))).toMatch(/^\+0\.0\d+ ETH$/);
     expect(await text(page.getByTestId('detail-fee'))).toMatch(/^0\.0+\d+ ETH$/);
+    await page.close();
+  });
+
+  // Issue 9 item 2: the server's refusal of the amount is said under the amount, not popped up.
+  it('puts a refused amount next to the field and closes the quote', async () => {
+    const page = await openPage(context);
+    await page.goto('/swap');
+    await pickTarget(page, 'ETH');
+    await expect.poll(() => text(page.getByTestId('swap-available'))).not.toContain('--');
+    await typeAmount(page, '100');
+    await page.getByTestId('swap-quote').click();
+    await page.getByTestId('swap-quote-panel').waitFor();
+    // The balance goes elsewhere while the quote is open: only the server can refuse.
+    const balances = await must<{ code: string; available: string }[]>('/currency/balances', { token: user.token });
+    await apiTransfer(user, E2E_OPERATOR_EMAIL, balances.find((b) => b.code === 'USDT')!.available);
+    await page.getByTestId('swap-confirm').click();
+    await page.getByTestId('swap-quote-panel').waitFor({ state: 'detached' });
+    const field = page.getByRole('button', { name: new RegExp(`^${t(lang, 'swap.pay')}: `) });
+    const refusal = page.locator('section', { has: field }).getByText(errorMessages[lang][ErrorCode.INSUFFICIENT_BALANCE], { exact: true });
+    await refusal.waitFor();
+    expect(await field.getAttribute('aria-describedby')).toBe(await refusal.getAttribute('id'));
+    await noPopUp(page);
     await page.close();
   });
 });

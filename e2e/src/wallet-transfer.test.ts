@@ -1,8 +1,9 @@
+import { ErrorCode, errorMessages } from '@coffer/contract/errors';
 import { maskEmail } from '@coffer/contract/ledger';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBrowser, createUser, LANGS, newPhone, type TestUser, t, text, waitForPath } from './app';
-import { clearAmount, fund, must, openPage, typeAmount } from './wallet-support';
+import { apiTransfer, clearAmount, fund, must, noPopUp, openPage, typeAmount } from './wallet-support';
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -114,5 +115,47 @@ describe.each(LANGS)('wallet: transfer (%s)', (lang) => {
     } finally {
       await context.close();
     }
+  });
+
+  // Issue 9 item 2: a refusal about a field is said next to it; a toast is for what has none.
+  it('puts refusals about the recipient and the amount next to their fields, not in a pop-up', async () => {
+    await page.goto('/transfer');
+    const recipient = page.getByRole('textbox', { name: t(lang, 'transfer.recipient') });
+    const recipientCard = page.locator('section', { has: recipient });
+    await recipient.fill(`nobody-${Date.now()}@example.com`);
+    await page.getByTestId('recipient-check').click();
+    await recipientCard.getByText(errorMessages[lang][ErrorCode.RECIPIENT_NOT_FOUND]).waitFor();
+    // Tied to the field, so a screen reader reads it with it.
+    expect(await recipient.getAttribute('aria-invalid')).toBe('true');
+    expect(await recipient.getAttribute('aria-describedby')).toBe('recipient-error');
+    await noPopUp(page);
+
+    await recipient.fill(sender.email);
+    await page.getByTestId('recipient-check').click();
+    await recipientCard.getByText(errorMessages[lang][ErrorCode.CANNOT_SEND_TO_SELF]).waitFor();
+    await noPopUp(page);
+
+    await recipient.fill(receiver.email);
+    await page.getByTestId('recipient-check').click();
+    await page.getByTestId('recipient-preview').waitFor();
+    await expect.poll(() => text(page.getByTestId('transfer-available'))).not.toContain('--');
+    // The balance is spent elsewhere after the page read it: only the server can refuse.
+    const balances = await must<{ code: string; available: string }[]>('/currency/balances', { token: sender.token });
+    const left = balances.find((b) => b.code === 'USDT')!.available;
+    await apiTransfer(sender, receiver.email, left);
+    await typeAmount(page, '1');
+    await page.getByTestId('transfer-next').click();
+    await page.getByTestId('transfer-submit').click();
+    await page.getByTestId('transfer-confirm').waitFor({ state: 'detached' });
+    const amountField = page.getByRole('button', { name: new RegExp(`^${t(lang, 'transfer.amount')}: `) });
+    const amountCard = page.locator('section', { has: amountField });
+    const refusal = amountCard.getByText(errorMessages[lang][ErrorCode.INSUFFICIENT_BALANCE], { exact: true });
+    await refusal.waitFor();
+    expect(await amountField.getAttribute('aria-invalid')).toBe('true');
+    expect(await amountField.getAttribute('aria-describedby')).toBe(await refusal.getAttribute('id'));
+    await noPopUp(page);
+    // Changing the amount clears the server's word (the local check speaks again).
+    await clearAmount(page, 1);
+    await expect.poll(() => refusal.count()).toBe(0);
   });
 });

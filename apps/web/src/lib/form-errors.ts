@@ -24,3 +24,16 @@ export function showFieldError<Field extends string>(
   form.setFields([{ name, errors: [error.message] }]);
   return true;
 }
+
+/** A refusal's field and the server's message, for forms kept in React state rather than an antd Form. */
+export interface FieldError<Field extends string> {
+  field: Field;
+  message: string;
+}
+
+/** The field `error` concerns (with the server's message), or null when it has none. */
+export function fieldErrorOf<Field extends string>(error: unknown, fields: FieldErrors<Field>): FieldError<Field> | null {
+  if (!isApiError(error)) return null;
+  const field = fields[error.code];
+  return field ? { field, message: error.message } : null;
+}

@@ -16,6 +16,8 @@ export interface AmountFieldProps {
   placeholder?: string;
   suffix?: string;
   invalid?: boolean;
+  /** Ids of what explains the field (its error message), read out with its name. */
+  describedBy?: string;
   testId?: string;
 }
 
@@ -57,6 +59,7 @@ export function AmountField({
   placeholder,
   suffix,
   invalid,
+  describedBy,
   testId = 'amount-field',
 }: AmountFieldProps) {
   const { t } = useTranslation();
@@ -122,6 +125,8 @@ export function AmountField({
         data-testid={testId}
         // The name starts with the label and contains what is shown (the value, else the hint).
         aria-label={`${label}: ${value || placeholder || ''}${suffix ? ` ${suffix}` : ''}`}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy}
         onClick={() => onOpenChange(true)}
         onKeyDown={onFieldKeyDown}
       >

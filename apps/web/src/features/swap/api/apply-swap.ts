@@ -1,12 +1,17 @@
 import type { SwapApplyBody, SwapApplyData } from '@coffer/contract/swap';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
+import { fieldCodesOf } from '../../../lib/form-errors';
 import { IDEMPOTENCY_HEADER } from '../../../lib/idempotency';
 import { balancesQueryKey } from '../../../lib/wallet/balances';
+import { SWAP_APPLY_ERRORS } from './swap-fields';
 
 /** POST /api/swap/apply at the quoted rate (3006 once the quote has expired). */
 export function applySwap(body: SwapApplyBody, idempotencyKey: string): Promise<SwapApplyData> {
-  return apiPost<SwapApplyData>('/swap/apply', body, { headers: { [IDEMPOTENCY_HEADER]: idempotencyKey } });
+  return apiPost<SwapApplyData>('/swap/apply', body, {
+    headers: { [IDEMPOTENCY_HEADER]: idempotencyKey },
+    fieldCodes: fieldCodesOf(SWAP_APPLY_ERRORS),
+  });
 }
 
 export function useApplySwap() {

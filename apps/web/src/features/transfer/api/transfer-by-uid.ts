@@ -1,10 +1,13 @@
 import type { TransferByUidBody, TransferResult } from '@coffer/contract/ledger';
 import { apiPost } from '../../../lib/api-client';
+import { fieldCodesOf } from '../../../lib/form-errors';
 import { IDEMPOTENCY_HEADER } from '../../../lib/idempotency';
+import { TRANSFER_FIELD_ERRORS } from './transfer-fields';
 
 /** POST /api/transfer/transferByUID with the submit's Idempotency-Key. */
 export function transferByUid(body: TransferByUidBody, idempotencyKey: string): Promise<TransferResult> {
   return apiPost<TransferResult>('/transfer/transferByUID', body, {
     headers: { [IDEMPOTENCY_HEADER]: idempotencyKey },
+    fieldCodes: fieldCodesOf(TRANSFER_FIELD_ERRORS),
   });
 }

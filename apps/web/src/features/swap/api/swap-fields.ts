@@ -1,0 +1,15 @@
+import { ErrorCode } from '@coffer/contract/errors';
+import type { FieldErrors } from '../../../lib/form-errors';
+
+/** Refusals of a quote or a swap shown under the amount (issue 9 item 2); others pop up. */
+export const SWAP_AMOUNT_ERRORS: FieldErrors<'amount'> = {
+  [ErrorCode.INSUFFICIENT_BALANCE]: 'amount',
+  [ErrorCode.AMOUNT_OUT_OF_RANGE]: 'amount',
+  [ErrorCode.LIMIT_EXCEEDED]: 'amount',
+};
+
+/** A swap's refusals: those of the amount, and an expired quote, said by the quote sheet's countdown. */
+export const SWAP_APPLY_ERRORS: FieldErrors<'amount' | 'quote'> = {
+  ...SWAP_AMOUNT_ERRORS,
+  [ErrorCode.QUOTE_EXPIRED]: 'quote',
+};
