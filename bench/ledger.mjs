@@ -12,7 +12,9 @@
 //    through the house (POST /api/swap/apply USDT -> USDC at the live rate: every swap posts to
 //    both house accounts and the fees account), printed as a ratio to uniform transfers.
 // 3. The same uniform run in the embedded mode (PGlite, no DATABASE_URL).
-// After each run the operator audit must pass. Every database it creates is dropped at the end.
+// After each run the operator audit must pass, and the group-commit batch sizes of the run are
+// printed (the server's metrics port, scraped before and after). Every database it creates is
+// dropped at the end.
 import { spawn, spawnSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -102,6 +104,7 @@ function pgbenchReference() {
 // ---------------------------------------------------------------- server
 async function startServer(env) {
   const port = await freePort();
+  const metricsPort = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-bench-'));
   tmpDirs.push(dataDir);
   // Same as `tsx apps/server/src/main.ts`; BENCH_SERVER_NODE_ARGS adds node flags (e.g. --cpu-prof).
@@ -111,6 +114,7 @@ async function startServer(env) {
     env: {
       ...process.env,
       PORT: String(port),
+      METRICS_PORT: String(metricsPort),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       RATE_LIMIT: 'off',
@@ -141,6 +145,7 @@ async function startServer(env) {
   }
   return {
     base,
+    metricsBase: `http://127.0.0.1:${metricsPort}`,
     dataDir,
     async stop() {
       if (child.exitCode !== null) return;
@@ -199,6 +204,39 @@ async function prepare(server, usdtId) {
     return { uid: me.uid, token };
   });
   return { opToken, users };
+}
+
+// ---------------------------------------------------------------- group-commit batch sizes
+/** coffer_group_commit_batch_size of one writer from the metrics port: cumulative buckets, sum, count. */
+async function batchSizes(server, writer) {
+  const text = await (await fetch(`${server.metricsBase}/metrics`)).text();
+  const seen = { buckets: new Map(), sum: 0, count: 0 };
+  for (const line of text.split('\n')) {
+    const m = /^coffer_group_commit_batch_size_(bucket|sum|count)\{([^}]*)\} (\S+)$/.exec(line);
+    if (!m?.[2].includes(`writer="${writer}"`)) continue;
+    if (m[1] === 'bucket') seen.buckets.set(/le="([^"]+)"/.exec(m[2])[1], Number(m[3]));
+    else seen[m[1]] = Number(m[3]);
+  }
+  return seen;
+}
+
+/** The batches of one run (after minus before) as a line: count, mean size, share per size range. */
+function batchLine(writer, before, after) {
+  const count = after.count - before.count;
+  if (count <= 0) return `  batch sizes (${writer}): no batches`;
+  const parts = [];
+  let below = 0;
+  let from = 1;
+  for (const [le, cumulative] of after.buckets) {
+    const upTo = cumulative - (before.buckets.get(le) ?? 0);
+    const n = upTo - below;
+    below = upTo;
+    const range = le === '+Inf' ? `>${from - 1}` : from === Number(le) ? le : `${from}-${le}`;
+    if (n > 0) parts.push(`${range}: ${((100 * n) / count).toFixed(0)}%`);
+    if (le !== '+Inf') from = Number(le) + 1;
+  }
+  const mean = (after.sum - before.sum) / count;
+  return `  batch sizes (${writer}): ${count} batches, mean ${mean.toFixed(1)} items | ${parts.join(' | ')}`;
 }
 
 // ---------------------------------------------------------------- load
@@ -289,7 +327,9 @@ async function benchServer(label, env, runs) {
         await api(server.base, 'POST', '/api/swap/admin/houseLimit', { token: opToken, body });
       }
       const unit = run === 'swaps' ? 'swaps' : 'transfers';
+      const before = await batchSizes(server, unit);
       rows[run] = summarize(`${label} ${run}`, await runLoad(server, users, ids, run), unit);
+      console.log(batchLine(unit, before, await batchSizes(server, unit)));
       const audit = await api(server.base, 'GET', '/api/admin/ledger/audit', { token: opToken });
       if (!audit.ok) throw new Error(`audit failed after ${label} ${run}: ${JSON.stringify(audit.checks.filter((c) => !c.ok))}`);
     }
