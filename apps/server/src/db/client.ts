@@ -69,7 +69,8 @@ export async function openPostgres(url: string, poolSize = 20): Promise<Database
 /** PGlite: the embedded default. `dataDir` undefined means in memory (tests). */
 export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
-  const client = await PGlite.create(dataDir, loadDataDir ? { loadDataDir } : {});
+  // One options object: PGlite.create(undefined, options) ignores its options.
+  const client = await PGlite.create({ ...(dataDir && { dataDir }), ...(loadDataDir && { loadDataDir }) });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     kind: 'pglite',

@@ -2,13 +2,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { buildApp } from '../app.ts';
 import { startChain } from '../chain/runtime.ts';
 import { loadConfig } from '../config.ts';
 import { type Database, migrateDatabase, openPglite, openPostgres } from '../db/client.ts';
 import { createMailer } from '../mail/mailer.ts';
+import { adminQuery, databaseUrl, dropPostgresDatabase, PG_TEMPLATE_ENV, PGLITE_SNAPSHOT_ENV } from './template-db.ts';
 
 /**
  * API tests run against PGlite by default and against the machine's PostgreSQL when
@@ -57,8 +57,15 @@ export async function startMailbox() {
   };
 }
 
+/**
+ * A database of the test's own, migrated. Under vitest the globalSetup (global-setup.ts) has
+ * migrated one database for the run and this copies it; elsewhere (a script importing the
+ * harness) it migrates a fresh one.
+ */
 export async function createTestDatabase(): Promise<Database> {
   if (testDbKind === 'pglite') {
+    const snapshot = process.env[PGLITE_SNAPSHOT_ENV];
+    if (snapshot) return openPglite(undefined, new Blob([fs.readFileSync(snapshot)]));
     const database = await openPglite();
     await migrateDatabase(database);
     return database;
@@ -66,22 +73,15 @@ export async function createTestDatabase(): Promise<Database> {
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
   const name = `coffer_t_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openPostgres(url.toString(), 20);
-  await migrateDatabase(database);
+  const template = process.env[PG_TEMPLATE_ENV];
+  await adminQuery(adminUrl, template ? `create database ${name} template ${template}` : `create database ${name}`);
+  const database = await openPostgres(databaseUrl(adminUrl, name), 20);
+  if (!template) await migrateDatabase(database);
   return {
     ...database,
     async close() {
       await database.close();
-      const drop = new pg.Client({ connectionString: adminUrl });
-      await drop.connect();
-      await drop.query(`drop database if exists ${name} with (force)`);
-      await drop.end();
+      await dropPostgresDatabase(adminUrl, name);
     },
   };
 }
