@@ -10,7 +10,7 @@ import { ACTIONS, runSimulation } from './simulator.ts';
  * prints the report, whose last lines give the step and the command that replays it.
  */
 const SEED = Number(process.env.SIM_SEED ?? 20261122);
-const STEPS = Number(process.env.SIM_STEPS ?? 120);
+const STEPS = Number(process.env.SIM_STEPS ?? 80);
 
 describe(`ledger simulator (seed ${SEED}, ${STEPS} steps)`, () => {
   it('keeps the audit clean and every balance exact through faults, duplicates and refusals', async () => {

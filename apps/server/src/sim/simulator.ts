@@ -454,10 +454,15 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
       const distinct = [...new Set(reqs)];
       const predicted = new Map(distinct.map((r) => [r, predict(r)]));
       if (fault) faulty.armBatch(fault.writer, fault.kind, fault.nth);
-      // A second wave, sent a turn later, queues behind the first one's batch: two statements.
-      const split = rnd.int(reqs.length) || reqs.length;
+      // A second wave, sent once the first one's statement is on its way, queues behind it:
+      // two statements (a fault on the 2nd needs them).
+      const split = fault?.nth === 2 && reqs.length > 1 ? 1 + rnd.int(reqs.length - 1) : rnd.int(reqs.length) || reqs.length;
+      const sent = () => faulty.statements.transfer + faulty.statements.swap;
+      const before = sent();
       const firstWave = reqs.slice(0, split).map((r) => send(r));
-      if (split < reqs.length) await new Promise((r) => setImmediate(r));
+      for (let turn = 0; split < reqs.length && sent() === before && turn < 10_000; turn++) {
+        await new Promise((r) => setImmediate(r));
+      }
       const got = await Promise.all([...firstWave, ...reqs.slice(split).map((r) => send(r))]);
       const { fired } = faulty.collect();
       const landed = new Map<HttpReq, { batch: FiredBatch; index: number }>();
@@ -516,6 +521,8 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
       out.splice(rnd.int(out.length + 1), 0, r);
       return out;
     };
+
+    const faultTurn = { batch: 0, adjust: 0 };
 
     const steps: Record<Action, () => Promise<void>> = {
       transfer: async () => {
@@ -577,12 +584,13 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
       },
       'fault-batch': async () => {
         const writer: Writer = rnd.chance(60) ? 'transfer' : 'swap';
-        const kind = rnd.pick(BATCH_FAULTS);
+        // Kinds in turn (from a seeded start), so that a short run injects each of them.
+        const kind = BATCH_FAULTS[(faultTurn.batch++ + opts.seed) % BATCH_FAULTS.length]!;
         const reqs = withTwin(burstOf(1 + rnd.int(6), writer));
-        await concurrent(reqs, { writer, kind, nth: rnd.chance(70) ? 1 : 2 });
+        await concurrent(reqs, { writer, kind, nth: reqs.length > 1 && rnd.chance(40) ? 2 : 1 });
       },
       'fault-adjust': async () => {
-        const fault: AdjustFault = rnd.pick(ADJUST_FAULTS);
+        const fault: AdjustFault = ADJUST_FAULTS[(faultTurn.adjust++ + opts.seed) % ADJUST_FAULTS.length]!;
         const c = rnd.pick(currencies);
         const r: AdjustReq = { kind: 'adjust', user: rnd.pick(people), currencyId: c.id, amount: randomAmount(c), direction: 'credit', reason: `sim step ${step}`, key: rnd.chance(70) ? newKey() : null };
         faulty.armAdjust(fault);
