@@ -16,33 +16,22 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { type Config, fastifyTrustProxy } from './config.ts';
-import type { Database } from './db/client.ts';
+import { fastifyTrustProxy } from './config.ts';
+import type { AppDeps } from './core/deps.ts';
 import { BizError, isBizError } from './core/errors.ts';
 import { messageFor, requestLocale } from './core/locale.ts';
 import { LOG_REDACT_PATHS, sanitizeError } from './core/log.ts';
 import { databaseRateLimitStore, scheduleRateLimitSweep } from './core/rate-limits.ts';
 import { CONSOLE_PREFIX, consolePolicy, installSecurityHeaders } from './core/security-headers.ts';
 import { requireSession, type SessionUser } from './core/session.ts';
-import { installMetrics } from './metrics/plugin.ts';
-import type { ChainServices } from './chain/runtime.ts';
-import type { Mailer } from './mail/mailer.ts';
 import { registerModules } from './modules/index.ts';
 import { uploadFileRoutes } from './modules/content/routes.ts';
-import { notifySecurityEvent, type SecurityEventClient } from './modules/security/index.ts';
-import { withAntiPhishing } from './modules/security/mail.ts';
+import { notifySecurityEvent, type SecurityEventClient, withAntiPhishing } from './modules/security/index.ts';
 
 /** Avatars may be small data: URLs; everything else is tiny. */
 const BODY_LIMIT_BYTES = 512 * 1024;
 /** Longest path parameter the router matches (ids have at most 16 digits); longer answers 414. */
 const MAX_PARAM_LENGTH = 100;
-
-export interface AppDeps {
-  config: Config;
-  database: Database;
-  mailer: Mailer;
-  chain: ChainServices;
-}
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -115,7 +104,6 @@ export async function buildApp(given: AppDeps, opts: BuildOptions = {}) {
   checkSessionBeforeBody(app);
   installErrorHandling(app);
   installSecurityHeaders(app, { webDistDir: deps.config.WEB_DIST_DIR, hsts: deps.config.HSTS });
-  installMetrics(app);
 
   // Counts live in the database: shared by every process, kept across restarts.
   await app.register(fastifyRateLimit, {

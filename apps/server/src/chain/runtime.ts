@@ -1,7 +1,7 @@
 import { parseUnits } from 'viem';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { EventHub, pruneEvents } from '../modules/events/hub.ts';
+import { EventHub, pruneEvents } from '../modules/events/index.ts';
 import { createEvmClient, type EvmAddress, EvmChainAdapter, normalizeEvmAddress } from './evm.ts';
 import { assertMnemonicAllowed, HdWallet, loadMnemonic } from './keys.ts';
 import { type Leadership, takeLeadership } from './leader.ts';

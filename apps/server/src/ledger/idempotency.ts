@@ -1,22 +1,14 @@
 import crypto from 'node:crypto';
-import { ErrorCode, idempotencyKey } from '@coffer/contract';
-import type { FastifyRequest } from 'fastify';
+import { ErrorCode } from '@coffer/contract';
 import { BizError } from '../core/errors.ts';
 import type { Database } from '../db/client.ts';
 
-/**
- * Money-moving POSTs take an Idempotency-Key header (DESIGN §5). The key is scoped to the
- * user; the hash of the request body tells a replay (same body: same answer, no second
- * movement) from a reused key (another body: 3010).
+/*
+ * Money-moving POSTs take an Idempotency-Key (DESIGN §5; the HTTP side reads the header, see
+ * core/idempotency-key.ts, and passes the key string). The key is scoped to the user; the hash
+ * of the request body tells a replay (same body: same answer, no second movement) from a
+ * reused key (another body: 3010).
  */
-export function idempotencyKeyOf(request: FastifyRequest): string | null {
-  const raw = request.headers['idempotency-key'];
-  const value = Array.isArray(raw) ? raw[0] : raw;
-  if (value === undefined || value === '') return null;
-  const parsed = idempotencyKey.safeParse(value);
-  if (!parsed.success) throw new BizError(ErrorCode.INVALID_PARAMS, 'Idempotency-Key');
-  return parsed.data;
-}
 
 /** A stable hash of the operation: the route plus the canonical JSON of its inputs. */
 export function requestHash(operation: string, input: Record<string, unknown>): string {

@@ -20,11 +20,18 @@ const LEDGER_SQLSTATES: Record<string, BizError['bizCode']> = {
   '22003': ErrorCode.AMOUNT_OUT_OF_RANGE,
 };
 
-/** Drizzle wraps driver errors; the SQLSTATE sits on the error or its cause. */
+const SQLSTATE = /^[0-9A-Z]{5}$/;
+
+/**
+ * The SQLSTATE of a database error, the one reader of it in the server. Drizzle wraps driver
+ * errors (the SQLSTATE is then on the cause); a driver error carries it itself. Only a code of
+ * SQLSTATE's shape counts, so Node's own codes (ECONNRESET) are not taken for one.
+ */
 export function sqlState(e: unknown): string | undefined {
-  const err = e as { code?: unknown; cause?: { code?: unknown } };
-  if (typeof err?.code === 'string' && /^[0-9A-Z]{5}$/.test(err.code)) return err.code;
-  if (typeof err?.cause?.code === 'string') return err.cause.code;
+  const err = e as { code?: unknown; cause?: { code?: unknown } } | null | undefined;
+  for (const code of [err?.code, err?.cause?.code]) {
+    if (typeof code === 'string' && SQLSTATE.test(code)) return code;
+  }
   return undefined;
 }
 

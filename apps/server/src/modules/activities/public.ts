@@ -11,7 +11,7 @@ import {
 import DecimalJs from 'decimal.js';
 import type { Database } from '../../db/client.ts';
 // The content module's Markdown renderer (html off, safe links and images): one policy for all operator text.
-import { renderMarkdown } from '../content/markdown.ts';
+import { renderMarkdown } from '../content/index.ts';
 import { rankName } from './mask.ts';
 import { rankingOf } from './ranking-cache.ts';
 import { ACTIVITY_COLUMNS, ACTIVITY_FROM, type ActivityRow, iso, loadActivity, prizeOfRank, prizesOf } from './store.ts';

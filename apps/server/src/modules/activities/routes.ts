@@ -22,7 +22,7 @@ import { z } from 'zod';
 import { requestLocale } from '../../core/locale.ts';
 import { operatorOf } from '../../core/operator-audit.ts';
 import { ok } from '../../core/reply.ts';
-import { idempotencyKeyOf } from '../../ledger/idempotency.ts';
+import { idempotencyKeyOf } from '../../core/idempotency-key.ts';
 import { activityPayouts, adminActivityList, createActivity, fundActivity, updateActivity } from './admin.ts';
 import { activityDetails, activityList, activityRanking, activityUserRank } from './public.ts';
 

@@ -1,6 +1,7 @@
 import {
+  apiResponse,
   currentUser,
-  envelope,
+  emptyData,
   ErrorCode,
   loginAnswer,
   loginBody,
@@ -13,7 +14,6 @@ import {
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { BizError } from '../../core/errors.ts';
 import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
@@ -24,14 +24,6 @@ import { AuthService, type ClientInfo } from './service.ts';
 
 const tags = ['auth'];
 const signedIn = [{ token: [] }];
-
-/**
- * The error handler answers business errors with HTTP 200 through the route's 200 schema,
- * so a 200 schema must also admit the failure shape `{code, message, data: null}`.
- */
-const failure = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
-const answer = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failure]) });
-const noData = { 200: envelope(z.null()) };
 
 const MINUTE = 60_000;
 
@@ -78,7 +70,7 @@ export async function authRoutes(fastify: FastifyInstance) {
           'to registered addresses. withdraw: needs X-Token of the user owning the address (2001, 1001). ' +
           'The mail is in the accept-language of the request.',
         querystring: sendMailQuery,
-        response: noData,
+        response: apiResponse(emptyData),
       },
     },
     async (request) => {
@@ -100,7 +92,7 @@ export async function authRoutes(fastify: FastifyInstance) {
           '2004 wrong, expired or used-up code; 2005 too many wrong codes for the address (24 h); ' +
           '2003 address already registered; 1001 naming password for a common or trivially guessable password.',
         body: registerBody,
-        response: answer(loginData),
+        response: apiResponse(loginData),
       },
     },
     async (request) => {
@@ -130,7 +122,7 @@ export async function authRoutes(fastify: FastifyInstance) {
           '0.25 s, doubling, at most 4 s. With two-factor on, a right password answers {secondFactor: {challenge, ' +
           'methods, expiresIn}} instead of a session: finish at /api/login/2fa (or with a passkey).',
         body: loginBody,
-        response: answer(loginAnswer),
+        response: apiResponse(loginAnswer),
       },
     },
     async (request) => {
@@ -143,7 +135,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     '/getCurrentUser',
     {
       preHandler: app.authenticate,
-      schema: { tags, summary: 'The signed-in user', security: signedIn, response: answer(currentUser) },
+      schema: { tags, summary: 'The signed-in user', security: signedIn, response: apiResponse(currentUser) },
     },
     async (request) => ok(await service.currentUser(request.user.id), requestLocale(request)),
   );
@@ -159,7 +151,7 @@ export async function authRoutes(fastify: FastifyInstance) {
           '2004 for a wrong, expired or used-up code and for an unregistered address alike; 2005 after 10 wrong ' +
           'codes for the address within 24 hours; 1001 naming password for a common or trivially guessable password.',
         body: resetPasswordBody,
-        response: noData,
+        response: apiResponse(emptyData),
       },
     },
     async (request) => {
@@ -179,7 +171,7 @@ export async function authRoutes(fastify: FastifyInstance) {
         description: 'avatar is "preset:N" or a data:image/(png|jpeg|webp);base64 URL. Answers the updated user.',
         security: signedIn,
         body: updateUserInfoBody,
-        response: answer(currentUser),
+        response: apiResponse(currentUser),
       },
     },
     async (request) => ok(await service.updateUserInfo(request.user.id, request.body), requestLocale(request)),
@@ -189,7 +181,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     '/logout',
     {
       preHandler: app.authenticate,
-      schema: { tags, summary: 'End the current session', security: signedIn, response: noData },
+      schema: { tags, summary: 'End the current session', security: signedIn, response: apiResponse(emptyData) },
     },
     async (request) => {
       await service.logout(request.user.sessionId);

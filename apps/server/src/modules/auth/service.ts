@@ -14,10 +14,12 @@ import {
 } from '@coffer/contract';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../../app.ts';
+import type { Config } from '../../config.ts';
+import type { MailingDeps } from '../../core/deps.ts';
 import { BizError, invalid } from '../../core/errors.ts';
 import { assertSignInAllowed, createSession, type SessionUser, TOKEN_HEAD } from '../../core/session.ts';
 import { sessions, users } from '../../db/schema/index.ts';
+import { sqlState } from '../../ledger/sql-errors.ts';
 import {
   assertCodesAllowed,
   CODE_GUESS_CAP,
@@ -29,8 +31,7 @@ import {
   withdrawEmailCode,
 } from './email-codes.ts';
 import { notifySecurityEvent, recordSignIn } from '../security/index.ts';
-import { TwoFactorService } from '../two-factor/service.ts';
-import { twoFactorEnabled } from '../two-factor/totp.ts';
+import { type TwoFactorDeps, TwoFactorService, twoFactorEnabled } from '../two-factor/index.ts';
 import { slowDownLogin } from './login-limits.ts';
 import { codeGuessAlertMail, codeMail } from './mail-templates.ts';
 import { assertAcceptablePassword, burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
@@ -41,14 +42,10 @@ export interface ClientInfo {
   userAgent?: string;
 }
 
-const UNIQUE_VIOLATION = '23505';
+/** What sign-up and sign-in use: two-factor's part (a sign-in may need it) and who is an operator, the login throttle. */
+export type AuthDeps = MailingDeps & { config: TwoFactorDeps['config'] & Pick<Config, 'OPERATOR_EMAILS' | 'RATE_LIMIT'> };
 
-/** Drizzle wraps driver errors; the SQLSTATE is on the cause (or on the error itself). */
-function sqlState(e: unknown): string | undefined {
-  const err = e as { code?: unknown; cause?: { code?: unknown } } | undefined;
-  if (typeof err?.cause?.code === 'string') return err.cause.code;
-  return typeof err?.code === 'string' ? err.code : undefined;
-}
+const UNIQUE_VIOLATION = '23505';
 
 function resendTooSoon(locale: Locale, retryAfterMs: number): BizError {
   const seconds = Math.ceil(retryAfterMs / 1000);
@@ -76,7 +73,7 @@ function toCurrentUser(u: UserRow, twoFactor: boolean): CurrentUser {
 
 export class AuthService {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: AuthDeps,
     private readonly log: FastifyBaseLogger,
   ) {}
 

@@ -1,4 +1,12 @@
-import { chainIncident, chainIncidentList, envelope, ErrorCode, idParams, openWithdrawalList, resolveIncidentBody } from '@coffer/contract';
+import {
+  apiResponse,
+  chainIncident,
+  chainIncidentList,
+  ErrorCode,
+  idParams,
+  openWithdrawalList,
+  resolveIncidentBody,
+} from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -12,8 +20,6 @@ import { formatAmount } from '../../ledger/amounts.ts';
 
 const tags = ['admin'];
 const security = [{ token: [] }];
-const failure = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
-const answer = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failure]) });
 
 interface RawIncident {
   id: number;
@@ -56,7 +62,7 @@ export async function chainAdminRoutes(fastify: FastifyInstance) {
         security,
         summary: 'Operators: chain incidents, newest first (?open=true: only those freezing payouts)',
         querystring: z.object({ open: z.enum(['true', 'false']).optional() }),
-        response: answer(chainIncidentList),
+        response: apiResponse(chainIncidentList),
       },
     },
     async (request) => ok(await incidents(database, request.query.open === 'true'), requestLocale(request)),
@@ -73,7 +79,7 @@ export async function chainAdminRoutes(fastify: FastifyInstance) {
         description: 'Errors: 3007 already resolved, 4004 not found.',
         params: idParams,
         body: resolveIncidentBody,
-        response: answer(chainIncident),
+        response: apiResponse(chainIncident),
       },
     },
     async (request) => {
@@ -111,7 +117,7 @@ export async function chainAdminRoutes(fastify: FastifyInstance) {
     '/admin/withdraw/open',
     {
       preHandler: app.requireOperator,
-      schema: { tags, security, summary: 'Operators: withdrawals not yet final, oldest first, with their age', response: answer(openWithdrawalList) },
+      schema: { tags, security, summary: 'Operators: withdrawals not yet final, oldest first, with their age', response: apiResponse(openWithdrawalList) },
     },
     async (request) => {
       const rows = await database.sql.query<{

@@ -1,11 +1,11 @@
 import {
+  apiResponse,
   createAddressBody,
   depositAddress,
   depositAddressList,
   depositListBody,
   depositPage,
   depositRecord,
-  envelope,
   ErrorCode,
   faucetBody,
   faucetData,
@@ -13,7 +13,6 @@ import {
 } from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { BizError } from '../../core/errors.ts';
 import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
@@ -21,8 +20,6 @@ import { depositAddressFor, depositAddressList as listAddresses, depositInfo, de
 
 const tags = ['deposit'];
 const security = [{ token: [] }];
-const failure = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
-const answer = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failure]) });
 
 /** A faucet call sends real test coins: a few per minute are plenty for a newcomer. */
 const FAUCET_PER_MINUTE = 5;
@@ -41,7 +38,7 @@ export async function depositRoutes(fastify: FastifyInstance) {
         summary: "The user's deposit address for a network (allocated once, same answer every time)",
         description: 'Errors: 3003 network unknown, disabled or not of this currency.',
         body: createAddressBody,
-        response: answer(depositAddress),
+        response: apiResponse(depositAddress),
       },
     },
     async (request) => {
@@ -52,7 +49,7 @@ export async function depositRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/deposit/getAddressList',
-    { preHandler: app.authenticate, schema: { tags, security, summary: "The user's deposit addresses", response: answer(depositAddressList) } },
+    { preHandler: app.authenticate, schema: { tags, security, summary: "The user's deposit addresses", response: apiResponse(depositAddressList) } },
     async (request) => ok(await listAddresses(database, request.user.id), requestLocale(request)),
   );
 
@@ -65,7 +62,7 @@ export async function depositRoutes(fastify: FastifyInstance) {
         security,
         summary: "The user's deposits, newest first, with confirmations n/N",
         body: depositListBody,
-        response: answer(depositPage),
+        response: apiResponse(depositPage),
       },
     },
     async (request) => ok(await listDeposits(database, request.user.id, request.body), requestLocale(request)),
@@ -75,7 +72,7 @@ export async function depositRoutes(fastify: FastifyInstance) {
     '/deposit/getDepositInfo/:id',
     {
       preHandler: app.authenticate,
-      schema: { tags, security, summary: 'One deposit of the user (4004 otherwise)', params: idParams, response: answer(depositRecord) },
+      schema: { tags, security, summary: 'One deposit of the user (4004 otherwise)', params: idParams, response: apiResponse(depositRecord) },
     },
     async (request) => ok(await depositInfo(database, request.user.id, request.params.id), requestLocale(request)),
   );
@@ -91,7 +88,7 @@ export async function depositRoutes(fastify: FastifyInstance) {
         summary: 'Local chain only: send test coins to the user’s deposit address',
         description: 'Exists only while the server runs its embedded local chain; elsewhere 3003.',
         body: faucetBody,
-        response: answer(faucetData),
+        response: apiResponse(faucetData),
       },
     },
     async (request) => {

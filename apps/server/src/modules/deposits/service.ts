@@ -3,7 +3,7 @@ import { ErrorCode } from '@coffer/contract';
 import { BizError, notFound } from '../../core/errors.ts';
 import type { Database } from '../../db/client.ts';
 import { formatAmount } from '../../ledger/amounts.ts';
-import { networkFor } from '../networks/service.ts';
+import { networkFor } from '../networks/index.ts';
 
 /** Derives the address of an HD index (the wallet's xpub side only). */
 export interface AddressDeriver {

@@ -1,4 +1,4 @@
-import { adjustBody, adjustResult, auditReport, envelope } from '@coffer/contract';
+import { adjustBody, adjustResult, apiResponse, auditReport } from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,12 +6,10 @@ import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
 import { adjustBalance } from '../../ledger/adjust.ts';
 import { auditLedger } from '../../ledger/audit.ts';
-import { idempotencyKeyOf } from '../../ledger/idempotency.ts';
+import { idempotencyKeyOf } from '../../core/idempotency-key.ts';
 
 const tags = ['admin'];
 const security = [{ token: [] }];
-const failure = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
-const answer = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failure]) });
 
 /** Operator tools for the ledger: adjustments (who and why) and the invariant audit. */
 export async function ledgerAdminRoutes(fastify: FastifyInstance) {
@@ -31,7 +29,7 @@ export async function ledgerAdminRoutes(fastify: FastifyInstance) {
           '3010 Idempotency-Key reused with another body.',
         headers: z.object({ 'idempotency-key': z.string().optional() }),
         body: adjustBody,
-        response: answer(adjustResult),
+        response: apiResponse(adjustResult),
       },
     },
     async (request) => {
@@ -58,7 +56,7 @@ export async function ledgerAdminRoutes(fastify: FastifyInstance) {
         tags,
         security,
         summary: 'Check every ledger invariant (operators); data.ok is false when any check has violations',
-        response: answer(auditReport),
+        response: apiResponse(auditReport),
       },
     },
     async (request) => ok(await auditLedger(database), requestLocale(request)),

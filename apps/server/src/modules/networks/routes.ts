@@ -1,13 +1,10 @@
-import { configsData, envelope, networkList } from '@coffer/contract';
+import { apiResponse, configsData, networkList } from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
 import { listNetworks } from './service.ts';
 
-const failure = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
-const answer = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failure]) });
 
 /** Public: the networks each currency moves on, and the settings the app needs at start. */
 export async function networkRoutes(fastify: FastifyInstance) {
@@ -21,7 +18,7 @@ export async function networkRoutes(fastify: FastifyInstance) {
         tags: ['currency'],
         summary: 'Networks of every currency on the chains this server serves (public)',
         description: 'payoutsFrozen: withdrawals on the network wait for an operator (incident or reconciliation drift).',
-        response: answer(networkList),
+        response: apiResponse(networkList),
       },
     },
     async (request) => {
@@ -35,7 +32,7 @@ export async function networkRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/configs',
-    { schema: { tags: ['configs'], summary: 'Public settings of this Coffer (product, networks, faucet)', response: answer(configsData) } },
+    { schema: { tags: ['configs'], summary: 'Public settings of this Coffer (product, networks, faucet)', response: apiResponse(configsData) } },
     async (request) => {
       const list = await listNetworks(database, chain.chainIds);
       return ok(

@@ -1,5 +1,6 @@
 import {
-  envelope,
+  apiResponse,
+  emptyData,
   loginData,
   passkeyItem,
   passkeyLoginBody,
@@ -18,9 +19,6 @@ import { PasskeyService } from './service.ts';
 
 const tags = ['passkeys'];
 const signedIn = [{ token: [] }];
-const failure = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
-const answer = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failure]) });
-const noData = { 200: envelope(z.null()) };
 const MINUTE = 60_000;
 
 export async function passkeyRoutes(fastify: FastifyInstance) {
@@ -33,7 +31,7 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
     '/passkeys',
     {
       preHandler: app.authenticate,
-      schema: { tags, summary: "The user's passkeys", security: signedIn, response: answer(z.array(passkeyItem)) },
+      schema: { tags, summary: "The user's passkeys", security: signedIn, response: apiResponse(z.array(passkeyItem)) },
     },
     async (request) => ok(await service.list(request.user.id), requestLocale(request)),
   );
@@ -50,7 +48,7 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
           'code (authenticator or recovery) is required: 2006 without, 2007 wrong or replayed.',
         security: signedIn,
         body: passkeyRegisterOptionsBody,
-        response: answer(passkeyOptionsData),
+        response: apiResponse(passkeyOptionsData),
       },
     },
     async (request) => ok(await service.registrationOptions(request.user.id, request.body.code), requestLocale(request)),
@@ -66,7 +64,7 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
         description: '2009 when it cannot be verified (or is registered already); 2008 for a used or expired challenge.',
         security: signedIn,
         body: passkeyRegisterBody,
-        response: answer(passkeyItem),
+        response: apiResponse(passkeyItem),
       },
     },
     async (request) => ok(await service.register(request.user.id, request.body), requestLocale(request)),
@@ -82,7 +80,7 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
         description: '4004 for an unknown or foreign id. With two-factor on, code is required (2006, 2007).',
         security: signedIn,
         body: passkeyRemoveBody,
-        response: noData,
+        response: apiResponse(emptyData),
       },
     },
     async (request) => {
@@ -101,7 +99,7 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
         description:
           "Without challenge: a passwordless sign-in with any discoverable passkey. With the second-factor challenge of /api/login: that account's passkeys, instead of a code.",
         body: passkeyLoginOptionsBody,
-        response: answer(passkeyOptionsData),
+        response: apiResponse(passkeyOptionsData),
       },
     },
     async (request) => ok(await service.loginOptions(request.body), requestLocale(request)),
@@ -116,7 +114,7 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
         summary: "Sign in with the authenticator's answer; answers the session as /api/login does",
         description: '2009 when the passkey cannot be verified; 2008 for an unknown, used or expired challenge.',
         body: passkeyLoginBody,
-        response: answer(loginData),
+        response: apiResponse(loginData),
       },
     },
     async (request) => {

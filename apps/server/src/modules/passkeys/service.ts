@@ -18,20 +18,22 @@ import {
 } from '@simplewebauthn/server';
 import { and, asc, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../../app.ts';
+import type { Config } from '../../config.ts';
+import type { MailingDeps } from '../../core/deps.ts';
 import { BizError, notFound } from '../../core/errors.ts';
 import { hashToken } from '../../core/session.ts';
 import { authChallenges, passkeys, users } from '../../db/schema/index.ts';
 import { notifySecurityEvent } from '../security/index.ts';
-import { issueChallenge, liveChallenge } from '../two-factor/challenges.ts';
-import { TwoFactorService } from '../two-factor/service.ts';
-import { requireSecondFactor } from '../two-factor/totp.ts';
+import { issueChallenge, liveChallenge, requireSecondFactor, type TwoFactorDeps, TwoFactorService } from '../two-factor/index.ts';
 
 /** A registration or passwordless ceremony must finish within this time. */
 const CEREMONY_SECONDS = 300;
 const MAX_PASSKEYS = 20;
 
 type PasskeyRow = typeof passkeys.$inferSelect;
+
+/** What passkeys use: two-factor's part (a passkey sign-in finishes there) and the relying party. */
+export type PasskeyDeps = MailingDeps & { config: TwoFactorDeps['config'] & Pick<Config, 'webauthn'> };
 
 const toItem = (p: PasskeyRow): PasskeyItem => ({
   id: p.id,
@@ -49,7 +51,7 @@ const transportsOf = (p: PasskeyRow) => (p.transports ? p.transports.split(',') 
  */
 export class PasskeyService {
   constructor(
-    private readonly deps: AppDeps,
+    private readonly deps: PasskeyDeps,
     private readonly log: FastifyBaseLogger,
   ) {}
 

@@ -2,7 +2,7 @@ import {
   antiPhishingBody,
   antiPhishingData,
   apiResponse,
-  envelope,
+  emptyData,
   idParams,
   revokeOthersData,
   securitySessionList,
@@ -11,7 +11,6 @@ import {
 } from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
 import { SecurityService } from './service.ts';
@@ -49,7 +48,7 @@ export async function securityRoutes(fastify: FastifyInstance) {
         summary: 'Sign out one session (its token answers 2001 from now on)',
         description: '4004 when the id is not an active session of the user (another user’s included).',
         params: idParams,
-        response: { 200: envelope(z.null()) },
+        response: apiResponse(emptyData),
       },
     },
     async (request) => {

@@ -1,6 +1,6 @@
 import {
+  apiResponse,
   ErrorCode,
-  envelope,
   idParams,
   recipient,
   recipientQuery,
@@ -18,14 +18,11 @@ import { BizError } from '../../core/errors.ts';
 import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
 import { hashToken, requireSession, tokenFromRequest } from '../../core/session.ts';
-import { idempotencyKeyOf } from '../../ledger/idempotency.ts';
+import { idempotencyKeyOf } from '../../core/idempotency-key.ts';
 import { type Caller, previewRecipient, transfer, transferDetails, transferPage as listTransfers } from './service.ts';
 
 const tags = ['transfer'];
 const security = [{ token: [] }];
-/** Business errors come back as HTTP 200 through the 200 schema, so it admits data: null. */
-const failure = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
-const answer = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failure]) });
 const idempotencyHeader = z.object({ 'idempotency-key': z.string().optional() });
 
 const TRANSFER_ERRORS =
@@ -67,7 +64,7 @@ export async function transferRoutes(fastify: FastifyInstance) {
         description: TRANSFER_ERRORS,
         headers: idempotencyHeader,
         body: transferByEmailBody,
-        response: answer(transferResult),
+        response: apiResponse(transferResult),
       },
     },
     async (request) => {
@@ -89,7 +86,7 @@ export async function transferRoutes(fastify: FastifyInstance) {
         description: TRANSFER_ERRORS,
         headers: idempotencyHeader,
         body: transferByUidBody,
-        response: answer(transferResult),
+        response: apiResponse(transferResult),
       },
     },
     async (request) => {
@@ -109,7 +106,7 @@ export async function transferRoutes(fastify: FastifyInstance) {
         security,
         summary: "The signed-in user's transfers, newest first (sent: out, received: in)",
         body: transferPageBody,
-        response: answer(transferPage),
+        response: apiResponse(transferPage),
       },
     },
     async (request) => ok(await listTransfers(database, request.user.id, request.body), requestLocale(request)),
@@ -124,7 +121,7 @@ export async function transferRoutes(fastify: FastifyInstance) {
         security,
         summary: 'One transfer the signed-in user sent or received (4004 otherwise)',
         params: idParams,
-        response: answer(transferRecord),
+        response: apiResponse(transferRecord),
       },
     },
     async (request) => ok(await transferDetails(database, request.user.id, request.params.id), requestLocale(request)),
@@ -140,7 +137,7 @@ export async function transferRoutes(fastify: FastifyInstance) {
         security,
         summary: 'Preview a recipient by ?email= or ?uid= before sending (3004 not found, 3005 yourself)',
         querystring: recipientQuery,
-        response: answer(recipient),
+        response: apiResponse(recipient),
       },
     },
     async (request) => {

@@ -1,5 +1,6 @@
 import {
-  envelope,
+  apiResponse,
+  emptyData,
   loginData,
   loginSecondFactorBody,
   twoFactorDisableBody,
@@ -9,7 +10,6 @@ import {
 } from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
 import { loadTwoFactorKey, registerTwoFactorKey } from './secret-box.ts';
@@ -17,9 +17,6 @@ import { TwoFactorService } from './service.ts';
 
 const tags = ['two-factor'];
 const signedIn = [{ token: [] }];
-const failure = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
-const answer = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failure]) });
-const noData = { 200: envelope(z.null()) };
 const MINUTE = 60_000;
 
 export async function twoFactorRoutes(fastify: FastifyInstance) {
@@ -41,7 +38,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
         summary: 'Start authenticator enrolment: a new secret (otpauth URI for the QR, base32 for manual entry)',
         description: 'The secret is answered here only. 3007 while two-factor is on (disable it first, with a code).',
         security: signedIn,
-        response: answer(twoFactorSetupData),
+        response: apiResponse(twoFactorSetupData),
       },
     },
     async (request) => ok(await service.setup(request.user.id, request.user.email), requestLocale(request)),
@@ -57,7 +54,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
         description: `3007 without a pending setup or when already on. ${codeTries}`,
         security: signedIn,
         body: twoFactorEnableBody,
-        response: answer(twoFactorEnableData),
+        response: apiResponse(twoFactorEnableData),
       },
     },
     async (request) => ok(await service.enable(request.user.id, request.body.code), requestLocale(request)),
@@ -73,7 +70,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
         description: `3007 when it is off. ${codeTries}`,
         security: signedIn,
         body: twoFactorDisableBody,
-        response: noData,
+        response: apiResponse(emptyData),
       },
     },
     async (request) => {
@@ -91,7 +88,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
         summary: 'Second step of a sign-in: the challenge from /api/login and an authenticator or recovery code',
         description: `Answers the session as /api/login does. 2008 for an unknown, used or expired challenge. ${codeTries}`,
         body: loginSecondFactorBody,
-        response: answer(loginData),
+        response: apiResponse(loginData),
       },
     },
     async (request) => {

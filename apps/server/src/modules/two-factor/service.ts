@@ -8,7 +8,8 @@ import {
   type TwoFactorSetupData,
 } from '@coffer/contract';
 import { eq } from 'drizzle-orm';
-import type { AppDeps } from '../../app.ts';
+import type { Config } from '../../config.ts';
+import type { MailingDeps } from '../../core/deps.ts';
 import { BizError } from '../../core/errors.ts';
 import { createSession, TOKEN_HEAD } from '../../core/session.ts';
 import { passkeys, recoveryCodes, userTotp, users } from '../../db/schema/index.ts';
@@ -17,8 +18,11 @@ import { issueChallenge, liveChallenge, useChallenge } from './challenges.ts';
 import { sealSecret } from './secret-box.ts';
 import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpFor, totpRow, twoFactorEnabled, verifySecondFactor } from './totp.ts';
 
+/** What two-factor uses: the database, the mailer (security notices) and two settings. */
+export type TwoFactorDeps = MailingDeps & { config: Pick<Config, 'PRODUCT_NAME' | 'SESSION_TTL_HOURS'> };
+
 export class TwoFactorService {
-  constructor(private readonly deps: AppDeps) {}
+  constructor(private readonly deps: TwoFactorDeps) {}
 
   private get db() {
     return this.deps.database.db;

@@ -1,5 +1,5 @@
 import {
-  envelope,
+  apiResponse,
   idParams,
   withdrawApplyBody,
   withdrawApplyData,
@@ -15,7 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
-import { idempotencyKeyOf } from '../../ledger/idempotency.ts';
+import { idempotencyKeyOf } from '../../core/idempotency-key.ts';
 import {
   applyWithdrawal,
   cancelWithdrawal,
@@ -27,8 +27,6 @@ import {
 
 const tags = ['withdraw'];
 const security = [{ token: [] }];
-const failure = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
-const answer = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failure]) });
 const idempotencyHeader = z.object({ 'idempotency-key': z.string().optional() });
 
 const APPLY_ERRORS =
@@ -54,7 +52,7 @@ export async function withdrawRoutes(fastify: FastifyInstance) {
         description: APPLY_ERRORS,
         headers: idempotencyHeader,
         body: withdrawApplyBody,
-        response: answer(withdrawApplyData),
+        response: apiResponse(withdrawApplyData),
       },
     },
     async (request) => {
@@ -68,7 +66,7 @@ export async function withdrawRoutes(fastify: FastifyInstance) {
     '/withdraw/limits',
     {
       preHandler: app.authenticate,
-      schema: { tags, security, summary: 'Fee, bounds and what is left of today’s limit on a network', querystring: withdrawQuoteQuery, response: answer(withdrawLimits) },
+      schema: { tags, security, summary: 'Fee, bounds and what is left of today’s limit on a network', querystring: withdrawQuoteQuery, response: apiResponse(withdrawLimits) },
     },
     async (request) => ok(await limitsOf(database, request.user.id, request.query.networkId), requestLocale(request)),
   );
@@ -77,7 +75,7 @@ export async function withdrawRoutes(fastify: FastifyInstance) {
     '/withdraw/list',
     {
       preHandler: app.authenticate,
-      schema: { tags, security, summary: "The user's withdrawals, newest first", body: withdrawListBody, response: answer(withdrawPage) },
+      schema: { tags, security, summary: "The user's withdrawals, newest first", body: withdrawListBody, response: apiResponse(withdrawPage) },
     },
     async (request) => ok(await withdrawalPage(database, request.user.id, request.body), requestLocale(request)),
   );
@@ -86,7 +84,7 @@ export async function withdrawRoutes(fastify: FastifyInstance) {
     '/withdraw/detail/:id',
     {
       preHandler: app.authenticate,
-      schema: { tags, security, summary: 'One withdrawal of the user (4004 otherwise)', params: idParams, response: answer(withdrawRecord) },
+      schema: { tags, security, summary: 'One withdrawal of the user (4004 otherwise)', params: idParams, response: apiResponse(withdrawRecord) },
     },
     async (request) => ok(await withdrawalRecord(database, request.params.id, request.user.id), requestLocale(request)),
   );
@@ -101,7 +99,7 @@ export async function withdrawRoutes(fastify: FastifyInstance) {
         summary: 'Cancel before broadcast (review or queued): amount + fee go back to available',
         description: 'Errors: 3007 already broadcast or final, 4004 not found.',
         params: idParams,
-        response: answer(withdrawRecord),
+        response: apiResponse(withdrawRecord),
       },
     },
     async (request) => ok(await cancelWithdrawal(database, request.user.id, request.params.id), requestLocale(request)),
@@ -119,7 +117,7 @@ export async function withdrawRoutes(fastify: FastifyInstance) {
           description: 'Errors: 3007 not waiting for review, 4004 not found; HTTP 403 without the operator role.',
           params: idParams,
           body: withdrawReviewBody,
-          response: answer(withdrawRecord),
+          response: apiResponse(withdrawRecord),
         },
       },
       async (request) => {

@@ -9,10 +9,10 @@ import { inTransaction } from '../../db/transaction.ts';
 import { formatAmount, parseAmount } from '../../ledger/amounts.ts';
 import { requestHash } from '../../ledger/idempotency.ts';
 import { rethrowLedgerError } from '../../ledger/sql-errors.ts';
-import { checkEmailCode, consumeEmailCode } from '../auth/email-codes.ts';
-import { requireSecondFactor } from '../two-factor/totp.ts';
-import { confirmationsOf } from '../deposits/service.ts';
-import { networkFor } from '../networks/service.ts';
+import { checkEmailCode, consumeEmailCode } from '../auth/index.ts';
+import { requireSecondFactor } from '../two-factor/index.ts';
+import { confirmationsOf } from '../deposits/index.ts';
+import { networkFor } from '../networks/index.ts';
 
 /** What the withdrawal module needs of the chain layer: address rules of the network's family. */
 export interface AddressRules {
