@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../core/session.ts';
 import type { Database } from '../db/client.ts';
-import { type BatchItem, transferBatcher } from '../modules/transfer/batcher.ts';
+import { ErrorCode } from '@coffer/contract';
+import { type BatchItem, TRANSFER_BATCH, transferBatcher } from '../modules/transfer/batcher.ts';
 import { createTestDatabase } from '../test/harness.ts';
 import { createUser, fund, type TestUser } from '../test/users.ts';
 import { auditLedger } from './audit.ts';
-import { type BatchedRow, GroupCommit, type GroupCommitStatement } from './group-commit.ts';
+import { type BatchedRow, GroupCommit, type GroupCommitStatement, MAX_ATTEMPTS, MAX_BATCH_ITEMS } from './group-commit.ts';
 
 /** A driver error as PostgreSQL and PGlite raise it: a SQLSTATE in `code`, and a severity. */
 const sqlError = (code: string, message: string) => Object.assign(new Error(message), { code, severity: 'ERROR' });
@@ -13,10 +14,13 @@ const sqlError = (code: string, message: string) => Object.assign(new Error(mess
 /**
  * A database that runs a "batch statement" over string items: the whole statement fails with
  * 22021 when any item contains a NUL (as PostgreSQL refuses such a text parameter), and fails
- * without a SQLSTATE (connection lost) when an item says so.
+ * without a SQLSTATE (connection lost) when an item says so. `before` may throw first (a
+ * deadlock of the whole statement); an item "deadlock N" is refused in its row (b_state 40P01)
+ * in its first N runs.
  */
-function fakeDatabase() {
+function fakeDatabase(before?: (call: number) => void) {
   const calls: string[][] = [];
+  const runs = new Map<string, number>();
   const database = {
     kind: 'pglite',
     sql: {
@@ -24,21 +28,28 @@ function fakeDatabase() {
         const items = params[0] as string[];
         calls.push(items);
         await new Promise((r) => setTimeout(r, 1));
+        before?.(calls.length);
         if (items.some((s) => s.includes('lost'))) throw new Error('Connection terminated unexpectedly');
         if (items.some((s) => s.includes('pipe'))) throw Object.assign(new Error('write EPIPE'), { code: 'EPIPE' });
         if (items.some((s) => s.includes('\u0000'))) throw sqlError('22021', 'invalid byte sequence for encoding "UTF8": 0x00');
-        return items.map((s, i) => ({ b_i: i + 1, value: s.toUpperCase() }));
+        return items.map((s, i) => {
+          const run = (runs.get(s) ?? 0) + 1;
+          runs.set(s, run);
+          const deadlocks = Number(s.match(/^deadlock (\d+)/)?.[1] ?? 0);
+          return { b_i: i + 1, b_state: run <= deadlocks ? '40P01' : null, value: s.toUpperCase() };
+        });
       },
     },
   } as unknown as Database;
   return { database, calls };
 }
 
-const UPPER: GroupCommitStatement<string, BatchedRow & { value: string }, string> = {
+const UPPER: GroupCommitStatement<string, BatchedRow & { b_state: string | null; value: string }, string> = {
   name: 'upper_v1',
   sql: 'select * from upper_batch($1)',
   params: (items) => [items],
-  row: (raw) => raw.value,
+  state: (raw) => raw.b_state,
+  row: (raw) => (raw.b_state ? `refused ${raw.b_state}` : raw.value),
 };
 
 describe('GroupCommit', () => {
@@ -82,6 +93,49 @@ describe('GroupCommit', () => {
     const writer = new GroupCommit(database, UPPER);
     await expect(writer.submit('alone\u0000')).rejects.toMatchObject({ code: '22021' });
     expect(calls).toEqual([['alone\u0000']]);
+  });
+
+  it('runs a batch the database refused with a deadlock (40P01) again, once, and every item lands', async () => {
+    const { database, calls } = fakeDatabase((call) => {
+      if (call === 1) throw sqlError('40P01', 'deadlock detected');
+    });
+    const writer = new GroupCommit(database, UPPER);
+    const items = ['a', 'b', 'c'];
+    expect(await Promise.all(items.map((s) => writer.submit(s)))).toEqual(['A', 'B', 'C']);
+    expect(calls).toEqual([items, items]);
+  });
+
+  it('runs an item its row refused with 40P01 again; the others are answered from the first run', async () => {
+    const { database, calls } = fakeDatabase();
+    const writer = new GroupCommit(database, UPPER);
+    const items = ['a', 'deadlock 1', 'c'];
+    expect(await Promise.all(items.map((s) => writer.submit(s)))).toEqual(['A', 'DEADLOCK 1', 'C']);
+    expect(calls).toEqual([items, ['deadlock 1']]);
+  });
+
+  it(`gives up after ${MAX_ATTEMPTS} runs and answers the refusal as it is`, async () => {
+    const { database, calls } = fakeDatabase();
+    const writer = new GroupCommit(database, UPPER);
+    expect(await writer.submit('deadlock 99')).toBe('refused 40P01');
+    expect(calls).toHaveLength(MAX_ATTEMPTS);
+  });
+
+  it('refuses with 1002 what exceeds the queue bound, and never sends it', async () => {
+    const { database, calls } = fakeDatabase();
+    const writer = new GroupCommit(database, UPPER, { maxQueued: 3 });
+    const items = ['a', 'b', 'c', 'd', 'e'];
+    // All in one turn: the queue fills before the first batch leaves.
+    const results = await Promise.allSettled(items.map((s) => writer.submit(s)));
+    expect(results.slice(0, 3)).toEqual(['A', 'B', 'C'].map((value) => ({ status: 'fulfilled', value })));
+    for (const r of results.slice(3)) expect(r).toMatchObject({ status: 'rejected', reason: { bizCode: ErrorCode.TOO_MANY_REQUESTS } });
+    expect(calls).toEqual([['a', 'b', 'c']]);
+    // Once the queue drained, items are taken again.
+    expect(await writer.submit('f')).toBe('F');
+  });
+
+  it('refuses a batch size the ledger functions would refuse', () => {
+    const { database } = fakeDatabase();
+    expect(() => new GroupCommit(database, UPPER, { maxBatch: MAX_BATCH_ITEMS + 1 })).toThrow(/maxBatch/);
   });
 });
 
@@ -150,5 +204,30 @@ describe('transfer batches with a poisoned item (real database)', () => {
     expect(Number(count!.n)).toBe(200);
     const report = await auditLedger(database);
     expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+  });
+
+  it('MAX_BATCH_ITEMS is the limit the batch functions enforce (CB900 beyond it)', async () => {
+    for (const fn of ['coffer_transfer_batch', 'coffer_swap_batch']) {
+      const rows = await database.sql.query<{ src: string }>('select prosrc as src from pg_proc where proname = $1', [fn]);
+      expect(rows, fn).toHaveLength(1);
+      const limits = [...rows[0]!.src.matchAll(/IF v_n > (\d+) THEN/g)].map((m) => Number(m[1]));
+      expect(limits, fn).toEqual([MAX_BATCH_ITEMS]);
+    }
+  });
+
+  it('a full queue answers 1002 and writes nothing for the refused transfers', async () => {
+    const writer = new GroupCommit(database, TRANSFER_BATCH, { maxQueued: 3 });
+    const from = senders[0]!;
+    const memos = ['queued 1', 'queued 2', 'queued 3', 'refused 4', 'refused 5'];
+    const results = await Promise.allSettled(memos.map((memo) => writer.submit(item(from, memo))));
+    expect(results.map((r) => (r.status === 'fulfilled' ? r.value.b_state : (r.reason as { bizCode?: number }).bizCode))).toEqual([
+      null,
+      null,
+      null,
+      ErrorCode.TOO_MANY_REQUESTS,
+      ErrorCode.TOO_MANY_REQUESTS,
+    ]);
+    const written = await database.sql.query<{ memo: string }>('select memo from transfers where memo = any($1) order by memo', [memos]);
+    expect(written.map((w) => w.memo)).toEqual(['queued 1', 'queued 2', 'queued 3']);
   });
 });

@@ -1,4 +1,7 @@
+import { ErrorCode } from '@coffer/contract';
+import { BizError } from '../core/errors.ts';
 import type { Database } from '../db/client.ts';
+import { sqlState } from './sql-errors.ts';
 
 /** A row of a batch function: its item's position (1-based) first. */
 export interface BatchedRow {
@@ -16,17 +19,54 @@ export interface GroupCommitStatement<Item, Raw extends BatchedRow, Result> {
   sql: string;
   /** The statement's parameters for these items: one array per argument, in item order. */
   params(items: readonly Item[]): unknown[];
+  /** The SQLSTATE that refused the item (its row's b_state), null when it was done. */
+  state(raw: Raw): string | null;
   /** The caller's answer from its item's row. */
   row(raw: Raw): Result;
 }
 
-/** PostgreSQL caches 64 subtransactions per transaction; each item uses one. */
-export const MAX_BATCH = 50;
+/**
+ * Items per statement. PostgreSQL caches 64 subtransactions per transaction; each item uses
+ * one. The batch functions refuse more (CB900: `IF v_n > 50` in coffer_transfer_batch and
+ * coffer_swap_batch, drizzle/0016); group-commit.test.ts reads that limit from the database
+ * and checks it equals this one.
+ */
+export const MAX_BATCH_ITEMS = 50;
+
+/**
+ * Items a writer holds waiting for a batch (per statement and process); one more is refused
+ * at once with 1002, before it reaches the database. 20 full batches: at a few milliseconds a
+ * batch, the last one waits well under a second. A queue without a bound would only turn an
+ * overload into unbounded memory and answers that come too late to matter.
+ */
+export const MAX_QUEUED_ITEMS = 1000;
+
+/**
+ * Deadlock (40P01) and serialization failure (40001): batches of two API processes may lock
+ * crossing accounts or idempotency keys, and PostgreSQL breaks the tie by refusing one side; a
+ * twin may take the key of a refused item before its refusal is kept. Running the item again is
+ * right (it then lands, or hears the key's answer).
+ */
+const RETRY_SQLSTATES = new Set(['40P01', '40001']);
+
+/** Runs of one item at most, the first included; after that the refusal is answered as it is. */
+export const MAX_ATTEMPTS = 4;
 
 interface Pending<Item, Result> {
   item: Item;
   resolve: (row: Result) => void;
   reject: (e: unknown) => void;
+  /** Statements this item has been sent in so far. */
+  attempts: number;
+}
+
+export interface GroupCommitLimits {
+  /** Batches running at once (default 1, see groupCommit). */
+  maxInFlight?: number;
+  /** Items per statement (1..MAX_BATCH_ITEMS). */
+  maxBatch?: number;
+  /** Items waiting, beyond which submit answers 1002. */
+  maxQueued?: number;
 }
 
 /**
@@ -38,29 +78,55 @@ interface Pending<Item, Result> {
  * A statement that fails as a whole (one item's argument refused by the database, e.g. a NUL
  * in a text, before any item ran) runs its items again one at a time, so that one bad item
  * fails alone and the others still land: see `run`.
+ *
+ * The retry policy lives here, once: an item refused with a deadlock or a serialization
+ * failure (its row's state, or the whole statement's error) goes back to the head of the
+ * queue, up to MAX_ATTEMPTS runs. The queue is bounded (MAX_QUEUED_ITEMS): when full, submit
+ * refuses with 1002 and nothing of that item is sent.
  */
 export class GroupCommit<Item, Raw extends BatchedRow, Result> {
   private queue: Pending<Item, Result>[] = [];
   private inFlight = 0;
   private scheduled = false;
 
+  private readonly maxInFlight: number;
+  private readonly maxBatch: number;
+  private readonly maxQueued: number;
+
   constructor(
     private readonly database: Database,
     private readonly statement: GroupCommitStatement<Item, Raw, Result>,
-    private readonly maxInFlight = 1,
-    private readonly maxBatch = MAX_BATCH,
-  ) {}
+    limits: GroupCommitLimits = {},
+  ) {
+    this.maxInFlight = limits.maxInFlight ?? 1;
+    this.maxBatch = limits.maxBatch ?? MAX_BATCH_ITEMS;
+    this.maxQueued = limits.maxQueued ?? MAX_QUEUED_ITEMS;
+    if (this.maxBatch < 1 || this.maxBatch > MAX_BATCH_ITEMS) throw new Error(`maxBatch must be 1..${MAX_BATCH_ITEMS}`);
+  }
 
   /** Items waiting for a batch (metrics: queue depth). */
   get queued(): number {
     return this.queue.length;
   }
 
+  /** The item's answer; 1002 at once when MAX_QUEUED_ITEMS wait already (the item is not sent). */
   submit(item: Item): Promise<Result> {
+    if (this.queue.length >= this.maxQueued) return Promise.reject(new BizError(ErrorCode.TOO_MANY_REQUESTS));
     return new Promise((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
+      this.queue.push({ item, resolve, reject, attempts: 0 });
       this.schedule();
     });
+  }
+
+  /** Back to the head of the queue (admitted once, so not counted against the bound). */
+  private again(pending: Pending<Item, Result>[]) {
+    this.queue.unshift(...pending);
+    this.schedule();
+  }
+
+  /** Whether an item refused with this SQLSTATE runs again. */
+  private retries(p: Pending<Item, Result>, state: string | null | undefined): boolean {
+    return state != null && RETRY_SQLSTATES.has(state) && p.attempts < MAX_ATTEMPTS;
   }
 
   /**
@@ -106,6 +172,14 @@ export class GroupCommit<Item, Raw extends BatchedRow, Result> {
     try {
       this.settle(batch, await this.execute(batch));
     } catch (e) {
+      // A deadlock or serialization failure of the statement as a whole: nothing of it was
+      // committed (see above), so its items run again.
+      if (refusedByDatabase(e) && RETRY_SQLSTATES.has(sqlState(e) ?? '')) {
+        const state = sqlState(e);
+        this.again(batch.filter((p) => this.retries(p, state)));
+        for (const p of batch) if (!this.retries(p, state)) p.reject(e);
+        return;
+      }
       if (batch.length === 1 || !refusedByDatabase(e)) {
         for (const p of batch) p.reject(e);
         return;
@@ -114,20 +188,26 @@ export class GroupCommit<Item, Raw extends BatchedRow, Result> {
         try {
           this.settle([p], await this.execute([p]));
         } catch (single) {
-          p.reject(single);
+          if (refusedByDatabase(single) && this.retries(p, sqlState(single))) this.again([p]);
+          else p.reject(single);
         }
       }
     }
   }
 
   private execute(batch: Pending<Item, Result>[]): Promise<Raw[]> {
+    for (const p of batch) p.attempts++;
     const { name, sql } = this.statement;
     return this.database.sql.query<Raw>(sql, this.statement.params(batch.map((p) => p.item)), { name });
   }
 
-  /** Answers each item of a batch from its row (tagged b_i, 1-based within the batch). */
+  /**
+   * Answers each item of a batch from its row (tagged b_i, 1-based within the batch); an item
+   * refused with a deadlock or serialization failure is queued again instead (MAX_ATTEMPTS).
+   */
   private settle(batch: Pending<Item, Result>[], rows: Raw[]) {
     const byIndex = new Map(rows.map((r) => [Number(r.b_i), r]));
+    const again: Pending<Item, Result>[] = [];
     batch.forEach((p, i) => {
       const row = byIndex.get(i + 1);
       if (!row) {
@@ -135,11 +215,13 @@ export class GroupCommit<Item, Raw extends BatchedRow, Result> {
         return;
       }
       try {
-        p.resolve(this.statement.row(row));
+        if (this.retries(p, this.statement.state(row))) again.push(p);
+        else p.resolve(this.statement.row(row));
       } catch (e) {
         p.reject(e);
       }
     });
+    if (again.length) this.again(again);
   }
 }
 

@@ -18,9 +18,11 @@ import { notFound } from '../../core/errors.ts';
 import { requestLocale } from '../../core/locale.ts';
 import { operatorOf } from '../../core/operator-audit.ts';
 import { ok } from '../../core/reply.ts';
-import { idempotencyKeyOf } from '../../ledger/idempotency.ts';
+import { idempotencyKeyOf } from '../../core/idempotency-key.ts';
 import { createRateSource } from './rates/index.ts';
-import { applyConfiguredHouseLimits, QUOTE_RATE_TOLERANCE_BPS, SwapService, setHouseLimit } from './service.ts';
+import { applyConfiguredHouseLimits, setHouseLimit } from './house-limits.ts';
+import { QUOTE_RATE_TOLERANCE_BPS } from './quotes.ts';
+import { SwapService } from './service.ts';
 
 const tags = ['swap'];
 const signedIn = [{ token: [] }];

@@ -29,7 +29,7 @@ export interface BatchRow {
 }
 
 /** coffer_transfer_batch() (drizzle/0008) as a group-commit statement. */
-const TRANSFER_BATCH: GroupCommitStatement<BatchItem, BatchRow, BatchRow> = {
+export const TRANSFER_BATCH: GroupCommitStatement<BatchItem, BatchRow, BatchRow> = {
   name: 'coffer_transfer_batch_v1',
   sql: 'select * from coffer_transfer_batch($1, $2, $3, $4, $5::numeric[], $6, $7, $8)',
   params(items) {
@@ -45,6 +45,7 @@ const TRANSFER_BATCH: GroupCommitStatement<BatchItem, BatchRow, BatchRow> = {
       col('hash'),
     ];
   },
+  state: (raw) => raw.b_state,
   row: (raw) => raw,
 };
 

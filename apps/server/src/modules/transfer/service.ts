@@ -100,13 +100,8 @@ export async function transfer(
     key: idempotencyKey,
     hash,
   };
-  let row = await transferBatcher(database).submit(item);
-  // Batches of two API processes may deadlock on crossing idempotency keys of concurrent
-  // twins (PostgreSQL breaks it by refusing one item), or a twin may take the key of a refused
-  // item before its refusal is kept (40001): run that item again (it then hears the key's answer).
-  for (let retry = 0; retry < 3 && (row.b_state === '40P01' || row.b_state === '40001'); retry++) {
-    row = await transferBatcher(database).submit(item);
-  }
+  // A deadlock or serialization failure between batches is run again by the writer (GroupCommit).
+  const row = await transferBatcher(database).submit(item);
   if (row.b_state === 'AUTH') throw new BizError(ErrorCode.NOT_SIGNED_IN);
   if (row.b_state) {
     rethrowLedgerError(Object.assign(new Error(`transfer refused: SQLSTATE ${row.b_state}`), { code: row.b_state }));

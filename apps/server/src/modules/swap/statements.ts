@@ -1,0 +1,68 @@
+import type { GroupCommitStatement } from '../../ledger/group-commit.ts';
+import type { SwapPrice } from './pricing.ts';
+
+/** One swap as coffer_swap() takes it; coffer_swap_batch() takes one array per field. */
+export interface SwapItem {
+  userId: number;
+  key: string | null;
+  hash: string;
+  quoteId: number | null;
+  price: SwapPrice;
+  fromCurrencyId: number;
+  toCurrencyId: number;
+}
+
+interface SwapBatchRow {
+  b_i: number;
+  /** null: done (the rest filled as coffer_swap answers); else the SQLSTATE that refused the item. */
+  b_state: string | null;
+  swap_id: number | string | null;
+  replayed: boolean | null;
+  key_conflict: boolean | null;
+  /** A new swap's journal entry and creation time (null on a replay). */
+  s_entry: number | string | null;
+  s_created: Date | string | null;
+}
+
+export interface SwapOutcome {
+  state: string | null;
+  swapId: number | null;
+  replayed: boolean;
+  keyConflict: boolean;
+  entryId: number | null;
+  createdAt: Date | string | null;
+}
+
+/** coffer_swap_batch() (drizzle/0009, 0016) as a group-commit statement (ledger/group-commit.ts). */
+export const SWAP_BATCH: GroupCommitStatement<SwapItem, SwapBatchRow, SwapOutcome> = {
+  name: 'coffer_swap_batch_v2',
+  sql: `select b_i, b_state, swap_id, replayed, key_conflict, s_entry, s_created
+          from coffer_swap_batch($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::integer[], $6::integer[],
+                                 $7::numeric[], $8::numeric[], $9::numeric[], $10::integer[], $11::numeric[],
+                                 $12::numeric[], $13::integer[], $14::integer[])`,
+  params: (items) => [
+    items.map((s) => s.userId),
+    items.map((s) => s.key),
+    items.map((s) => s.hash),
+    items.map((s) => s.quoteId),
+    items.map((s) => s.fromCurrencyId),
+    items.map((s) => s.toCurrencyId),
+    items.map((s) => s.price.fromAmount),
+    items.map((s) => s.price.toAmount),
+    items.map((s) => s.price.fee),
+    items.map((s) => s.price.feeCurrencyId),
+    items.map((s) => s.price.rate),
+    items.map((s) => s.price.midRate),
+    items.map((s) => s.price.spreadBps),
+    items.map((s) => s.price.feeBps),
+  ],
+  state: (r) => r.b_state,
+  row: (r) => ({
+    state: r.b_state,
+    swapId: r.swap_id === null ? null : Number(r.swap_id),
+    replayed: r.replayed === true,
+    keyConflict: r.key_conflict === true,
+    entryId: r.s_entry === null ? null : Number(r.s_entry),
+    createdAt: r.s_created,
+  }),
+};
