@@ -1,3 +1,4 @@
+import net from 'node:net';
 import type { TransferResult } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config.ts';
@@ -18,6 +19,22 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
     if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[3]);
   }
   return undefined;
+}
+
+/** A port free now, with the next one free too (a worker 2 listens on base + 1). */
+async function freePort(): Promise<number> {
+  const take = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      const server = net.createServer().once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        const taken = (server.address() as net.AddressInfo).port;
+        server.close(() => resolve(taken));
+      });
+    });
+  for (;;) {
+    const base = await take(0);
+    if (base < 65535 && (await take(base + 1).then(() => true, () => false))) return base;
+  }
 }
 
 describe('metrics', () => {
@@ -145,6 +162,27 @@ describe('metrics', () => {
       expect(sample(res.body, 'coffer_http_request_duration_seconds_count', { route: '/api/transfer/transferByUID' })).toBeUndefined();
     } finally {
       await plain.close();
+    }
+  });
+
+  it('gives each cluster worker a port of its own (METRICS_PORT + n - 1) and a worker label', async () => {
+    const base = await freePort();
+    const saved = process.env.COFFER_WORKER_ID;
+    process.env.COFFER_WORKER_ID = '2';
+    try {
+      const worker = await createTestApp({ METRICS_PORT: String(base) }, { database: t.database });
+      try {
+        expect(worker.app.metrics.address()?.port).toBe(base + 1);
+        const text = await (await fetch(`http://127.0.0.1:${base + 1}/metrics`)).text();
+        expect(sample(text, 'coffer_group_commit_queue_depth', { writer: 'transfers', worker: '2' })).toBe(0);
+      } finally {
+        await worker.close();
+      }
+      // Closed with its app: the port is free again.
+      await expect(fetch(`http://127.0.0.1:${base + 1}/metrics`)).rejects.toThrow();
+    } finally {
+      if (saved === undefined) delete process.env.COFFER_WORKER_ID;
+      else process.env.COFFER_WORKER_ID = saved;
     }
   });
 
