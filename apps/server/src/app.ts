@@ -24,6 +24,7 @@ import { LOG_REDACT_PATHS, sanitizeError } from './core/log.ts';
 import { databaseRateLimitStore, scheduleRateLimitSweep } from './core/rate-limits.ts';
 import { CONSOLE_PREFIX, consolePolicy, installSecurityHeaders } from './core/security-headers.ts';
 import { requireSession, type SessionUser } from './core/session.ts';
+import { installMetrics } from './metrics/plugin.ts';
 import { registerModules } from './modules/index.ts';
 import { uploadFileRoutes } from './modules/content/routes.ts';
 import { notifySecurityEvent, type SecurityEventClient, withAntiPhishing } from './modules/security/index.ts';
@@ -104,6 +105,7 @@ export async function buildApp(given: AppDeps, opts: BuildOptions = {}) {
   checkSessionBeforeBody(app);
   installErrorHandling(app);
   installSecurityHeaders(app, { webDistDir: deps.config.WEB_DIST_DIR, hsts: deps.config.HSTS });
+  installMetrics(app);
 
   // Counts live in the database: shared by every process, kept across restarts.
   await app.register(fastifyRateLimit, {
