@@ -44,7 +44,15 @@ function apiOnPostgres() {
 
 const stages = [
   ['typecheck', () => run('typecheck', 'npm', ['run', 'typecheck'])],
-  ['lint', () => run('lint', 'npx', ['biome', 'check', '--error-on-warnings', '.'])],
+  [
+    'lint',
+    () =>
+      run('lint', 'npx', ['biome', 'check', '--error-on-warnings', '.']) &&
+      // Import boundaries Biome cannot express (modules, ledger without HTTP, web features),
+      // and the tests that each rule fails on a planted violation.
+      run('boundaries-test', 'node', ['--test', 'scripts/check-boundaries.test.mjs']) &&
+      run('boundaries', 'node', ['scripts/check-boundaries.mjs']),
+  ],
   ['unit', () => vitest('web-unit', 'apps/web/vitest.config.ts')],
   ['api', () => vitest('api-pglite', 'apps/server/vitest.config.ts', { TEST_DB: 'pglite' })],
   ['api-pg', () => apiOnPostgres()],

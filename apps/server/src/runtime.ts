@@ -7,7 +7,7 @@ import { lockDataDir } from './core/data-dir-lock.ts';
 import { type Database, migrateDatabase, migratePostgresLocked, openPglite, openPostgres } from './db/client.ts';
 import { startChain } from './chain/runtime.ts';
 import { startJobsLeader } from './cluster/jobs-leader.ts';
-import { startActivityPayouts } from './modules/activities/payout.ts';
+import { startActivityPayouts } from './modules/activities/index.ts';
 import { createMailer } from './mail/mailer.ts';
 
 /** Opens the configured database (PostgreSQL, or PGlite in DATA_DIR) and brings it up to date. */
