@@ -30,8 +30,8 @@ describe('ledger audit', () => {
     bob = (await createUser({ database }, { email: 'b@audit.test' })).uid;
     await adjustBalance(database, { user: { uid: alice }, currency: 'USDT', amount: '100', direction: 'credit', reason: 'seed', actor: 't', actorUserId: null });
     usdt = Number((await q<{ id: number }>(`select id from currencies where code = 'USDT'`))[0]!.id);
-    await q(`select * from coffer_transfer($1, $2, null, $3, 10, null, null, null)`, [alice, bob, usdt]);
-    await q(`select * from coffer_transfer($1, $2, null, $3, 5, null, null, null)`, [bob, alice, usdt]);
+    await q(`select * from coffer_transfer_apply($1, $2, null, null, $3, 10, null, 'uid', null, null, null, null)`, [alice, bob, usdt]);
+    await q(`select * from coffer_transfer_apply($1, $2, null, null, $3, 5, null, 'uid', null, null, null, null)`, [bob, alice, usdt]);
     aliceAcc = Number((await q<{ id: number }>(`select ledger_account($1, $2, 'available') as id`, [alice, usdt]))[0]!.id);
     world = Number((await q<{ id: number }>(`select ledger_account(null, $1, 'world') as id`, [usdt]))[0]!.id);
   });
@@ -153,7 +153,7 @@ describe('ledger audit', () => {
   });
 
   it('catches a reused idempotency key', async () => {
-    await q(`select * from coffer_transfer($1, $2, null, $3, 1, null, 'dup-key-0001', 'h1')`, [alice, bob, usdt]);
+    await q(`select * from coffer_transfer_apply($1, $2, null, null, $3, 1, null, 'uid', 'dup-key-0001', 'h1', null, null)`, [alice, bob, usdt]);
     await q('drop index journal_entries_idempotency_key');
     const [other] = await q<{ id: number }>(
       `select min(entry_id) as id from transfers where from_user_id = $1 and entry_id not in

@@ -62,11 +62,27 @@ export async function pgliteSnapshot(): Promise<string> {
     const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}`;
     fs.writeFileSync(tmp, Buffer.from(await blob.arrayBuffer()));
     fs.renameSync(tmp, file);
+    removeStaleSnapshots(file);
   } finally {
     await database.close();
   }
   return file;
 }
+
+/** Older migrations' tarballs (~40 MB each), once no run can still be reading them (a day). */
+function removeStaleSnapshots(current: string) {
+  const dir = path.dirname(current);
+  for (const name of fs.readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (!/^coffer-pglite-migrated-[0-9a-f]+\.tar$/.test(name) || full === current) continue;
+    try {
+      if (Date.now() - fs.statSync(full).mtimeMs > STALE_SNAPSHOT_MS) fs.rmSync(full, { force: true });
+    } catch {
+      // Removed by a concurrent run.
+    }
+  }
+}
+const STALE_SNAPSHOT_MS = 24 * 60 * 60 * 1000;
 
 /** Creates and migrates a template database next to `adminUrl`; returns its name. */
 export async function createPostgresTemplate(adminUrl: string): Promise<string> {

@@ -7,7 +7,7 @@ const money = (name: string) => numeric(name, { precision: 38, scale: 18 });
 
 /**
  * A user-to-user transfer inside Coffer: the business record of one journal entry
- * (written by coffer_transfer() in the same transaction as its postings).
+ * (written by coffer_transfer_apply() in the same transaction as its postings).
  */
 export const transfers = pgTable(
   'transfers',

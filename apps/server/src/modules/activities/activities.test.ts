@@ -312,9 +312,9 @@ describe('activities API', () => {
       // One transaction: both transfers carry the same created_at.
       await inTransaction(t.database, async (tx) => {
         for (const from of [late, early]) {
-          await tx(`select * from coffer_transfer($1, $2, null, $3, 2, null, null, null)`, [from.uid, sink.uid, USDT]);
+          await tx(`select * from coffer_transfer_apply($1, $2, null, null, $3, 2, null, 'uid', null, null, null, null)`, [from.uid, sink.uid, USDT]);
         }
-        await tx(`select * from coffer_transfer($1, $2, null, $3, 0.5, null, null, null)`, [sink.uid, early.uid, USDT]);
+        await tx(`select * from coffer_transfer_apply($1, $2, null, null, $3, 0.5, null, 'uid', null, null, null, null)`, [sink.uid, early.uid, USDT]);
       });
       const r = await ranking(a.id);
       expect(r.items.map((i) => [i.rank, i.score])).toEqual([
@@ -343,7 +343,7 @@ describe('activities API', () => {
         [second, 1],
       ] as const) {
         for (let i = 0; i < times; i++) {
-          await q(`select * from coffer_transfer($1, $2, null, $3, 2, null, null, null)`, [from.uid, sink.uid, USDT]);
+          await q(`select * from coffer_transfer_apply($1, $2, null, null, $3, 2, null, 'uid', null, null, null, null)`, [from.uid, sink.uid, USDT]);
         }
       }
       const ranked = async () =>

@@ -1,0 +1,17 @@
+CREATE OR REPLACE FUNCTION public.ledger_open_entry(p_kind text, p_user bigint, p_key text, p_hash text, p_memo text)
+ RETURNS bigint
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  v_id bigint;
+BEGIN
+  IF p_key IS NULL THEN
+    INSERT INTO journal_entries (kind, user_id, memo) VALUES (p_kind, p_user, p_memo) RETURNING id INTO v_id;
+    RETURN v_id;
+  END IF;
+  INSERT INTO journal_entries (kind, user_id, idempotency_key, request_hash, memo)
+  VALUES (p_kind, p_user, p_key, p_hash, p_memo)
+  ON CONFLICT (user_id, idempotency_key) DO NOTHING
+  RETURNING id INTO v_id;
+  RETURN v_id;
+END $function$
