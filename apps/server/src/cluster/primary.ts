@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { loadMnemonic } from '../chain/keys.ts';
 import type { Config } from '../config.ts';
-import { loadTwoFactorKey } from '../modules/two-factor/secret-box.ts';
+import { loadTwoFactorKey } from '../modules/two-factor/index.ts';
 
 /** A worker that dies is started again after this pause. */
 export const WORKER_RESTART_DELAY_MS = 1_000;
