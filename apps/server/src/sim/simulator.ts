@@ -586,7 +586,10 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
         const writer: Writer = rnd.chance(60) ? 'transfer' : 'swap';
         // Kinds in turn (from a seeded start), so that a short run injects each of them.
         const kind = BATCH_FAULTS[(faultTurn.batch++ + opts.seed) % BATCH_FAULTS.length]!;
-        const reqs = withTwin(burstOf(1 + rnd.int(6), writer));
+        // More requests without a key than elsewhere: the ones a lost answer leaves unknown to their client.
+        const burst = burstOf(1 + rnd.int(6), writer);
+        for (const r of burst) if (rnd.chance(40)) r.key = null;
+        const reqs = withTwin(burst);
         await concurrent(reqs, { writer, kind, nth: reqs.length > 1 && rnd.chance(40) ? 2 : 1 });
       },
       'fault-adjust': async () => {
