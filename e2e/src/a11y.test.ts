@@ -1,8 +1,9 @@
 import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectBrowser, createUser, KEYS, LANGS, type Lang, newPhone, type TestUser, t } from './app';
-import { apiSwap, apiTransfer, fund, openPage } from './wallet-support';
+import { connectBrowser, createUser, KEYS, LANGS, type Lang, newPhone, type TestUser, t, text } from './app';
+import { createBanner, createNotice, gradientPng, retireBanner, uploadImage } from './content-support';
+import { apiSwap, apiTransfer, fund, must, openPage } from './wallet-support';
 
 /**
  * Issue 9 item 8: axe-core on every phone route (signed in, and the public ones signed
@@ -41,6 +42,9 @@ const SIGNED_IN_ROUTES = [
   '/unocss',
 ];
 const PUBLIC_ROUTES = ['/login', '/register', '/forgot-password', '/swap', '/helpCenter'];
+/** Detail routes that need a record id: the records are made through the API first. */
+const DETAIL_ROUTES = ['transfer record', 'swap record', 'statement line', 'notice', 'banner'] as const;
+type DetailRoute = (typeof DETAIL_ROUTES)[number];
 const THEMES = ['light', 'dark'] as const;
 
 interface AxeNode {
@@ -91,6 +95,8 @@ async function themed(browser: Browser, lang: Lang, theme: string, token?: strin
 describe.each(LANGS)('accessibility (%s)', (lang: Lang) => {
   let browser: Browser;
   let user: TestUser;
+  let banner: { id: number } | undefined;
+  let detailPaths: Record<DetailRoute, string>;
 
   beforeAll(async () => {
     browser = await connectBrowser();
@@ -98,11 +104,31 @@ describe.each(LANGS)('accessibility (%s)', (lang: Lang) => {
     [user, friend] = await Promise.all([createUser(lang), createUser(lang, 'Friend')]);
     // Records on the lists so rows, amounts and statuses are checked too.
     await fund(user.email, '100');
-    await apiTransfer(user, friend.email, '3', 'a11y');
-    await apiSwap(user, 'USDT', 'ETH', '10');
+    const transfer = await apiTransfer(user, friend.email, '3', 'a11y');
+    const swap = await apiSwap(user, 'USDT', 'ETH', '10');
+    const statement = await must<{ list: { id: number }[] }>('/getTurnover', { token: user.token, body: { page: 1, pageSize: 1 } });
+    const stamp = Date.now();
+    const notice = await createNotice({ titleZh: `无障碍 ${stamp}`, titleEn: `Accessibility ${stamp}`, bodyEn: 'A **short** note.' });
+    banner = await createBanner({
+      titleZh: `无障碍横幅 ${stamp}`,
+      titleEn: `Accessible banner ${stamp}`,
+      bodyZh: '**正文**',
+      bodyEn: 'The **body**.',
+      imageUrl: await uploadImage(gradientPng(150, 75, [0, 171, 169], [11, 95, 122])),
+      link: { type: 'detail' },
+    });
+    detailPaths = {
+      'transfer record': `/bill/detail?type=transfer&id=${transfer.id}`,
+      'swap record': `/bill/detail?type=swap&id=${swap.id}`,
+      'statement line': `/bill/detail?type=turnover&id=${statement.list[0]!.id}`,
+      notice: `/noticeCenter/detail?id=${notice.id}`,
+      banner: `/banner/detail?id=${banner.id}`,
+    };
   });
 
   afterAll(async () => {
+    // A live banner would show on every later file's home carousel.
+    if (banner) await retireBanner(banner.id);
     await browser?.close();
   });
 
@@ -126,6 +152,13 @@ describe.each(LANGS)('accessibility (%s)', (lang: Lang) => {
 
     it.each(SIGNED_IN_ROUTES)('signed in: %s', async (path) => {
       await settle(page, path);
+      expect(await blockingViolations(page)).toEqual([]);
+    });
+
+    it.each(DETAIL_ROUTES)('signed in detail: %s', async (route) => {
+      await settle(page, detailPaths[route]);
+      // The record itself is on screen, not a not-found or failed state.
+      expect(await page.locator('.adm-error-block, [data-testid$=-load-failed]').count()).toBe(0);
       expect(await blockingViolations(page)).toEqual([]);
     });
 
@@ -180,6 +213,71 @@ describe.each(LANGS)('accessibility (%s)', (lang: Lang) => {
       expect(await tabTo(() => back.evaluate((el) => el === document.activeElement).catch(() => false))).toBe(true);
       await page.keyboard.press('Enter');
       await page.waitForURL((url) => url.pathname !== '/settings');
+    });
+
+    const focused = (locator: Locator) => () => locator.evaluate((el) => el === document.activeElement).catch(() => false);
+
+    it('picks a records tab on /bill with Tab, then Enter or Space', async () => {
+      await settle(page, '/bill?type=transfer');
+      const swaps = page.getByRole('tab', { name: t(lang, 'bill.tabs.swap'), exact: true });
+      expect(await swaps.getAttribute('aria-selected')).toBe('false');
+      expect(await tabTo(focused(swaps))).toBe(true);
+      await page.keyboard.press('Enter');
+      await page.waitForURL((url) => url.searchParams.get('type') === 'swap');
+      await expect.poll(() => swaps.getAttribute('aria-selected')).toBe('true');
+      await page.locator('[data-testid^=swap-row-]').first().waitFor();
+
+      // Every tab is in the Tab order: the next one is one press away.
+      await page.keyboard.press('Tab');
+      const topUps = page.getByRole('tab', { name: t(lang, 'bill.tabs.charge'), exact: true });
+      expect(await focused(topUps)()).toBe(true);
+      await page.keyboard.press('Space');
+      await page.waitForURL((url) => url.searchParams.get('type') === 'charge');
+      await expect.poll(() => topUps.getAttribute('aria-selected')).toBe('true');
+      await page.getByTestId('bill-page-charge').waitFor();
+    });
+
+    it('switches /transfer between e-mail and UID with Tab and Space', async () => {
+      await settle(page, '/transfer');
+      const byUid = page.getByRole('tab', { name: t(lang, 'transfer.byUid'), exact: true });
+      expect(await tabTo(focused(byUid))).toBe(true);
+      await page.keyboard.press('Space');
+      await expect.poll(() => byUid.getAttribute('aria-selected')).toBe('true');
+      expect(await page.getByRole('textbox', { name: t(lang, 'transfer.recipient') }).getAttribute('name')).toBe('recipient-uid');
+      const byEmail = page.getByRole('tab', { name: t(lang, 'transfer.byEmail'), exact: true });
+      await byEmail.focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => byEmail.getAttribute('aria-selected')).toBe('true');
+    });
+
+    it('filters /bill/all from the keyboard: open with Enter, pick with Space, Escape closes', async () => {
+      await settle(page, '/bill/all');
+      const lines = page.locator('[data-testid^=turnover-row-]');
+      await expect.poll(() => lines.count()).toBe(4);
+      const typeFilter = page.getByTestId('filter-type');
+      expect(await tabTo(focused(typeFilter))).toBe(true);
+      expect(await typeFilter.getAttribute('aria-expanded')).toBe('false');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => typeFilter.getAttribute('aria-expanded')).toBe('true');
+      const choices = page.getByRole('group', { name: t(lang, 'statement.filters.type') });
+      const swapChoice = choices.getByRole('button', { name: t(lang, 'statement.types.swap'), exact: true });
+      expect(await tabTo(focused(swapChoice), 12)).toBe(true);
+      await page.keyboard.press('Space');
+      await page.waitForURL((url) => url.searchParams.get('type') === 'swap');
+      await expect.poll(() => lines.count()).toBe(2);
+      // The choices close and the focus is back on their button.
+      expect(await choices.count()).toBe(0);
+      expect(await focused(typeFilter)()).toBe(true);
+      expect(await text(typeFilter)).toBe(t(lang, 'statement.types.swap'));
+
+      await page.keyboard.press('Enter');
+      await choices.waitFor();
+      expect(await choices.getByRole('button', { pressed: true }).textContent()).toBe(t(lang, 'statement.types.swap'));
+      const pressed = choices.getByRole('button', { pressed: true });
+      expect(await tabTo(focused(pressed), 12)).toBe(true);
+      await page.keyboard.press('Escape');
+      await choices.waitFor({ state: 'detached' });
+      expect(await focused(typeFilter)()).toBe(true);
     });
 
     it('labels the amount, recipient and memo fields with their own names, not placeholders', async () => {

@@ -11,8 +11,7 @@ const EXTRA_CREDITS = 18;
 
 async function pickFilter(page: Page, filter: string, option: string) {
   await page.getByTestId(filter).click();
-  const item = page.locator('.adm-dropdown-popup .adm-selector-item').filter({ hasText: new RegExp(`^${option}$`) });
-  await item.click();
+  await page.locator('.bill-filter-panel').getByRole('button', { name: option, exact: true }).click();
   await expect.poll(() => text(page.getByTestId(filter))).toBe(option);
 }
 
@@ -54,7 +53,7 @@ describe.each(LANGS)('wallet: bills and statement (%s)', (lang: Lang) => {
     expect(await text(rows(page, 'transfer').first())).toContain('-8.25 USDT');
     expect(await navTitle(page)).toBe(t(lang, 'routes.billTransfer'));
 
-    await page.locator('.adm-capsule-tabs-tab').filter({ hasText: t(lang, 'bill.tabs.swap') }).click();
+    await page.getByRole('tab', { name: t(lang, 'bill.tabs.swap') }).click();
     await page.waitForURL((url) => url.search === '?type=swap');
     await expect.poll(() => navTitle(page)).toBe(t(lang, 'routes.billSwap'));
     await expect.poll(() => rows(page, 'swap').count()).toBe(1);

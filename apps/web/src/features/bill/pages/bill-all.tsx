@@ -2,15 +2,16 @@ import '../../../components/wallet/motion';
 import '../../../components/wallet/wallet.css';
 import '../bill.css';
 import { TURNOVER_TYPES, type TurnoverFilters } from '@coffer/contract/turnover';
-import { Button, CalendarPicker, Dropdown, type DropdownRef, Selector } from 'antd-mobile';
+import { Button, CalendarPicker } from 'antd-mobile';
 import { DownlandOutline } from 'antd-mobile-icons';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { toastSuccess } from '../../../lib/notify';
 import { enabledCurrencies, useCurrencies } from '../../../lib/wallet/currencies';
 import { exportTurnover } from '../api/export-turnover';
 import { useTurnover } from '../api/get-turnover';
+import { FilterBar } from '../components/filter-bar';
 import { PagedList } from '../components/paged-list';
 import { TurnoverRow } from '../components/turnover-row';
 import { turnoverTypeLabel } from '../utils/labels';
@@ -24,7 +25,6 @@ export default function BillAllPage() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
   const currencies = enabledCurrencies(useCurrencies().data);
-  const dropdown = useRef<DropdownRef>(null);
   const [calendarOpen, setCalendarOpen] = useState(false);
   const [exporting, setExporting] = useState(false);
 
@@ -52,7 +52,6 @@ export default function BillAllPage() {
       else next.delete(key);
     }
     setParams(next, { replace: true });
-    dropdown.current?.close();
   };
   const setFilter = (key: string, value: string | undefined) => setFilters({ [key]: value });
 
@@ -82,54 +81,43 @@ export default function BillAllPage() {
         </Button>
       </div>
 
-      <div className="bill-filters">
-        <Dropdown ref={dropdown}>
-          <Dropdown.Item key="currency" title={<span data-testid="filter-currency">{currencyTitle}</span>}>
-            <div className="p-3">
-              <Selector
-                columns={3}
-                value={[currencyId ? String(currencyId) : '']}
-                options={[
-                  { label: t('statement.allCurrencies'), value: '' },
-                  ...currencies.map((c) => ({ label: c.code, value: String(c.id) })),
-                ]}
-                onChange={(values) => setFilter('currencyId', values[0] || undefined)}
-              />
-            </div>
-          </Dropdown.Item>
-          <Dropdown.Item key="type" title={<span data-testid="filter-type">{typeTitle}</span>}>
-            <div className="p-3">
-              <Selector
-                columns={2}
-                value={[type ?? '']}
-                options={[
-                  { label: t('statement.allTypes'), value: '' },
-                  ...TYPES.map((value) => ({ label: turnoverTypeLabel(t, value), value })),
-                ]}
-                onChange={(values) => setFilter('type', values[0] || undefined)}
-              />
-            </div>
-          </Dropdown.Item>
-          <Dropdown.Item key="period" title={<span data-testid="filter-period">{periodTitle}</span>}>
-            <div className="p-3">
-              <Selector
-                columns={3}
-                value={[period]}
-                options={PERIODS.map((value) => ({ label: t(`statement.periods.${value}`), value }))}
-                onChange={(values) => {
-                  const picked = values[0] as Period | undefined;
-                  if (picked === 'custom') {
-                    dropdown.current?.close();
-                    setCalendarOpen(true);
-                    return;
-                  }
-                  setFilters({ period: picked && picked !== 'all' ? picked : undefined, start: undefined, end: undefined });
-                }}
-              />
-            </div>
-          </Dropdown.Item>
-        </Dropdown>
-      </div>
+      <FilterBar
+        filters={[
+          {
+            key: 'currency',
+            name: t('statement.filters.currency'),
+            title: currencyTitle,
+            options: [
+              { label: t('statement.allCurrencies'), value: '' },
+              ...currencies.map((c) => ({ label: c.code, value: String(c.id) })),
+            ],
+            selected: currencyId ? String(currencyId) : '',
+            onPick: (value) => setFilter('currencyId', value || undefined),
+          },
+          {
+            key: 'type',
+            name: t('statement.filters.type'),
+            title: typeTitle,
+            options: [
+              { label: t('statement.allTypes'), value: '' },
+              ...TYPES.map((value) => ({ label: turnoverTypeLabel(t, value), value })),
+            ],
+            selected: type ?? '',
+            onPick: (value) => setFilter('type', value || undefined),
+          },
+          {
+            key: 'period',
+            name: t('statement.filters.period'),
+            title: periodTitle,
+            options: PERIODS.map((value) => ({ label: t(`statement.periods.${value}`), value })),
+            selected: period,
+            onPick: (value) => {
+              if (value === 'custom') setCalendarOpen(true);
+              else setFilters({ period: value !== 'all' ? value : undefined, start: undefined, end: undefined });
+            },
+          },
+        ]}
+      />
 
       {period === 'custom' && range ? (
         <div className="wallet-muted" data-testid="statement-range">

@@ -1,11 +1,12 @@
 import '../../../components/wallet/wallet.css';
+import '../../../components/wallet/chain.css';
 import '../bill.css';
 import { ErrorCode } from '@coffer/contract/errors';
 import type { TransferRecord } from '@coffer/contract/ledger';
 import type { SwapRecord } from '@coffer/contract/swap';
 import type { TurnoverDetail } from '@coffer/contract/turnover';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Skeleton, Tag } from 'antd-mobile';
+import { Skeleton } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -61,6 +62,12 @@ function Loaded<T>({ query, children }: { query: UseQueryResult<T>; children: (d
   return <>{children(query.data)}</>;
 }
 
+/** A done transfer or swap: the same AA badge as a chain record's status (antd's filled Tag is white on a light green in dark). */
+function SuccessStatus() {
+  const { t } = useTranslation();
+  return <span className="chain-status chain-status--success">{t('bill.status.success')}</span>;
+}
+
 function TransferDetail({ record }: { record: TransferRecord }) {
   const { t } = useTranslation();
   const incoming = record.direction === 'in';
@@ -81,7 +88,7 @@ function TransferDetail({ record }: { record: TransferRecord }) {
         })}
       </Summary>
       <Row label={t('bill.fields.status')}>
-        <Tag color="success">{t('bill.status.success')}</Tag>
+        <SuccessStatus />
       </Row>
       <ReferenceRow id={record.id} />
       <Row label={t(incoming ? 'bill.fields.sender' : 'bill.fields.recipient')} testId="detail-counterparty">
@@ -114,7 +121,7 @@ function SwapDetail({ record }: { record: SwapRecord }) {
         })}
       </Summary>
       <Row label={t('bill.fields.status')}>
-        <Tag color="success">{t('bill.status.success')}</Tag>
+        <SuccessStatus />
       </Row>
       <ReferenceRow id={record.id} />
       <Row label={t('bill.fields.paid')} testId="detail-paid">

@@ -1,8 +1,8 @@
 import '../../../components/wallet/wallet.css';
 import '../bill.css';
-import { CapsuleTabs } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { SegmentedTabs } from '../../../components/wallet/segmented-tabs';
 import { useDepositPages } from '../api/get-deposits';
 import { useSwaps } from '../api/get-swaps';
 import { useTransfers } from '../api/get-transfers';
@@ -90,15 +90,14 @@ export default function BillListPage() {
 
   return (
     <div className="wallet-page" data-testid={`bill-page-${type}`}>
-      <CapsuleTabs
+      <SegmentedTabs<BillType>
+        look="capsule"
         className="bill-tabs"
-        activeKey={type}
+        label={t('bill.tabsLabel')}
+        tabs={BILL_TYPES.map((key) => ({ key, title: t(`bill.tabs.${key}`) }))}
+        active={type}
         onChange={(key) => setParams({ type: key }, { replace: true })}
-      >
-        {BILL_TYPES.map((key) => (
-          <CapsuleTabs.Tab key={key} title={t(`bill.tabs.${key}`)} />
-        ))}
-      </CapsuleTabs>
+      />
       {type === 'transfer' ? <TransferBills /> : null}
       {type === 'swap' ? <SwapBills /> : null}
       {type === 'charge' ? <ChargeBills /> : null}
