@@ -23,10 +23,10 @@ export const queryKeys = {
     all: ['deposits'] as const,
     list: (filter: 'all' | { status: string }) => ['deposits', 'list', filter] as const,
     detail: (id: Id) => ['deposits', 'detail', id] as const,
-    /** The user's deposit addresses, and the one for a network (allocated when missing). */
-    addresses: ['deposit-addresses'] as const,
-    address: (networkId: number | undefined) => ['deposit-address', networkId] as const,
   },
+  /** The user's deposit addresses, and the one for a network (allocated when missing; never changes). */
+  depositAddresses: ['deposit-addresses'] as const,
+  depositAddress: (networkId: number | undefined) => ['deposit-address', networkId] as const,
   withdrawals: {
     all: ['withdrawals'] as const,
     lists: ['withdrawals', 'list'] as const,
