@@ -7,7 +7,7 @@ import { buildApp } from '../app.ts';
 import { startChain } from '../chain/runtime.ts';
 import { loadConfig } from '../config.ts';
 import { type Database, migrateDatabase, openPglite, openPostgres } from '../db/client.ts';
-import { createMailer } from '../mail/mailer.ts';
+import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { adminQuery, databaseUrl, dropPostgresDatabase, PG_TEMPLATE_ENV, PGLITE_SNAPSHOT_ENV } from './template-db.ts';
 
 /**
@@ -109,7 +109,17 @@ export async function createTestApp(
     ...env,
   });
   const database = opts.database ?? (await createTestDatabase());
-  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir, log: silentLog });
+  const smtp = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir, log: silentLog });
+  // Every address the app asked to mail, at the moment it asked: a test can tell "not sent"
+  // without waiting for SMTP delivery that will never come.
+  const sendAttempts: string[] = [];
+  const mailer: Mailer = {
+    send(mail) {
+      sendAttempts.push(mail.to.toLowerCase());
+      return smtp.send(mail);
+    },
+    close: () => smtp.close(),
+  };
   const chain = await startChain({ config, database, log: silentLog, connect: opts.chain === true, loop: false });
   const app = await buildApp(
     { config, database, mailer, chain },
@@ -120,6 +130,8 @@ export async function createTestApp(
     app,
     database,
     mailbox,
+    /** Recipients of every mailer.send() call so far, in call order (delivered or not). */
+    sendAttempts,
     config,
     chain,
     async close() {

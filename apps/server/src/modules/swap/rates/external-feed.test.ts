@@ -1,10 +1,10 @@
 import http from 'node:http';
 import type { SwapPair, SwapQuoteData } from '@coffer/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../../db/client.ts';
 import { createTestApp, createTestDatabase } from '../../../test/harness.ts';
 import { caller, currencyId, makeUser } from '../test-support.ts';
-import { ExternalFeedRateSource } from './external-feed.ts';
+import { ExternalFeedRateSource, FEED_CACHE_MS } from './external-feed.ts';
 
 /** A fake price feed on 127.0.0.1: each path answers what the test put there. */
 async function startFeed() {
@@ -109,6 +109,9 @@ describe('ExternalFeedRateSource', () => {
 
 describe('swap API on an external feed (RATE_FEED_URL)', () => {
   it('serves feed prices and answers 3003 once the feed goes stale', async () => {
+    // Only Date is faked (it keeps running with real time): the app's feed cache expires when
+    // the test moves the clock, not after a real second of sleep.
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
     const feed = await startFeed();
     feed.set('/prices', fresh(0));
     const t = await createTestApp({ RATE_FEED_URL: feed.url('/prices'), RATE_FEED_MAX_AGE_SECONDS: '10' });
@@ -128,11 +131,12 @@ describe('swap API on an external feed (RATE_FEED_URL)', () => {
       expect(quote.data).toMatchObject({ rate: '3003.4625', toAmount: '3000.459037', fee: '3.003463' });
 
       feed.set('/prices', fresh(11));
-      await new Promise((r) => setTimeout(r, 1_100));
+      vi.setSystemTime(Date.now() + FEED_CACHE_MS + 100);
       expect((await call<{ list: SwapPair[] }>('GET', '/api/swap/rates')).data.list).toEqual([]);
       const stale = await call('POST', '/api/swap/quote', { token: u.token, body: { fromCurrencyId: ETH, toCurrencyId: USDT, amount: '1' } });
       expect(stale.code).toBe(3003);
     } finally {
+      vi.useRealTimers();
       await t.close();
       await feed.close();
     }
