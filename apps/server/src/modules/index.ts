@@ -18,8 +18,10 @@ import { contentRoutes } from './content/routes.ts';
 import { activityRoutes } from './activities/routes.ts';
 
 /**
- * Every feature module registers its routes here (mounted under /api).
- * One line per module; modules do not import each other's internals.
+ * Every feature module registers its routes here (mounted under /api), one line per module.
+ * A module's public file is its index.ts: other modules (and the rest of the server) import
+ * from modules/<name>/index.ts only; its routes.ts is for this registry (and app.ts). Checked
+ * by scripts/check-boundaries.mjs in the lint stage.
  */
 export async function registerModules(app: FastifyInstance) {
   void app;
