@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBrowser, createUser, LANGS, type Lang, mailDir, newPhone, type TestUser, t, text, waitForPath, waitForToast } from './app';
 import { waitForCode } from './mailbox';
-import { currencyId, fund, must, openPage, typeAmount } from './wallet-support';
+import { currencyId, fund, must, noPopUp, openPage, typeAmount } from './wallet-support';
 
 /**
  * Money in and out on the embedded chain (anvil, 1 s blocks; the server's chain loop every
@@ -230,7 +230,7 @@ describe.each(LANGS)('wallet: on-chain deposit and withdrawal (%s)', (lang) => {
     await page.getByTestId('status-timeline').waitFor();
   });
 
-  it('refuses a bad address: empty, wrong shape, wrong checksum (by the server)', async () => {
+  it('refuses a bad address (empty, wrong shape, wrong checksum by the server) and a wrong e-mail code, each under its field', async () => {
     const eth = nets.ETH!;
     await page.goto('/');
     await page.getByTestId('home-action-withdraw').click();
@@ -265,6 +265,17 @@ describe.each(LANGS)('wallet: on-chain deposit and withdrawal (%s)', (lang) => {
     const invalid = errorMessages[lang][ErrorCode.INVALID_ADDRESS];
     await expect.poll(() => text(page.getByTestId('address-error'))).toBe(invalid);
     await page.getByTestId('withdraw-confirm').waitFor({ state: 'detached' });
+    // Said under the field it concerns, tied to it, and not popped up as well (issue 9 item 2).
+    expect(await page.locator('#withdraw-address').getAttribute('aria-describedby')).toBe('withdraw-address-error');
+    await noPopUp(page);
+
+    // A good address with a wrong e-mail code: the refusal sits under the code.
+    await page.fill('input[name=withdraw-address]', OUTSIDE);
+    await expect.poll(() => page.getByTestId('address-error').count()).toBe(0);
+    await page.getByTestId('withdraw-next').click();
+    await page.getByTestId('withdraw-submit').click();
+    await expect.poll(() => text(page.getByTestId('code-error'))).toBe(errorMessages[lang][ErrorCode.WRONG_EMAIL_CODE]);
+    await noPopUp(page);
     const list = await must<PageResponse<WithdrawRecord>>('/withdraw/list', { token: user.token, body: { page: 1, pageSize: 10 } });
     expect(list.total).toBe(0);
   });

@@ -1,13 +1,30 @@
 import type { WithdrawApplyBody, WithdrawApplyData } from '@coffer/contract/chain';
+import { ErrorCode } from '@coffer/contract/errors';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
+import { type FieldErrors, fieldCodesOf } from '../../../lib/form-errors';
 import { IDEMPOTENCY_HEADER } from '../../../lib/idempotency';
 import { balancesQueryKey } from '../../../lib/wallet/balances';
 import { withdrawalDetailKey, withdrawalsQueryKey } from '../../../lib/wallet/chain-keys';
 
+/** Refusals of a withdrawal shown under the field they concern (issue 9 item 2); others pop up. */
+export const WITHDRAW_FIELD_ERRORS: FieldErrors<'address' | 'amount' | 'code' | 'totp'> = {
+  [ErrorCode.INVALID_ADDRESS]: 'address',
+  [ErrorCode.INSUFFICIENT_BALANCE]: 'amount',
+  [ErrorCode.AMOUNT_OUT_OF_RANGE]: 'amount',
+  [ErrorCode.LIMIT_EXCEEDED]: 'amount',
+  [ErrorCode.WRONG_EMAIL_CODE]: 'code',
+  [ErrorCode.TOO_MANY_WRONG_CODES]: 'code',
+  [ErrorCode.SECOND_FACTOR_REQUIRED]: 'totp',
+  [ErrorCode.WRONG_SECOND_FACTOR]: 'totp',
+};
+
 /** POST /api/withdraw/apply with the submit's Idempotency-Key; a replay answers the first record (replayed: true). */
 export function applyWithdraw(body: WithdrawApplyBody, idempotencyKey: string): Promise<WithdrawApplyData> {
-  return apiPost<WithdrawApplyData>('/withdraw/apply', body, { headers: { [IDEMPOTENCY_HEADER]: idempotencyKey } });
+  return apiPost<WithdrawApplyData>('/withdraw/apply', body, {
+    headers: { [IDEMPOTENCY_HEADER]: idempotencyKey },
+    fieldCodes: fieldCodesOf(WITHDRAW_FIELD_ERRORS),
+  });
 }
 
 export interface ApplyWithdrawInput {

@@ -1,0 +1,146 @@
+import { Input, type InputRef } from 'antd-mobile';
+import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { SendCodeButton } from '../../../components/send-code-button';
+import { PasteIcon } from '../../../components/wallet/chain-icons';
+import { readClipboardText } from '../../../lib/clipboard';
+import { toastDanger } from '../../../lib/notify';
+import { useInputAria } from '../../../lib/use-input-aria';
+
+interface FieldProps {
+  value: string;
+  onChange: (value: string) => void;
+  /** The message under the field, or null. */
+  error: string | null;
+  /** Focusing a text field closes the amount keypad. */
+  onFocus: () => void;
+}
+
+function fieldClass(error: string | null, extra = '') {
+  return `withdraw-input${extra}${error === null ? '' : ' withdraw-input--invalid'}`;
+}
+
+/** The outside address, typed or pasted, checked for the network's shape. */
+export function AddressField({ value, onChange, error, onFocus, networkName }: FieldProps & { networkName: string }) {
+  const { t } = useTranslation();
+  const ref = useRef<InputRef>(null);
+  useInputAria(ref, error !== null, error === null ? undefined : 'withdraw-address-error');
+
+  const paste = async () => {
+    const text = await readClipboardText();
+    if (text?.trim()) onChange(text.trim());
+    else toastDanger(t('withdraw.pasteFailed'));
+  };
+
+  return (
+    <section className="wallet-card">
+      <label htmlFor="withdraw-address" className="wallet-card-title block">
+        {t('withdraw.address')}
+      </label>
+      <div className={fieldClass(error)}>
+        <Input
+          id="withdraw-address"
+          name="withdraw-address"
+          value={value}
+          onChange={onChange}
+          onFocus={onFocus}
+          placeholder={t('withdraw.addressPlaceholder', { network: networkName })}
+          autoComplete="off"
+          autoCapitalize="off"
+          autoCorrect="off"
+          clearable
+          ref={ref}
+          data-testid="withdraw-address"
+        />
+        <button
+          type="button"
+          className="wallet-icon-button"
+          aria-label={t('withdraw.paste')}
+          onClick={() => void paste()}
+          data-testid="withdraw-paste"
+        >
+          <PasteIcon />
+        </button>
+      </div>
+      {error === null ? null : (
+        <div id="withdraw-address-error" className="wallet-error" data-testid="address-error">
+          {error}
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** The e-mail code, with the button that mails it. */
+export function EmailCodeField({ value, onChange, error, onFocus, email }: FieldProps & { email: string | undefined }) {
+  const { t } = useTranslation();
+  const ref = useRef<InputRef>(null);
+  useInputAria(ref, error !== null, error === null ? 'withdraw-code-hint' : 'withdraw-code-error withdraw-code-hint');
+  return (
+    <section className="wallet-card">
+      <label htmlFor="withdraw-code" className="wallet-card-title block">
+        {t('withdraw.code')}
+      </label>
+      <div className={fieldClass(error, ' withdraw-code')}>
+        <Input
+          id="withdraw-code"
+          name="withdraw-code"
+          value={value}
+          onChange={onChange}
+          onFocus={onFocus}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          placeholder={t('auth.codePlaceholder')}
+          ref={ref}
+          data-testid="withdraw-code"
+        />
+        <SendCodeButton type="withdraw" getEmail={async () => email ?? null} testId="withdraw-send-code" />
+      </div>
+      {error === null ? null : (
+        <div id="withdraw-code-error" className="wallet-error" data-testid="code-error">
+          {error}
+        </div>
+      )}
+      <div id="withdraw-code-hint" className="wallet-muted mt-2">
+        {email ? t('withdraw.codeHint', { email }) : null}
+      </div>
+    </section>
+  );
+}
+
+/** The authenticator (or a recovery) code, asked when two-factor is on. */
+export function TotpField({ value, onChange, error, onFocus }: FieldProps) {
+  const { t } = useTranslation();
+  const ref = useRef<InputRef>(null);
+  useInputAria(ref, error !== null, error === null ? 'withdraw-totp-hint' : 'withdraw-totp-error withdraw-totp-hint');
+  return (
+    <section className="wallet-card">
+      <label htmlFor="withdraw-totp" className="wallet-card-title block">
+        {t('twoFactor.withdrawCode')}
+      </label>
+      <div className={fieldClass(error)}>
+        <Input
+          id="withdraw-totp"
+          name="withdraw-totp"
+          value={value}
+          onChange={onChange}
+          onFocus={onFocus}
+          autoComplete="one-time-code"
+          maxLength={11}
+          placeholder={t('twoFactor.codePlaceholder')}
+          ref={ref}
+          data-testid="withdraw-totp"
+        />
+      </div>
+      {error === null ? null : (
+        <div id="withdraw-totp-error" className="wallet-error" data-testid="totp-error">
+          {error}
+        </div>
+      )}
+      <div id="withdraw-totp-hint" className="wallet-muted mt-2">
+        {t('twoFactor.withdrawHint')}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,214 @@
+import { type Network, type WithdrawRecord, withdrawApplyBody } from '@coffer/contract/chain';
+import { ErrorCode } from '@coffer/contract/errors';
+import { secondFactorCode } from '@coffer/contract/two-factor';
+import type { Currency } from '@coffer/contract/ledger';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { amountErrorText } from '../../../components/wallet/amount-error';
+import { isApiError } from '../../../lib/api-error';
+import { useCurrentUser } from '../../../lib/current-user';
+import { fieldErrorOf } from '../../../lib/form-errors';
+import { newIdempotencyKey } from '../../../lib/idempotency';
+import { formatAmount } from '../../../lib/money';
+import { checkAddress } from '../../../lib/wallet/address';
+import { enabledCurrencies, useCurrencies } from '../../../lib/wallet/currencies';
+import { currenciesWithNetworks, networksFor, useNetworks } from '../../../lib/wallet/networks';
+import { useApplyWithdraw, WITHDRAW_FIELD_ERRORS } from '../api/apply-withdraw';
+import { useWithdrawLimits } from '../api/get-limits';
+import type { WithdrawSummary } from '../components/withdraw-confirm';
+import { allAmount, checkWithdrawAmount } from '../utils/withdraw-amount';
+
+type Field = 'address' | 'amount' | 'code' | 'totp';
+/** Messages the server gave for one field, shown under it instead of a pop-up. */
+type ServerErrors = Partial<Record<Field, string>>;
+
+/**
+ * The withdrawal form: currency, network, address, amount, the e-mail code and (with
+ * two-factor on) the authenticator code; their checks, the confirmation and the request.
+ * Every message is derived on render from the values and the server's last refusal.
+ */
+export function useWithdrawForm() {
+  const { t } = useTranslation();
+  const currencies = useCurrencies();
+  const networks = useNetworks();
+  const user = useCurrentUser();
+  const apply = useApplyWithdraw();
+  const options = currenciesWithNetworks(enabledCurrencies(currencies.data), networks.data, 'withdraw');
+
+  const [currencyId, setCurrencyId] = useState<number | undefined>();
+  const [networkId, setNetworkId] = useState<number | undefined>();
+  const [address, setAddress] = useState('');
+  const [amount, setAmount] = useState('');
+  const [code, setCode] = useState('');
+  /** The authenticator code, asked only when the user has two-factor on. */
+  const [totp, setTotp] = useState('');
+  const [showErrors, setShowErrors] = useState(false);
+  const [serverErrors, setServerErrors] = useState<ServerErrors>({});
+  const [summary, setSummary] = useState<WithdrawSummary | null>(null);
+  const [result, setResult] = useState<WithdrawRecord | null>(null);
+  // One key per submit; kept across a retry after a transport failure (the first attempt
+  // may have gone through), renewed after a refusal, a success or any change to the form.
+  const idempotencyKey = useRef<string | null>(null);
+
+  const currency: Currency | undefined = options.find((c) => c.id === currencyId) ?? options[0];
+  const currencyNetworks = networksFor(networks.data, currency?.id, 'withdraw');
+  const network: Network | undefined = currencyNetworks.find((n) => n.id === networkId) ?? currencyNetworks[0];
+  const limits = useWithdrawLimits(network?.id);
+  const limitsData = limits.data?.networkId === network?.id ? limits.data : undefined;
+
+  const decimals = currency && network ? Math.min(currency.decimals, network.tokenDecimals) : 0;
+  const frozen = Boolean(network?.payoutsFrozen || limitsData?.payoutsFrozen);
+  const addressCheck = network ? checkAddress(address, network.family) : null;
+  const amountCheck = checkWithdrawAmount(amount, decimals, limitsData);
+  const needsTotp = Boolean(user.data?.twoFactor);
+
+  const localAmountError = (): string | null => {
+    if (amountCheck.ok || !currency) return null;
+    if (amountCheck.error === 'dailyLimit')
+      return t('withdraw.errors.dailyLimit', { amount: formatAmount(limitsData?.dailyRemaining), code: currency.code });
+    if (amountCheck.error === 'balance')
+      return t('withdraw.errors.balance', {
+        available: formatAmount(limitsData?.available),
+        fee: formatAmount(limitsData?.fee),
+        code: currency.code,
+      });
+    return amountErrorText(t, amountCheck.error, { decimals, min: limitsData?.min, max: limitsData?.max }, currency.code);
+  };
+  const errors: Record<Field, string | null> = {
+    address:
+      serverErrors.address ??
+      (addressCheck && !addressCheck.ok
+        ? t(addressCheck.error === 'required' ? 'withdraw.errors.addressRequired' : 'withdraw.errors.addressShape')
+        : null),
+    amount: serverErrors.amount ?? localAmountError(),
+    code: serverErrors.code ?? (withdrawApplyBody.shape.code.safeParse(code).success ? null : t('validation.code')),
+    totp: needsTotp
+      ? (serverErrors.totp ?? (secondFactorCode.safeParse(totp).success ? null : t('twoFactor.codeRequired')))
+      : null,
+  };
+  /** What the page shows under each field: local checks once Next was pressed, the server's at once. */
+  const shown = (field: Field) => (showErrors ? errors[field] : null);
+
+  /** Any change to what would be sent makes a new request: a new key, fresh checks. */
+  const edited = (field?: Field) => {
+    idempotencyKey.current = null;
+    if (field) setServerErrors((previous) => ({ ...previous, [field]: undefined }));
+    else setServerErrors({});
+  };
+
+  const change = {
+    address: (value: string) => {
+      setAddress(value);
+      edited('address');
+    },
+    amount: (value: string) => {
+      setAmount(value);
+      edited('amount');
+    },
+    code: (value: string) => {
+      setCode(value.replace(/\D/g, '').slice(0, 6));
+      edited('code');
+    },
+    totp: (value: string) => {
+      setTotp(value.trim().slice(0, 11));
+      edited('totp');
+    },
+    network: (picked: Network) => {
+      setNetworkId(picked.id);
+      edited();
+    },
+    currency: (picked: Currency) => {
+      setCurrencyId(picked.id);
+      setNetworkId(undefined);
+      setAmount('');
+      edited();
+    },
+  };
+
+  const openConfirm = () => {
+    setShowErrors(true);
+    if (!currency || !network || frozen || !limitsData) return;
+    if (!addressCheck?.ok || !amountCheck.ok || Object.values(errors).some((error) => error !== null)) return;
+    // The contract's schema has the last word on the body's shape.
+    const body = withdrawApplyBody.safeParse({
+      currencyId: currency.id,
+      networkId: network.id,
+      address: addressCheck.value,
+      amount: amountCheck.value,
+      code,
+      ...(needsTotp && { totp }),
+    });
+    if (!body.success) return;
+    idempotencyKey.current ??= newIdempotencyKey();
+    setSummary({ network, address: body.data.address, amount: body.data.amount, fee: limitsData.fee, total: amountCheck.total });
+  };
+
+  const submit = async () => {
+    if (!summary || !currency || !idempotencyKey.current) return;
+    try {
+      const record = await apply.mutateAsync({
+        body: {
+          currencyId: currency.id,
+          networkId: summary.network.id,
+          address: summary.address,
+          amount: summary.amount,
+          code,
+          ...(needsTotp && { totp }),
+        },
+        idempotencyKey: idempotencyKey.current,
+      });
+      idempotencyKey.current = null;
+      setSummary(null);
+      setResult(record);
+    } catch (error) {
+      // A transport failure keeps the sheet and the key: trying again cannot withdraw twice.
+      if (!isApiError(error)) return;
+      idempotencyKey.current = null;
+      setSummary(null);
+      const inline = fieldErrorOf(error, WITHDRAW_FIELD_ERRORS);
+      if (inline) setServerErrors({ [inline.field]: inline.message });
+      // Two-factor turned on elsewhere: fetch the user so its field appears with the message.
+      if (error.code === ErrorCode.SECOND_FACTOR_REQUIRED) void user.refetch();
+      if (error.code === ErrorCode.CURRENCY_UNAVAILABLE || error.code === ErrorCode.PAYOUTS_FROZEN) void networks.refetch();
+      void limits.refetch();
+    }
+  };
+
+  const again = () => {
+    setResult(null);
+    setAmount('');
+    setCode('');
+    setTotp('');
+    setShowErrors(false);
+    setServerErrors({});
+  };
+
+  return {
+    currencies,
+    networks,
+    user: user.data,
+    options,
+    currency,
+    currencyNetworks,
+    network,
+    limits,
+    limitsData,
+    decimals,
+    frozen,
+    values: { address, amount, code, totp },
+    change,
+    shown,
+    needsTotp,
+    amountCheck,
+    allValue: limitsData ? allAmount(limitsData.available, limitsData.fee, decimals) : null,
+    summary,
+    closeSummary: () => setSummary(null),
+    pending: apply.isPending,
+    openConfirm,
+    submit,
+    result,
+    again,
+  };
+}
+
+export type WithdrawForm = ReturnType<typeof useWithdrawForm>;
