@@ -6,14 +6,20 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 
 const repo = path.resolve(import.meta.dirname, '..');
 const checker = path.join(repo, 'scripts/check-boundaries.mjs');
 
-/** A temporary tree from { 'relative/path': 'content' }. */
+const roots = [];
+after(() => {
+  for (const root of roots) fs.rmSync(root, { recursive: true, force: true });
+});
+
+/** A temporary tree from { 'relative/path': 'content' }, removed after the tests. */
 function tree(files) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'boundaries-'));
+  roots.push(root);
   for (const [rel, content] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
     fs.writeFileSync(path.join(root, rel), content);
