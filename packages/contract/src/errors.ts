@@ -1,3 +1,5 @@
+import { DEFAULT_LOCALE, FALLBACK_LOCALE, type Locale, LOCALES } from './rules.ts';
+
 /**
  * The one catalogue of business result codes (DESIGN §5). Numbers are never reused:
  * add new codes at the end of their block.
@@ -50,10 +52,7 @@ export const ErrorCode = {
 export type ErrorCodeName = keyof typeof ErrorCode;
 export type ErrorCodeValue = (typeof ErrorCode)[ErrorCodeName];
 
-export type Locale = 'zh-CN' | 'en-US';
-export const LOCALES: readonly Locale[] = ['zh-CN', 'en-US'];
-export const DEFAULT_LOCALE: Locale = 'zh-CN';
-export const FALLBACK_LOCALE: Locale = 'en-US';
+export { DEFAULT_LOCALE, FALLBACK_LOCALE, type Locale, LOCALES };
 
 /** Default message per code and language; a server may pass a more precise one. */
 export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {

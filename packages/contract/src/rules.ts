@@ -6,6 +6,12 @@
  */
 export * from './amount-rules.ts';
 
+/** Interface and message languages: zh-CN is the product default, en-US the fallback. */
+export const LOCALES = ['zh-CN', 'en-US'] as const;
+export type Locale = (typeof LOCALES)[number];
+export const DEFAULT_LOCALE: Locale = 'zh-CN';
+export const FALLBACK_LOCALE: Locale = 'en-US';
+
 /** How long a swap quote holds, in seconds; the server refuses it after that (3006). */
 export const SWAP_QUOTE_TTL_SECONDS = 15;
 

@@ -1,3 +1,5 @@
+import { DEFAULT_LOCALE, type Locale, LOCALES } from '@coffer/contract/rules';
+
 /**
  * The console keeps its own token (separate key from the phone app's), so signing out of one
  * does not sign the other out, and an operator's session never leaks into the wallet pages.
@@ -5,9 +7,10 @@
 const TOKEN_KEY = 'coffer.console.token';
 const LANGUAGE_KEY = 'coffer.console.language';
 
-export const CONSOLE_LANGUAGES = ['zh-CN', 'en-US'] as const;
-export type ConsoleLanguage = (typeof CONSOLE_LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: ConsoleLanguage = 'zh-CN';
+/** The contract's locales, zh-CN first. */
+export const CONSOLE_LANGUAGES = LOCALES;
+export type ConsoleLanguage = Locale;
+export const DEFAULT_LANGUAGE: ConsoleLanguage = DEFAULT_LOCALE;
 
 export const tokenStore = {
   get: (): string | null => localStorage.getItem(TOKEN_KEY),

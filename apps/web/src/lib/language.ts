@@ -1,9 +1,11 @@
-/** Interface languages; zh-CN is the product default, en-US the fallback. */
-export const LANGUAGES = ['zh-CN', 'en-US'] as const;
-export type AppLanguage = (typeof LANGUAGES)[number];
+import { DEFAULT_LOCALE, FALLBACK_LOCALE, type Locale, LOCALES } from '@coffer/contract/rules';
 
-export const DEFAULT_LANGUAGE: AppLanguage = 'zh-CN';
-export const FALLBACK_LANGUAGE: AppLanguage = 'en-US';
+/** Interface languages: the contract's locales (zh-CN the product default, en-US the fallback). */
+export const LANGUAGES = LOCALES;
+export type AppLanguage = Locale;
+
+export const DEFAULT_LANGUAGE: AppLanguage = DEFAULT_LOCALE;
+export const FALLBACK_LANGUAGE: AppLanguage = FALLBACK_LOCALE;
 
 export function isAppLanguage(value: unknown): value is AppLanguage {
   return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
