@@ -13,7 +13,8 @@ export function formatReport(r: SimReport): string {
     `faults injected: ${list(r.faults)} (batch sizes at batch faults: ${r.faultBatchSizes.join(' ') || 'none'})`,
     `answers: ${list(r.answers)}`,
     `ledger rows: ${list(r.rows as unknown as Record<string, number>)}`,
-    `time: ${r.completed} steps in ${(r.elapsedMs / 1000).toFixed(1)} s (${r.stepsPerSecond.toFixed(1)} steps/s, audit and balances checked after each)`,
+    `time: setup ${(r.setupMs / 1000).toFixed(1)} s, ${r.completed} steps in ${((r.elapsedMs - r.setupMs) / 1000).toFixed(1)} s ` +
+      `(${r.stepsPerSecond.toFixed(1)} steps/s, audit and balances checked after each)`,
   ];
   if (r.divergence) {
     lines.push(

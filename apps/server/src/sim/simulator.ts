@@ -89,6 +89,9 @@ export interface SimReport {
   rows: RowCounts;
   divergence: Divergence | null;
   elapsedMs: number;
+  /** Opening the database, migrating, building the apps, users and their funding. */
+  setupMs: number;
+  /** Steps per second after setup, checks included. */
   stepsPerSecond: number;
 }
 
@@ -186,10 +189,12 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
     answers[label] = (answers[label] ?? 0) + 1;
   };
 
+  let stepsStarted = 0;
   const env = await openEnvironment(opts.databaseUrl);
-  const { raw, faulty, app } = env;
+  const { raw, faulty, apps, idle } = env;
   const report = (completed: number, divergence: Divergence | null): SimReport => {
     const elapsedMs = Date.now() - started;
+    const setupMs = (stepsStarted || Date.now()) - started;
     return {
       seed: opts.seed,
       steps: opts.steps,
@@ -202,7 +207,8 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
       rows: { ...model.rows },
       divergence,
       elapsedMs,
-      stepsPerSecond: completed / Math.max(elapsedMs / 1000, 0.001),
+      setupMs,
+      stepsPerSecond: completed / Math.max((elapsedMs - setupMs) / 1000, 0.001),
     };
   };
 
@@ -315,12 +321,13 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
       else model.adjust(r.user.uid, r.currencyId, r.direction === 'debit' ? `-${r.amount}` : r.amount);
     };
 
-    const send = async (r: HttpReq, body = bodyOf(r)): Promise<Answer> => {
+    const send = async (r: HttpReq, body = bodyOf(r), via = rnd.int(apps.length)): Promise<Answer> => {
       const token = r.kind === 'transfer' ? r.from.token : r.user.token;
       const headers: Record<string, string> = { 'x-token': token };
       if (r.key) headers['idempotency-key'] = r.key;
       const url = r.kind === 'swap' ? '/api/swap/apply' : r.byEmail ? '/api/transfer/transferByEmail' : '/api/transfer/transferByUID';
-      const res = await app.inject({ method: 'POST', url, headers, payload: body });
+      // Either of the two API processes (own writers, one database): twins may cross them.
+      const res = await apps[via]!.inject({ method: 'POST', url, headers, payload: body });
       const json = res.json() as { code: number; message?: string; data: Record<string, unknown> | null };
       if (process.env.SIM_DEBUG) console.error(url, JSON.stringify(body), json.code, json.message);
       const a = { status: res.statusCode, code: json.code, data: json.data };
@@ -457,14 +464,18 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
       // A second wave, sent once the first one's statement is on its way, queues behind it:
       // two statements (a fault on the 2nd needs them).
       const split = fault?.nth === 2 && reqs.length > 1 ? 1 + rnd.int(reqs.length - 1) : rnd.int(reqs.length) || reqs.length;
-      const sent = () => faulty.statements.transfer + faulty.statements.swap;
+      const sent = () => [faulty, idle].reduce((n, f) => n + f.statements.transfer + f.statements.swap, 0);
       const before = sent();
-      const firstWave = reqs.slice(0, split).map((r) => send(r));
+      // With a fault armed (on the first app's writer) requests go to that app, a twin's
+      // second copy to either: the fault must find its statement.
+      const via = reqs.map((r, i) => (fault && reqs.indexOf(r) === i ? 0 : rnd.int(apps.length)));
+      const firstWave = reqs.slice(0, split).map((r, i) => send(r, bodyOf(r), via[i]));
       for (let turn = 0; split < reqs.length && sent() === before && turn < 10_000; turn++) {
         await new Promise((r) => setImmediate(r));
       }
-      const got = await Promise.all([...firstWave, ...reqs.slice(split).map((r) => send(r))]);
+      const got = await Promise.all([...firstWave, ...reqs.slice(split).map((r, i) => send(r, bodyOf(r), via[split + i]))]);
       const { fired } = faulty.collect();
+      idle.collect();
       const landed = new Map<HttpReq, { batch: FiredBatch; index: number }>();
       const inFaulted = new Map<HttpReq, number>();
       for (const f of fired) {
@@ -620,6 +631,7 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
       },
     };
 
+    stepsStarted = Date.now();
     for (step = 1; step <= opts.steps; step++) {
       action = rnd.weighted(ACTIONS);
       actions[action]++;
@@ -688,8 +700,11 @@ async function makeUser(database: Database, name: string, role: 'user' | 'operat
 
 interface Environment {
   raw: Database;
+  /** The database of the first app, where faults are armed. */
   faulty: FaultyDatabase;
-  app: FastifyInstance;
+  /** The second app's (the same wrapper, never armed: its writers are its own). */
+  idle: FaultyDatabase;
+  apps: FastifyInstance[];
   close(): Promise<void>;
 }
 
@@ -733,17 +748,22 @@ async function openEnvironment(databaseUrl: string | undefined): Promise<Environ
   });
   const mailer = createMailer({ from: config.MAIL_FROM, dataDir, log: silentLog });
   const chain = await startChain({ config, database: faulty.database, log: silentLog, connect: false, loop: false });
-  const app = await buildApp(
-    { config, database: faulty.database, mailer, chain },
-    process.env.SIM_LOG ? { logStream: process.stderr } : { logger: false },
-  );
-  await app.ready();
+  // Two apps over one database, as two API processes: each has its own transfer and swap
+  // writer (they are per Database object), so batches of both may run at once.
+  const idle = withFaults(raw);
+  const apps: FastifyInstance[] = [];
+  for (const database of [faulty.database, idle.database]) {
+    const app = await buildApp({ config, database, mailer, chain }, process.env.SIM_LOG ? { logStream: process.stderr } : { logger: false });
+    await app.ready();
+    apps.push(app);
+  }
   return {
     raw,
     faulty,
-    app,
+    idle,
+    apps,
     async close() {
-      await app.close();
+      for (const app of apps) await app.close();
       await chain.stop();
       mailer.close();
       await raw.close();
