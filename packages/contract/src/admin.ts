@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { amountOrZero, amountString, decimalString, id, isoTime, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, pageResponse, safeText } from './common.ts';
 import { auditReport } from './ledger.ts';
-import { OPERATOR_REASON_MAX } from './rules.ts';
+import { OPERATOR_REASON_MAX, SWAP_BPS_MAX } from './rules.ts';
 
-export { OPERATOR_REASON_MAX };
+export { OPERATOR_REASON_MAX, SWAP_BPS_MAX };
 
 /**
  * The operator console's server API (/api/admin/..., operators only: HTTP 403 for a signed-in
@@ -212,8 +212,6 @@ export const adminSwapPair = z.object({
 export type AdminSwapPair = z.infer<typeof adminSwapPair>;
 export const adminSwapPairList = z.array(adminSwapPair);
 
-/** Basis points a spread or fee may take (swap_pairs_bps_check). */
-export const SWAP_BPS_MAX = 5000;
 const bps = z.number().int().min(0).max(SWAP_BPS_MAX);
 
 /** The whole setting of a pair (every field), with the reason; 3002 min above max. */

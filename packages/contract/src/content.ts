@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { id, isoTime, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, pageResponse, queryId, safeText } from './common.ts';
 import {
   CONTENT_BODY_MAX,
+  IMAGE_URL_MAX,
+  MAX_UPLOAD_BYTES,
   CONTENT_REASON_MAX,
   CONTENT_TITLE_MAX,
   HELP_QUERY_MAX,
@@ -9,7 +11,7 @@ import {
   SORT_ORDER_MAX,
 } from './rules.ts';
 
-export { CONTENT_BODY_MAX, CONTENT_REASON_MAX, CONTENT_TITLE_MAX, ROUTE_PATH_MAX, SORT_ORDER_MAX };
+export { CONTENT_BODY_MAX, CONTENT_REASON_MAX, CONTENT_TITLE_MAX, IMAGE_URL_MAX, MAX_UPLOAD_BYTES, ROUTE_PATH_MAX, SORT_ORDER_MAX };
 
 /**
  * Content the operators write and everyone reads: banners, notices and help articles
@@ -17,10 +19,6 @@ export { CONTENT_BODY_MAX, CONTENT_REASON_MAX, CONTENT_TITLE_MAX, ROUTE_PATH_MAX
  * (rendered to safe HTML by the server); every text exists in zh-CN and en-US.
  */
 
-/** Longest image URL (an https address or /uploads/<name>). */
-export const IMAGE_URL_MAX = 500;
-/** Largest uploaded image: 1 MiB. */
-export const MAX_UPLOAD_BYTES = 1024 * 1024;
 /** Longest help search text. */
 export { HELP_QUERY_MAX };
 /** Most banners one reorder may name. */

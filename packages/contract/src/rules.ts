@@ -69,3 +69,9 @@ export const ACTIVITY_TITLE_MAX = 80;
 export const ACTIVITY_RULES_MAX = 10_000;
 /** Longest operator reason, as the audit trail keeps it (operator_actions.reason). */
 export const OPERATOR_REASON_MAX = 500;
+/** Longest image URL (an https address or /uploads/<name>). */
+export const IMAGE_URL_MAX = 500;
+/** Largest uploaded image: 1 MiB. */
+export const MAX_UPLOAD_BYTES = 1024 * 1024;
+/** Basis points a spread or fee may take (swap_pairs_bps_check). */
+export const SWAP_BPS_MAX = 5000;

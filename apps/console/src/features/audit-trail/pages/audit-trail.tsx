@@ -1,4 +1,5 @@
 import type { OperatorActionRecord } from '@coffer/contract/admin';
+import { PAGE_SIZE_DEFAULT } from '@coffer/contract/rules';
 import { Button, Form, Input, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +8,7 @@ import { formatTime } from '../../../lib/format';
 import { type AuditTrailQuery, useAuditTrail } from '../api/audit-trail';
 import { ChangeDiff } from '../components/change-diff';
 
-const PAGE_SIZE = 20;
+const PAGE_SIZE = PAGE_SIZE_DEFAULT;
 
 interface Filters {
   actor?: string;

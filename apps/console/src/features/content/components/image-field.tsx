@@ -1,13 +1,12 @@
+import { IMAGE_URL_MAX, MAX_UPLOAD_BYTES } from '@coffer/contract/rules';
 import { App, Button, Form, Input, Space, Upload } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { errorText } from '../../../lib/errors';
 import { requiredRule } from '../../../lib/form-rules';
 import { uploadImage } from '../api/upload';
 
-/** Largest image the server takes (MAX_UPLOAD_BYTES in content.ts): refused here before sending. */
-const MAX_IMAGE_BYTES = 1024 * 1024;
-/** Longest image address (IMAGE_URL_MAX in content.ts). */
-const IMAGE_URL_MAX = 500;
+/** Largest image the server takes: refused here before sending. */
+const MAX_IMAGE_BYTES = MAX_UPLOAD_BYTES;
 
 /** The banner image: an uploaded file (its /uploads/... address fills the field) or an https URL. */
 export function ImageField() {

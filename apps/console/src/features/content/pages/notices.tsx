@@ -1,4 +1,5 @@
 import type { AdminNotice, NoticeInput } from '@coffer/contract/content';
+import { PAGE_SIZE_DEFAULT } from '@coffer/contract/rules';
 import { Button, DatePicker, Form, Input, InputNumber, Radio, Segmented, Space, Table, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
@@ -25,7 +26,7 @@ interface NoticeForm {
   publishedAt?: Dayjs | null;
 }
 
-const PAGE_SIZE = 20;
+const PAGE_SIZE = PAGE_SIZE_DEFAULT;
 const STATE_COLORS = { scheduled: 'blue', published: 'green', retired: 'red' } as const;
 
 function toInput(v: NoticeForm): NoticeInput {

@@ -1,4 +1,5 @@
 import type { AdminSwapPair, HouseLimit, SwapPairUpdateBody } from '@coffer/contract/admin';
+import { SWAP_BPS_MAX } from '@coffer/contract/rules';
 import { Button, Card, Form, Input, InputNumber, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,8 +13,6 @@ import { SWAP_PAIRS_KEY, useSwapPairs } from '../api/pairs';
 import { setHouseLimit } from '../api/set-house-limit';
 import { updateSwapPair } from '../api/update-pair';
 
-/** Basis points a spread or fee may take (SWAP_BPS_MAX in contract/admin.ts). */
-const SWAP_BPS_MAX = 5000;
 
 interface PairForm {
   midRate: string;

@@ -1,3 +1,4 @@
+import { PAGE_SIZE_DEFAULT } from '@coffer/contract/rules';
 import { Input, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +7,7 @@ import { QueryState } from '../../../components/query-state';
 import { formatTime } from '../../../lib/format';
 import { useUsers } from '../api/users';
 
-const PAGE_SIZE = 20;
+const PAGE_SIZE = PAGE_SIZE_DEFAULT;
 
 export default function UsersPage() {
   const { t } = useTranslation();

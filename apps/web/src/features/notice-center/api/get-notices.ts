@@ -1,10 +1,11 @@
 import type { NoticePage } from '@coffer/contract/content';
+import { PAGE_SIZE_DEFAULT } from '@coffer/contract/rules';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { apiGet } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
-export const NOTICE_PAGE_SIZE = 20;
+export const NOTICE_PAGE_SIZE = PAGE_SIZE_DEFAULT;
 
 /** GET /api/notice/list?page=&pageSize=: public and my own notices, newest first, with read state. */
 export function getNotices(page: number): Promise<NoticePage> {
