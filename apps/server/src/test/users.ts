@@ -48,23 +48,35 @@ export interface Call<T> extends Envelope<T> {
   status: number;
 }
 
-/** app.inject() with X-Token, accept-language and Idempotency-Key as the web app sends them. */
+export interface CallOptions {
+  /** X-Token header value (tokenHead + token). */
+  token?: string;
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent as is (e.g. malformed JSON); wins over body. */
+  raw?: string;
+  lang?: string;
+  /** Idempotency-Key header. */
+  key?: string;
+  /** The client's address (remoteAddress): the per-IP limits count by it. */
+  ip?: string;
+}
+
+/**
+ * The one app.inject() helper of the API tests: a call with X-Token, accept-language and
+ * Idempotency-Key as the web app sends them; answers the envelope and the HTTP status.
+ */
 export function client(t: Pick<TestApp, 'app'>) {
-  return async function call<T = unknown>(
-    method: 'GET' | 'POST',
-    url: string,
-    opts: { token?: string; body?: unknown; lang?: string; key?: string } = {},
-  ): Promise<Call<T>> {
+  return async function call<T = unknown>(method: 'GET' | 'POST', url: string, opts: CallOptions = {}): Promise<Call<T>> {
     const headers: Record<string, string> = {};
     if (opts.token) headers['x-token'] = opts.token;
     if (opts.lang) headers['accept-language'] = opts.lang;
     if (opts.key) headers['idempotency-key'] = opts.key;
-    const res = await t.app.inject({
-      method,
-      url,
-      headers,
-      ...(opts.body !== undefined && { payload: opts.body as object }),
-    });
+    const payload = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
+    if (payload !== undefined) headers['content-type'] = 'application/json';
+    const res = await t.app.inject({ method, url, headers, payload, ...(opts.ip && { remoteAddress: opts.ip }) });
     return { status: res.statusCode, ...(res.json() as Envelope<T>) };
   };
 }
+
+export type Client = ReturnType<typeof client>;

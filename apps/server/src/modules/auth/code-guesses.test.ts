@@ -2,8 +2,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailCodes } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { type Client, client } from '../../test/users.ts';
 import { checkEmailCode } from './email-codes.ts';
-import { type Api, apiOf, decodeMail, logIn, mailsTo, pause, sendMailUrl, signUp } from './test-helpers.ts';
+import { decodeMail, logIn, mailsTo, pause, sendMailUrl, signUp } from './test-helpers.ts';
 
 /**
  * Before: every new code came with a fresh budget of 5 tries, and a new code could be had
@@ -14,11 +15,11 @@ import { type Api, apiOf, decodeMail, logIn, mailsTo, pause, sendMailUrl, signUp
  */
 describe('wrong e-mail code guesses per address and purpose', () => {
   let t: TestApp;
-  let api: Api;
+  let api: Client;
   beforeAll(async () => {
     // RATE_LIMIT=off: only the code rules are at work here.
     t = await createTestApp({ RATE_LIMIT: 'off' });
-    api = apiOf(t);
+    api = client(t);
   });
   afterAll(() => t.close());
 

@@ -1,7 +1,8 @@
 import type { LoginData } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { type Api, apiOf, signUp } from './test-helpers.ts';
+import { type Client, client } from '../../test/users.ts';
+import { signUp } from './test-helpers.ts';
 
 /**
  * Before: 10 wrong logins for an address, from anywhere, answered 429 to everyone for 15
@@ -11,12 +12,12 @@ import { type Api, apiOf, signUp } from './test-helpers.ts';
  */
 describe('login limits that do not lock the owner out (RATE_LIMIT on)', () => {
   let t: TestApp;
-  let api: Api;
+  let api: Client;
   const owner = 'owner@coffer.test';
   const ownerPassword = 'owner-Password-1';
   beforeAll(async () => {
     t = await createTestApp();
-    api = apiOf(t);
+    api = client(t);
     await signUp(t, owner, ownerPassword);
   });
   afterAll(() => t.close());

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { type Api, apiOf, sendMailUrl, signUp } from './test-helpers.ts';
+import { type Client, client } from '../../test/users.ts';
+import { sendMailUrl, signUp } from './test-helpers.ts';
 
 // RATE_LIMIT defaults to on: this app has the limits production has.
 describe('rate limits (RATE_LIMIT on)', () => {
   let t: TestApp;
-  let api: Api;
+  let api: Client;
   beforeAll(async () => {
     t = await createTestApp();
-    api = apiOf(t);
+    api = client(t);
     await signUp(t, 'victim@coffer.test', 'victim-password');
   });
   afterAll(() => t.close());

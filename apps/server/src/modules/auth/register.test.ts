@@ -3,16 +3,17 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emailCodes, users } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { type Client, client } from '../../test/users.ts';
 import { hashPassword } from './passwords.ts';
 import { AuthService } from './service.ts';
-import { type Api, apiOf, decodeMail, mailsTo, sendMailUrl, signUp } from './test-helpers.ts';
+import { decodeMail, mailsTo, sendMailUrl, signUp } from './test-helpers.ts';
 
 describe('sendMail and register', () => {
   let t: TestApp;
-  let api: Api;
+  let api: Client;
   beforeAll(async () => {
     t = await createTestApp({ RATE_LIMIT: 'off', OPERATOR_EMAILS: 'Boss@Coffer.test, other@coffer.test' });
-    api = apiOf(t);
+    api = client(t);
   });
   afterAll(() => t.close());
 

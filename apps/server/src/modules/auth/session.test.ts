@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashToken } from '../../core/session.ts';
 import { emailCodes, sessions, users } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { type Api, apiOf, decodeMail, logIn, mailsTo, sendMailUrl, signUp } from './test-helpers.ts';
+import { type Client, client } from '../../test/users.ts';
+import { decodeMail, logIn, mailsTo, sendMailUrl, signUp } from './test-helpers.ts';
 
 const argon2Calls = vi.hoisted(() => ({ verify: 0 }));
 vi.mock('@node-rs/argon2', async (importOriginal) => {
@@ -20,11 +21,11 @@ vi.mock('@node-rs/argon2', async (importOriginal) => {
 
 describe('sessions, profile and password reset', () => {
   let t: TestApp;
-  let api: Api;
+  let api: Client;
   let alice: string;
   beforeAll(async () => {
     t = await createTestApp({ RATE_LIMIT: 'off' });
-    api = apiOf(t);
+    api = client(t);
     alice = await signUp(t, 'alice@coffer.test', 'alice-password', { lang: 'en-US' });
   });
   afterAll(() => t.close());

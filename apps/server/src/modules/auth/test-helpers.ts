@@ -1,40 +1,13 @@
-import type { Envelope, LoginData, MailType } from '@coffer/contract';
+import type { LoginData, MailType } from '@coffer/contract';
 import type { TestApp } from '../../test/harness.ts';
-
-export interface CallOptions {
-  body?: unknown;
-  /** Sent as is (for malformed JSON); wins over body. */
-  raw?: string;
-  token?: string;
-  lang?: string;
-  ip?: string;
-}
-
-export interface CallResult<T> extends Envelope<T> {
-  status: number;
-}
-
-/** inject() with the web app's headers: X-Token (tokenHead + token) and accept-language. */
-export function apiOf(t: TestApp) {
-  return async function api<T = unknown>(method: 'GET' | 'POST', url: string, opts: CallOptions = {}): Promise<CallResult<T>> {
-    const headers: Record<string, string> = {};
-    if (opts.token) headers['x-token'] = opts.token;
-    if (opts.lang) headers['accept-language'] = opts.lang;
-    const payload = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
-    if (payload !== undefined) headers['content-type'] = 'application/json';
-    const res = await t.app.inject({ method, url, headers, payload, ...(opts.ip && { remoteAddress: opts.ip }) });
-    return { status: res.statusCode, ...(res.json() as Envelope<T>) };
-  };
-}
-
-export type Api = ReturnType<typeof apiOf>;
+import { client } from '../../test/users.ts';
 
 export const sendMailUrl = (email: string, type: MailType) =>
   `/api/sendMail?email=${encodeURIComponent(email)}&type=${type}`;
 
 /** Mails a register code, reads it from the SMTP capture and registers: the stored X-Token value. */
 export async function signUp(t: TestApp, email: string, password: string, extra: { nickname?: string; lang?: string } = {}) {
-  const api = apiOf(t);
+  const api = client(t);
   const sent = await api('GET', sendMailUrl(email, 'register'), { lang: extra.lang });
   if (sent.code !== 0) throw new Error(`sendMail ${sent.code} ${sent.message}`);
   const code = await t.mailbox.lastCode(email);
@@ -47,7 +20,7 @@ export async function signUp(t: TestApp, email: string, password: string, extra:
 }
 
 export async function logIn(t: TestApp, email: string, password: string) {
-  const res = await apiOf(t)<LoginData>('POST', '/api/login', { body: { email, password } });
+  const res = await client(t)<LoginData>('POST', '/api/login', { body: { email, password } });
   if (res.code !== 0) throw new Error(`login ${res.code} ${res.message}`);
   return res.data.tokenHead + res.data.token;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { type Api, apiOf, logIn, mailsTo, sendMailUrl, signUp } from './test-helpers.ts';
+import { type Client, client } from '../../test/users.ts';
+import { logIn, mailsTo, sendMailUrl, signUp } from './test-helpers.ts';
 
 /**
  * Before: any 8 characters were a password, `12345678` and `password` included. Now a
@@ -10,10 +11,10 @@ import { type Api, apiOf, logIn, mailsTo, sendMailUrl, signUp } from './test-hel
  */
 describe('weak passwords', () => {
   let t: TestApp;
-  let api: Api;
+  let api: Client;
   beforeAll(async () => {
     t = await createTestApp({ RATE_LIMIT: 'off' });
-    api = apiOf(t);
+    api = client(t);
   });
   afterAll(() => t.close());
 

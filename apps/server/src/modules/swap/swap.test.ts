@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../ledger/audit.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { Decimal, plain } from './pricing.ts';
-import { balanceOf, caller, credit, currencyId, makeUser, type SwapTestUser } from './test-support.ts';
+import { type Client, client } from '../../test/users.ts';
+import { balanceOf, credit, currencyId, makeUser, type SwapTestUser } from './test-support.ts';
 
 describe('swap API', () => {
   let t: TestApp;
-  let call: ReturnType<typeof caller>;
+  let call: Client;
   let alice: SwapTestUser;
   let bob: SwapTestUser;
   let USDT: number;
@@ -26,7 +27,7 @@ describe('swap API', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    call = caller(t);
+    call = client(t);
     alice = await makeUser(t.database);
     bob = await makeUser(t.database);
     [USDT, ETH, BTC, USDC] = (await Promise.all(['USDT', 'ETH', 'BTC', 'USDC'].map((c) => currencyId(t.database, c)))) as [
@@ -697,7 +698,7 @@ describe('house limits from configuration', () => {
       expect(floors).toEqual({ BTC: '0', ETH: '-0.5', USDC: '0', USDT: '-5' });
       const u = await makeUser(t.database);
       await credit(t.database, u.uid, 'ETH', '1');
-      const res = await caller(t)('POST', '/api/swap/apply', {
+      const res = await client(t)('POST', '/api/swap/apply', {
         token: u.token,
         key: 'house-limit-config-1',
         body: { fromCurrencyId: await currencyId(t.database, 'ETH'), toCurrencyId: await currencyId(t.database, 'USDT'), amount: '0.01' },

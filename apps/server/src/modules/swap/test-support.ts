@@ -1,6 +1,4 @@
-import type { Envelope } from '@coffer/contract';
 import type { Database } from '../../db/client.ts';
-import type { TestApp } from '../../test/harness.ts';
 import { createUser, fund, type TestUser } from '../../test/users.ts';
 
 /** Swap and turnover tests: users, money and calls, straight through the ledger functions. */
@@ -45,21 +43,3 @@ export async function balanceOf(database: Database, uid: number | null, code: st
   return rows[0] ? rows[0].balance.replace(/\.?0+$/, '') || '0' : '0';
 }
 
-export interface Call<T> extends Envelope<T> {
-  status: number;
-}
-
-export function caller(t: Pick<TestApp, 'app'>) {
-  return async function call<T = unknown>(
-    method: 'GET' | 'POST',
-    url: string,
-    opts: { token?: string; body?: unknown; key?: string; lang?: string } = {},
-  ): Promise<Call<T>> {
-    const headers: Record<string, string> = {};
-    if (opts.token) headers['x-token'] = opts.token;
-    if (opts.key) headers['idempotency-key'] = opts.key;
-    if (opts.lang) headers['accept-language'] = opts.lang;
-    const res = await t.app.inject({ method, url, headers, ...(opts.body !== undefined && { payload: opts.body as object }) });
-    return { status: res.statusCode, ...(res.json() as Envelope<T>) };
-  };
-}

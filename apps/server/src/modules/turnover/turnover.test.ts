@@ -2,12 +2,13 @@ import type { SwapApplyData, TurnoverDetail, TurnoverPage } from '@coffer/contra
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../ledger/audit.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { caller, credit, currencyId, makeUser, rawPosting, type SwapTestUser } from '../swap/test-support.ts';
+import { type Client, client } from '../../test/users.ts';
+import { credit, currencyId, makeUser, rawPosting, type SwapTestUser } from '../swap/test-support.ts';
 import { csvField } from './csv.ts';
 
 describe('turnover (statement)', () => {
   let t: TestApp;
-  let call: ReturnType<typeof caller>;
+  let call: Client;
   let alice: SwapTestUser;
   let bob: SwapTestUser;
   let USDT: number;
@@ -18,7 +19,7 @@ describe('turnover (statement)', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    call = caller(t);
+    call = client(t);
     alice = await makeUser(t.database, { email: 'alice.turnover@test.coffer' });
     bob = await makeUser(t.database, { email: 'bob.turnover@test.coffer' });
     USDT = await currencyId(t.database, 'USDT');

@@ -3,7 +3,8 @@ import type { SwapPair, SwapQuoteData } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Database } from '../../../db/client.ts';
 import { createTestApp, createTestDatabase } from '../../../test/harness.ts';
-import { caller, currencyId, makeUser } from '../test-support.ts';
+import { client } from '../../../test/users.ts';
+import { currencyId, makeUser } from '../test-support.ts';
 import { ExternalFeedRateSource, FEED_CACHE_MS } from './external-feed.ts';
 
 /** A fake price feed on 127.0.0.1: each path answers what the test put there. */
@@ -116,7 +117,7 @@ describe('swap API on an external feed (RATE_FEED_URL)', () => {
     feed.set('/prices', fresh(0));
     const t = await createTestApp({ RATE_FEED_URL: feed.url('/prices'), RATE_FEED_MAX_AGE_SECONDS: '10' });
     try {
-      const call = caller(t);
+      const call = client(t);
       const u = await makeUser(t.database);
       const ETH = await currencyId(t.database, 'ETH');
       const USDT = await currencyId(t.database, 'USDT');
