@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AMOUNT_RE, isAmountWithinLimits } from '@coffer/contract/rules';
 import { z } from 'zod';
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -23,6 +24,17 @@ const NAMED_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
 const MAX_PROXY_HOPS = 10;
 /** Upper bound of WORKERS: each process holds DATABASE_POOL_SIZE connections of the server's max_connections. */
 const MAX_WORKERS = 32;
+
+/** An amount in the contract's one grammar that fits NUMERIC(38,18) ("0" allowed). */
+function isLedgerAmount(value: string): boolean {
+  return AMOUNT_RE.test(value) && isAmountWithinLimits(value);
+}
+
+/** "USDT=1000000": a currency code and a ledger amount. */
+function isHouseLimitEntry(entry: string): boolean {
+  const [code, amount, ...rest] = entry.split('=');
+  return rest.length === 0 && /^[A-Za-z0-9]{1,16}$/.test(code ?? '') && isLedgerAmount(amount ?? '');
+}
 
 function isProxyAddress(entry: string): boolean {
   if (NAMED_PROXY_RANGES.includes(entry)) return true;
@@ -139,7 +151,7 @@ const envSchema = z.object({
     .string()
     .trim()
     .default('USDT=1000000,USDC=1000000,ETH=500,BTC=25')
-    .refine((v) => v === '' || /^[A-Za-z0-9]{1,16}=\d{1,20}(\.\d{1,18})?(,[A-Za-z0-9]{1,16}=\d{1,20}(\.\d{1,18})?)*$/.test(v), {
+    .refine((v) => v === '' || v.split(',').every(isHouseLimitEntry), {
       message: 'must look like "USDT=1000000,ETH=500"',
     })
     .transform((v) =>
@@ -181,7 +193,7 @@ const envSchema = z.object({
   RECONCILE_TOLERANCE: z
     .string()
     .trim()
-    .regex(/^\d{1,20}(\.\d{1,18})?$/, 'must be a decimal like "0" or "0.01"')
+    .refine(isLedgerAmount, 'must be a decimal like "0" or "0.01"')
     .default('0'),
   /** A withdrawal or sweep not mined after this is replaced with a 10% higher gas price. */
   WITHDRAW_BUMP_AFTER_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),

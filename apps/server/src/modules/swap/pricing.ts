@@ -1,4 +1,5 @@
 import { AMOUNT_MAX_INTEGER_DIGITS, ErrorCode } from '@coffer/contract';
+import { checkAmount as checkAmountDigits } from '@coffer/contract/rules';
 import DecimalJs from 'decimal.js';
 import { BizError } from '../../core/errors.ts';
 import type { PricedPair } from './rates/source.ts';
@@ -46,18 +47,15 @@ export function effectiveRate(pair: PricedPair): string {
     .toFixed();
 }
 
-function decimalsOf(amount: string): number {
-  const frac = amount.split('.')[1] ?? '';
-  return frac.replace(/0+$/, '').length;
-}
-
 /** Checks an amount to sell against the currency's decimals and the pair's range (3002). */
 export function checkAmount(pair: PricedPair, amount: string): Decimal {
-  if (decimalsOf(amount) > pair.fromDecimals) {
+  // The contract's one amount rule: grammar, digit limits, the currency's decimals, above zero.
+  const checked = checkAmountDigits(amount, { decimals: pair.fromDecimals });
+  if (!checked.ok && checked.problem === 'decimals') {
     throw new BizError(ErrorCode.AMOUNT_OUT_OF_RANGE, `amount: at most ${pair.fromDecimals} decimals for ${pair.fromCode}`);
   }
-  const value = new Decimal(amount);
-  if (value.lte(0)) throw new BizError(ErrorCode.AMOUNT_OUT_OF_RANGE, 'amount');
+  if (!checked.ok) throw new BizError(ErrorCode.AMOUNT_OUT_OF_RANGE, 'amount');
+  const value = new Decimal(checked.value);
   if (pair.minAmount !== null && value.lt(pair.minAmount)) {
     throw new BizError(ErrorCode.AMOUNT_OUT_OF_RANGE, `amount: at least ${plain(pair.minAmount)} ${pair.fromCode}`);
   }

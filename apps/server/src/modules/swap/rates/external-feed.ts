@@ -1,3 +1,4 @@
+import { AMOUNT_RE, isAmountWithinLimits, isPositiveAmount } from '@coffer/contract/rules';
 import { z } from 'zod';
 import type { Database } from '../../../db/client.ts';
 import { Decimal, RATE_DECIMALS } from '../pricing.ts';
@@ -19,8 +20,8 @@ const feedDocument = z.object({
     z.string().min(1).max(16),
     z
       .string()
-      .regex(/^\d{1,20}(\.\d{1,18})?$/)
-      .refine((v) => /[1-9]/.test(v), 'price must be positive'),
+      .refine((v) => AMOUNT_RE.test(v) && isAmountWithinLimits(v), 'price must be a decimal within NUMERIC(38,18)')
+      .refine(isPositiveAmount, 'price must be positive'),
   ),
 });
 
