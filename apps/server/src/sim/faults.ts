@@ -25,7 +25,13 @@ export const BATCH_FAULTS = ['lost-before-commit', 'lost-after-commit', 'refused
 export type BatchFault = (typeof BATCH_FAULTS)[number];
 export const ADJUST_FAULTS = ['adjust-lost-before-commit', 'adjust-lost-after-commit'] as const;
 export type AdjustFault = (typeof ADJUST_FAULTS)[number];
-export type FaultKind = BatchFault | AdjustFault;
+/**
+ * The same two losses on the one statement that keeps a refusal given before the ledger
+ * (`ledger_keep_refusal()`, decision 012: a swap below its pair's minimum, with a key).
+ */
+export const REFUSAL_FAULTS = ['refusal-lost-before-commit', 'refusal-lost-after-commit'] as const;
+export type RefusalFault = (typeof REFUSAL_FAULTS)[number];
+export type FaultKind = BatchFault | AdjustFault | RefusalFault;
 
 export type Writer = 'transfer' | 'swap';
 
@@ -64,8 +70,10 @@ export interface FaultyDatabase {
   armBatch(writer: Writer, fault: BatchFault, nth: number): void;
   /** Arms one adjustment fault for the next transaction. */
   armAdjust(fault: AdjustFault): void;
-  /** Disarms whatever did not fire; returns the batches that fired since the last call. */
-  collect(): { fired: FiredBatch[]; adjustFired: AdjustFault | null };
+  /** Arms one fault for the next ledger_keep_refusal() statement. */
+  armRefusal(fault: RefusalFault): void;
+  /** Disarms whatever did not fire; returns what fired since the last call. */
+  collect(): { fired: FiredBatch[]; adjustFired: AdjustFault | null; refusalFired: RefusalFault | null };
   /** Batch statements seen per writer (to tell batches of several items from single ones). */
   statements: Record<Writer, number>;
 }
@@ -75,6 +83,8 @@ export function withFaults(inner: Database): FaultyDatabase {
   let armedAdjust: AdjustFault | null = null;
   let fired: FiredBatch[] = [];
   let adjustFired: AdjustFault | null = null;
+  let armedRefusal: RefusalFault | null = null;
+  let refusalFired: RefusalFault | null = null;
   const statements: Record<Writer, number> = { transfer: 0, swap: 0 };
 
   /** Runs a statement in a transaction that never commits (the connection is lost before COMMIT). */
@@ -103,6 +113,14 @@ export function withFaults(inner: Database): FaultyDatabase {
 
   const sql: Database['sql'] = {
     async query<T>(text: string, params?: unknown[], opts?: { name?: string }): Promise<T[]> {
+      if (armedRefusal && /\bledger_keep_refusal\s*\(/.test(text)) {
+        const fault = armedRefusal;
+        armedRefusal = null;
+        refusalFired = fault;
+        if (fault === 'refusal-lost-before-commit') await runThenLose(text, params ?? []);
+        else await inner.sql.query<T>(text, params, opts);
+        throw connectionLost();
+      }
       const writer = writerOf(text);
       if (writer) statements[writer]++;
       if (!writer || !armed || armed.writer !== writer || ++armed.seen < armed.nth) {
@@ -156,12 +174,17 @@ export function withFaults(inner: Database): FaultyDatabase {
     armAdjust(fault) {
       armedAdjust = fault;
     },
+    armRefusal(fault) {
+      armedRefusal = fault;
+    },
     collect() {
-      const out = { fired, adjustFired };
+      const out = { fired, adjustFired, refusalFired };
       armed = null;
       armedAdjust = null;
+      armedRefusal = null;
       fired = [];
       adjustFired = null;
+      refusalFired = null;
       return out;
     },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ADJUST_FAULTS, BATCH_FAULTS } from './faults.ts';
+import { ADJUST_FAULTS, BATCH_FAULTS, REFUSAL_FAULTS } from './faults.ts';
 import { formatReport } from './report.ts';
 import { ACTIONS, runSimulation } from './simulator.ts';
 
@@ -9,7 +9,7 @@ import { ACTIONS, runSimulation } from './simulator.ts';
  * step. On PostgreSQL (TEST_DB=postgres) it runs there, in a database of its own. A failure
  * prints the report, whose last lines give the step and the command that replays it.
  */
-const SEED = Number(process.env.SIM_SEED ?? 20261122);
+const SEED = Number(process.env.SIM_SEED ?? 1);
 const STEPS = Number(process.env.SIM_STEPS ?? 80);
 
 describe(`ledger simulator (seed ${SEED}, ${STEPS} steps)`, () => {
@@ -20,7 +20,7 @@ describe(`ledger simulator (seed ${SEED}, ${STEPS} steps)`, () => {
     console.info(text);
     expect(report.divergence, text).toBeNull();
     expect(report.completed).toBe(STEPS);
-    for (const fault of [...BATCH_FAULTS, ...ADJUST_FAULTS]) expect(report.faults[fault], `${fault} injected\n${text}`).toBeGreaterThan(0);
+    for (const fault of [...BATCH_FAULTS, ...ADJUST_FAULTS, ...REFUSAL_FAULTS]) expect(report.faults[fault], `${fault} injected\n${text}`).toBeGreaterThan(0);
     for (const action of Object.keys(ACTIONS)) expect(report.actions[action as keyof typeof ACTIONS], action).toBeGreaterThan(0);
     // Some fault fell on a batch of several items (the writer's group path, not only singles).
     expect(Math.max(...report.faultBatchSizes), text).toBeGreaterThan(1);

@@ -23,6 +23,8 @@ import {
   type FaultKind,
   type FaultyDatabase,
   type FiredBatch,
+  REFUSAL_FAULTS,
+  type RefusalFault,
   withFaults,
   type Writer,
 } from './faults.ts';
@@ -54,6 +56,7 @@ export const ACTIONS = {
   refused: 10,
   'fault-batch': 14,
   'fault-adjust': 4,
+  'fault-refusal': 3,
 } as const;
 export type Action = keyof typeof ACTIONS;
 
@@ -180,9 +183,15 @@ const FUNDING: Record<string, string> = { USDT: '1000', USDC: '1000', BTC: '0.5'
 export async function runSimulation(opts: SimOptions): Promise<SimReport> {
   const started = Date.now();
   const rnd = new Prng(opts.seed);
+  // Which app a request goes to, on a stream of its own: how many requests a fault leaves to
+  // retry depends on how a burst was batched, and must not shift the main stream's choices.
+  const viaRnd = new Prng(opts.seed ^ 0x5eed5eed);
   const model = new Model();
   const actions = Object.fromEntries(Object.keys(ACTIONS).map((a) => [a, 0])) as Record<Action, number>;
-  const faults = Object.fromEntries([...BATCH_FAULTS, ...ADJUST_FAULTS].map((f) => [f, 0])) as Record<FaultKind, number>;
+  const faults = Object.fromEntries([...BATCH_FAULTS, ...ADJUST_FAULTS, ...REFUSAL_FAULTS].map((f) => [f, 0])) as Record<
+    FaultKind,
+    number
+  >;
   const faultBatchSizes: number[] = [];
   const answers: Record<string, number> = {};
   const count = (label: string) => {
@@ -321,7 +330,7 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
       else model.adjust(r.user.uid, r.currencyId, r.direction === 'debit' ? `-${r.amount}` : r.amount);
     };
 
-    const send = async (r: HttpReq, body = bodyOf(r), via = rnd.int(apps.length)): Promise<Answer> => {
+    const send = async (r: HttpReq, body = bodyOf(r), via = viaRnd.int(apps.length)): Promise<Answer> => {
       const token = r.kind === 'transfer' ? r.from.token : r.user.token;
       const headers: Record<string, string> = { 'x-token': token };
       if (r.key) headers['idempotency-key'] = r.key;
@@ -415,10 +424,15 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
       const out: HttpReq[] = [];
       while (out.length < n && free.length > 0) {
         const kind: Writer = only ?? (rnd.chance(65) ? 'transfer' : 'swap');
+        // Some overdraw (3001 inside a batch: refused in its subtransaction, kept under its key).
         if (kind === 'transfer' && free.length >= 2) {
-          out.push(newTransfer(free.pop()!, free.pop()!, rnd.pick(currencies)));
+          const [from, to, c] = [free.pop()!, free.pop()!, rnd.pick(currencies)];
+          const over = rnd.chance(12) ? decimal(model.balance(from.uid, c.id) + units(randomAmount(c))) : undefined;
+          out.push(newTransfer(from, to, c, over));
         } else if (kind === 'swap') {
-          out.push(newSwap(free.pop()!));
+          const r = newSwap(free.pop()!);
+          if (rnd.chance(12)) r.amount = decimal(model.balance(r.user.uid, r.fromCurrencyId) + units('0.000001'));
+          out.push(r);
         } else break;
       }
       return out;
@@ -463,12 +477,15 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
       if (fault) faulty.armBatch(fault.writer, fault.kind, fault.nth);
       // A second wave, sent once the first one's statement is on its way, queues behind it:
       // two statements (a fault on the 2nd needs them).
-      const split = fault?.nth === 2 && reqs.length > 1 ? 1 + rnd.int(reqs.length - 1) : rnd.int(reqs.length) || reqs.length;
+      // For a fault on the 2nd statement, the second wave starts with or before the last
+      // request sent for the first time (a duplicate alone may be answered without a batch).
+      const lastFirst = Math.max(...reqs.map((r, i) => (reqs.indexOf(r) === i ? i : 0)));
+      const split = fault?.nth === 2 && lastFirst > 0 ? 1 + rnd.int(lastFirst) : rnd.int(reqs.length) || reqs.length;
       const sent = () => [faulty, idle].reduce((n, f) => n + f.statements.transfer + f.statements.swap, 0);
       const before = sent();
-      // With a fault armed (on the first app's writer) requests go to that app, a twin's
-      // second copy to either: the fault must find its statement.
-      const via = reqs.map((r, i) => (fault && reqs.indexOf(r) === i ? 0 : rnd.int(apps.length)));
+      // With a fault armed (on the first app's writer) every request goes to that app: the
+      // fault must find its statement. Elsewhere either app, a twin's copies too.
+      const via = reqs.map(() => (fault ? 0 : viaRnd.int(apps.length)));
       const firstWave = reqs.slice(0, split).map((r, i) => send(r, bodyOf(r), via[i]));
       for (let turn = 0; split < reqs.length && sent() === before && turn < 10_000; turn++) {
         await new Promise((r) => setImmediate(r));
@@ -533,7 +550,7 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
       return out;
     };
 
-    const faultTurn = { batch: 0, adjust: 0 };
+    const faultTurn = { batch: 0, adjust: 0, refusal: 0 };
 
     const steps: Record<Action, () => Promise<void>> = {
       transfer: async () => {
@@ -601,7 +618,29 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
         const burst = burstOf(1 + rnd.int(6), writer);
         for (const r of burst) if (rnd.chance(40)) r.key = null;
         const reqs = withTwin(burst);
-        await concurrent(reqs, { writer, kind, nth: reqs.length > 1 && rnd.chance(40) ? 2 : 1 });
+        await concurrent(reqs, { writer, kind, nth: new Set(reqs).size > 1 && rnd.chance(40) ? 2 : 1 });
+      },
+      'fault-refusal': async () => {
+        // A keyed swap below the pair's minimum: 3002, kept by one ledger_keep_refusal() statement.
+        const fault: RefusalFault = REFUSAL_FAULTS[(faultTurn.refusal++ + opts.seed) % REFUSAL_FAULTS.length]!;
+        const r = newSwap(rnd.pick(people), '0.5');
+        r.key = newKey();
+        const code = predict(r);
+        check(code === ErrorCode.AMOUNT_OUT_OF_RANGE, `${describe(r)}: the model expected ${code}, not 3002`);
+        faulty.armRefusal(fault);
+        const a = await send(r, bodyOf(r), 0);
+        const { refusalFired } = faulty.collect();
+        check(refusalFired === fault, `${describe(r)}: the armed ${fault} did not fire (answered ${a.code})`);
+        faults[fault]++;
+        check(a.status === 500 && a.code === ErrorCode.INTERNAL, `${describe(r)}: its refusal's statement lost the connection, yet it answered ${a.status}/${a.code}`);
+        if (fault === 'refusal-lost-after-commit') {
+          apply(r, code);
+          const k: Known = { req: r, code };
+          await replay(k);
+          remember(k);
+        } else {
+          await single(r);
+        }
       },
       'fault-adjust': async () => {
         const fault: AdjustFault = ADJUST_FAULTS[(faultTurn.adjust++ + opts.seed) % ADJUST_FAULTS.length]!;
