@@ -203,12 +203,13 @@ describe('WithdrawalSender on anvil', () => {
     const id = await applyWithdrawal(env, uid, 'USDT', to, '40');
     await setAutomine(env, false);
     try {
-      const s = sender({ bumpAfterMs: 1000 }); // generous: the second tick must come before it, even on a slow machine
+      const s = sender({ bumpAfterMs: 60_000 });
       await s.tick();
       const [first] = await attemptsOf(env, id);
       const again = await s.tick(); // too early to bump: re-sent, the node knows it
       expect(again.bumped).toBe(0);
-      await new Promise((r) => setTimeout(r, 1050));
+      // A minute passes (the attempt's age is on the database clock): no sleep.
+      await env.database.sql.query(`update chain_txs set created_at = created_at - interval '61 seconds' where withdrawal_id = $1`, [id]);
       const r = await s.tick();
       expect(r.bumped).toBe(1);
       const attempts = await attemptsOf(env, id);
