@@ -20,7 +20,9 @@ describe(`ledger simulator (seed ${SEED}, ${STEPS} steps)`, () => {
     console.info(text);
     expect(report.divergence, text).toBeNull();
     expect(report.completed).toBe(STEPS);
-    for (const fault of [...BATCH_FAULTS, ...ADJUST_FAULTS, ...REFUSAL_FAULTS]) expect(report.faults[fault], `${fault} injected\n${text}`).toBeGreaterThan(0);
+    for (const fault of [...BATCH_FAULTS, ...ADJUST_FAULTS, ...REFUSAL_FAULTS]) {
+      expect(report.faults[fault], `${fault} injected\n${text}`).toBeGreaterThan(0);
+    }
     for (const action of Object.keys(ACTIONS)) expect(report.actions[action as keyof typeof ACTIONS], action).toBeGreaterThan(0);
     // Some fault fell on a batch of several items (the writer's group path, not only singles).
     expect(Math.max(...report.faultBatchSizes), text).toBeGreaterThan(1);

@@ -259,7 +259,16 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
     for (let i = 0; i < Math.max(opts.users ?? 8, 4); i++) people.push(await makeUser(raw, `user${i}`, 'user'));
     for (const u of people) {
       for (const c of currencies) {
-        await adjustBalance(faulty.database, adjustInput(operator, { kind: 'adjust', user: u, currencyId: c.id, amount: FUNDING[c.code]!, direction: 'credit', reason: 'sim funding', key: null }));
+        const funding: AdjustReq = {
+          kind: 'adjust',
+          user: u,
+          currencyId: c.id,
+          amount: FUNDING[c.code]!,
+          direction: 'credit',
+          reason: 'sim funding',
+          key: null,
+        };
+        await adjustBalance(faulty.database, adjustInput(operator, funding));
         model.adjust(u.uid, c.id, FUNDING[c.code]!);
       }
     }
@@ -296,7 +305,14 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
     const newSwap = (user: SimUser, amount?: string): SwapReq => {
       const [from, to] = rnd.chance(50) ? [usdt, usdc] : [usdc, usdt];
       // 1 to 150 whole units, up to 6 decimals: inside the pair's limits.
-      return { kind: 'swap', user, fromCurrencyId: from.id, toCurrencyId: to.id, amount: amount ?? fromMinor(rnd.big(1_000_000n, 150_000_000n), 6), key: rnd.chance(80) ? newKey() : null };
+      return {
+        kind: 'swap',
+        user,
+        fromCurrencyId: from.id,
+        toCurrencyId: to.id,
+        amount: amount ?? fromMinor(rnd.big(1_000_000n, 150_000_000n), 6),
+        key: rnd.chance(80) ? newKey() : null,
+      };
     };
 
     /** The answer the model expects for a request sent now (0: done). */
@@ -374,7 +390,10 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
       }
       const d = a.data!;
       check(d.replayed === replayed, `${describe(r)}: replayed ${d.replayed}, expected ${replayed}`);
-      if (known?.id !== undefined) check(Number(d.id ?? d.adjustmentId) === known.id, `${describe(r)}: replay answered id ${d.id ?? d.adjustmentId}, the key's is ${known.id}`);
+      if (known?.id !== undefined) {
+        const id = Number(d.id ?? d.adjustmentId);
+        check(id === known.id, `${describe(r)}: replay answered id ${id}, the key's is ${known.id}`);
+      }
       if (r.kind === 'transfer') {
         check(units(String(d.amount)) === units(r.amount), `${describe(r)}: answered amount ${d.amount}`);
         check(Number(d.currencyId) === r.currencyId, `${describe(r)}: answered currency ${d.currencyId}`);
@@ -632,7 +651,10 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
         const { refusalFired } = faulty.collect();
         check(refusalFired === fault, `${describe(r)}: the armed ${fault} did not fire (answered ${a.code})`);
         faults[fault]++;
-        check(a.status === 500 && a.code === ErrorCode.INTERNAL, `${describe(r)}: its refusal's statement lost the connection, yet it answered ${a.status}/${a.code}`);
+        check(
+          a.status === 500 && a.code === ErrorCode.INTERNAL,
+          `${describe(r)}: its refusal's statement lost the connection, yet it answered ${a.status}/${a.code}`,
+        );
         if (fault === 'refusal-lost-after-commit') {
           apply(r, code);
           const k: Known = { req: r, code };
@@ -645,7 +667,15 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
       'fault-adjust': async () => {
         const fault: AdjustFault = ADJUST_FAULTS[(faultTurn.adjust++ + opts.seed) % ADJUST_FAULTS.length]!;
         const c = rnd.pick(currencies);
-        const r: AdjustReq = { kind: 'adjust', user: rnd.pick(people), currencyId: c.id, amount: randomAmount(c), direction: 'credit', reason: `sim step ${step}`, key: rnd.chance(70) ? newKey() : null };
+        const r: AdjustReq = {
+          kind: 'adjust',
+          user: rnd.pick(people),
+          currencyId: c.id,
+          amount: randomAmount(c),
+          direction: 'credit',
+          reason: `sim step ${step}`,
+          key: rnd.chance(70) ? newKey() : null,
+        };
         faulty.armAdjust(fault);
         let error: unknown = null;
         try {
