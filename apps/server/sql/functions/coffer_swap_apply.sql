@@ -16,7 +16,7 @@ BEGIN
   IF p_user IS NULL OR p_from_currency = p_to_currency OR p_from_amount <= 0 OR p_to_amount <= 0
      OR p_fee < 0 OR p_fee_currency NOT IN (p_from_currency, p_to_currency)
      OR (p_fee_currency = p_from_currency AND p_fee >= p_from_amount) THEN
-    RAISE EXCEPTION 'coffer_swap: invalid arguments' USING ERRCODE = 'CB900';
+    RAISE EXCEPTION 'coffer_swap_apply: invalid arguments' USING ERRCODE = 'CB900';
   END IF;
 
   v_entry := ledger_open_entry('swap', p_user, p_key, p_hash, NULL);
@@ -42,7 +42,7 @@ BEGIN
       AND q.from_amount = p_from_amount AND q.to_amount = p_to_amount AND q.fee = p_fee
       AND q.fee_currency_id = p_fee_currency;
     IF NOT FOUND THEN
-      RAISE EXCEPTION 'coffer_swap: quote % is expired, used or does not match', p_quote USING ERRCODE = 'CB006';
+      RAISE EXCEPTION 'coffer_swap_apply: quote % is expired, used or does not match', p_quote USING ERRCODE = 'CB006';
     END IF;
   END IF;
 
