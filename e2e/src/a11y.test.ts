@@ -1,9 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
+import type { Network } from '@coffer/contract/chain';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectBrowser, createUser, KEYS, LANGS, type Lang, newPhone, type TestUser, t, text } from './app';
+import { connectBrowser, createUser, KEYS, LANGS, type Lang, mailDir, newPhone, type TestUser, t, text } from './app';
 import { createBanner, createNotice, gradientPng, retireBanner, uploadImage } from './content-support';
-import { apiSwap, apiTransfer, fund, must, openPage } from './wallet-support';
+import { waitForCode } from './mailbox';
+import { apiSwap, apiTransfer, currencyId, fund, must, openPage } from './wallet-support';
 
 /**
  * Issue 9 item 8: axe-core on every phone route (signed in, and the public ones signed
@@ -43,9 +46,23 @@ const SIGNED_IN_ROUTES = [
 ];
 const PUBLIC_ROUTES = ['/login', '/register', '/forgot-password', '/swap', '/helpCenter'];
 /** Detail routes that need a record id: the records are made through the API first. */
-const DETAIL_ROUTES = ['transfer record', 'swap record', 'statement line', 'notice', 'banner'] as const;
+const DETAIL_ROUTES = ['transfer record', 'swap record', 'statement line', 'deposit', 'withdrawal', 'notice', 'banner'] as const;
+/** Where the withdrawal of the detail check goes: a plain outside address on the local chain. */
+const OUTSIDE = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
 type DetailRoute = (typeof DETAIL_ROUTES)[number];
 const THEMES = ['light', 'dark'] as const;
+
+/** Tries, 200 ms apart, for the deposit the chain loop records within a block or two of the faucet. */
+const DEPOSIT_TRIES = 75;
+
+async function latestDepositId(token: string): Promise<number> {
+  for (let i = 0; i < DEPOSIT_TRIES; i += 1) {
+    const page = await must<{ list: { id: number }[] }>('/deposit/getDepositList', { token, body: { page: 1, pageSize: 1 } });
+    if (page.list[0]) return page.list[0].id;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('the faucet deposit was not recorded');
+}
 
 interface AxeNode {
   target: string[];
@@ -107,6 +124,24 @@ describe.each(LANGS)('accessibility (%s)', (lang: Lang) => {
     const transfer = await apiTransfer(user, friend.email, '3', 'a11y');
     const swap = await apiSwap(user, 'USDT', 'ETH', '10');
     const statement = await must<{ list: { id: number }[] }>('/getTurnover', { token: user.token, body: { page: 1, pageSize: 1 } });
+    // A deposit from the local chain's faucet, and a withdrawal confirmed with the mailed code.
+    const eth = (await must<Network[]>('/currency/onchain')).find((n) => n.code === 'ETH')!;
+    await must('/deposit/faucet', { token: user.token, body: { networkId: eth.id } });
+    await fund(user.email, '1', 'ETH');
+    const since = Date.now();
+    await must(`/sendMail?email=${encodeURIComponent(user.email)}&type=withdraw`, { token: user.token });
+    const withdrawal = await must<{ id: number }>('/withdraw/apply', {
+      token: user.token,
+      headers: { 'idempotency-key': randomUUID() },
+      body: {
+        currencyId: await currencyId('ETH'),
+        networkId: eth.id,
+        address: OUTSIDE,
+        amount: '0.01',
+        code: await waitForCode(mailDir(), user.email, since),
+      },
+    });
+    const depositId = await latestDepositId(user.token);
     const stamp = Date.now();
     const notice = await createNotice({ titleZh: `无障碍 ${stamp}`, titleEn: `Accessibility ${stamp}`, bodyEn: 'A **short** note.' });
     banner = await createBanner({
@@ -121,6 +156,8 @@ describe.each(LANGS)('accessibility (%s)', (lang: Lang) => {
       'transfer record': `/bill/detail?type=transfer&id=${transfer.id}`,
       'swap record': `/bill/detail?type=swap&id=${swap.id}`,
       'statement line': `/bill/detail?type=turnover&id=${statement.list[0]!.id}`,
+      deposit: `/bill/detail?type=charge&id=${depositId}`,
+      withdrawal: `/bill/detail?type=withdraw&id=${withdrawal.id}`,
       notice: `/noticeCenter/detail?id=${notice.id}`,
       banner: `/banner/detail?id=${banner.id}`,
     };
@@ -253,7 +290,8 @@ describe.each(LANGS)('accessibility (%s)', (lang: Lang) => {
     it('filters /bill/all from the keyboard: open with Enter, pick with Space, Escape closes', async () => {
       await settle(page, '/bill/all');
       const lines = page.locator('[data-testid^=turnover-row-]');
-      await expect.poll(() => lines.count()).toBe(4);
+      // Credits, the transfer, the swap's two lines, the chain records: more than the swap's.
+      await expect.poll(() => lines.count()).toBeGreaterThan(2);
       const typeFilter = page.getByTestId('filter-type');
       expect(await tabTo(focused(typeFilter))).toBe(true);
       expect(await typeFilter.getAttribute('aria-expanded')).toBe('false');
