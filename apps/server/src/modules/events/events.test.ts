@@ -9,8 +9,19 @@ interface SseEvent {
   data: { type: string; id: number; status: string };
 }
 
-/** Reads server-sent events from a real HTTP stream until `until` holds or time runs out. */
-async function readEvents(url: string, headers: Record<string, string>, until: (events: SseEvent[]) => boolean, ms = 5000) {
+/**
+ * Reads server-sent events from a real HTTP stream until `until` holds or time runs out.
+ * `opened` resolves at the stream's first bytes: the server subscribes before it writes them.
+ */
+function readEvents(url: string, headers: Record<string, string>, until: (events: SseEvent[]) => boolean, ms = 5000) {
+  let markOpened = () => {};
+  const opened = new Promise<void>((resolve) => {
+    markOpened = resolve;
+  });
+  return Object.assign(read(url, headers, until, ms, () => markOpened()), { opened });
+}
+
+async function read(url: string, headers: Record<string, string>, until: (events: SseEvent[]) => boolean, ms: number, onOpen: () => void) {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), ms);
   const events: SseEvent[] = [];
@@ -22,6 +33,7 @@ async function readEvents(url: string, headers: Record<string, string>, until: (
     while (!until(events)) {
       const { value, done } = await reader.read();
       if (done) break;
+      onOpen();
       buffer += new TextDecoder().decode(value);
       let cut = buffer.indexOf('\n\n');
       while (cut >= 0) {
@@ -36,6 +48,7 @@ async function readEvents(url: string, headers: Record<string, string>, until: (
   } catch (e) {
     if ((e as Error).name !== 'AbortError') throw e;
   } finally {
+    onOpen(); // a stream that never opened fails the assertions, not the test's timeout
     clearTimeout(timer);
     controller.abort();
   }
@@ -71,7 +84,7 @@ describe('live events (SSE)', () => {
       .data.address;
     const aliceStream = readEvents(`${base}/api/events`, { 'x-token': alice.token }, (e) => e.some((x) => x.data.status === 'credited'));
     const bobStream = readEvents(`${base}/api/events`, { 'x-token': bob.token }, () => false, 2500);
-    await new Promise((r) => setTimeout(r, 200)); // both streams are subscribed
+    await Promise.all([aliceStream.opened, bobStream.opened]);
     await t.chain.live!.local!.faucet(address as `0x${string}`, 'ETH', 10n ** 18n);
     await t.chain.live!.tick();
     await t.chain.live!.local!.mine(2);
