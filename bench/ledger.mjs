@@ -11,7 +11,12 @@
 //    uniform random pairs, then a hot run (every transfer credits one account), then swaps
 //    through the house (POST /api/swap/apply USDT -> USDC at the live rate: every swap posts to
 //    both house accounts and the fees account), printed as a ratio to uniform transfers.
-// 3. The same uniform run in the embedded mode (PGlite, no DATABASE_URL).
+// 3. The uniform run again with WORKERS=2 (BENCH_WORKERS) on a fresh database: several API
+//    processes on one port (issue 10 item 4), reported as a ratio to one process.
+// 4. The same uniform run twice in the embedded mode (PGlite, no DATABASE_URL).
+// Each server's resident memory (the process tree, /proc VmRSS) is printed at idle and after
+// each load. The floors (GOALS) are printed met / NOT met; the bench exits 1 when one is missed.
+// Servers run with CHAIN=off: the bench measures the ledger.
 // After each run the operator audit must pass, and the group-commit batch sizes of the run are
 // printed (the server's metrics port, scraped before and after). Every database it creates is
 // dropped at the end.
@@ -33,7 +38,10 @@ const MODES = (process.env.BENCH_MODES ?? 'postgres,pglite').split(',');
 const RUN_PGBENCH = process.env.BENCH_PGBENCH !== '0';
 /** Runs on PostgreSQL, in order (BENCH_PG_RUNS=uniform,swaps for a quick swap ratio). */
 const PG_RUNS = (process.env.BENCH_PG_RUNS ?? 'uniform,hot,swaps').split(',');
-const GOALS = { uniformVsPgbench: 1.0, hotVsUniform: 0.75, p99Ms: 50, pgliteTps: 1000 };
+/** Floors (issue 10): below any of them the bench exits 1. */
+const GOALS = { uniformVsPgbench: 1.0, hotVsUniform: 0.75, swapsVsUniform: 0.75, p99Ms: 50, pgliteTps: 1500, rssMb: 300 };
+/** API processes for the extra PostgreSQL uniform run(s): BENCH_WORKERS=2 (or 2,4; empty: none). */
+const EXTRA_WORKERS = (process.env.BENCH_WORKERS ?? '2').split(',').filter(Boolean).map(Number);
 
 const suffix = crypto.randomBytes(4).toString('hex');
 const createdDbs = [];
@@ -118,6 +126,8 @@ async function startServer(env) {
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       RATE_LIMIT: 'off',
+      // The bench measures the ledger: no chain node (the embedded one serves a single process).
+      CHAIN: 'off',
       LOG_LEVEL: 'warn',
       OPERATOR_EMAILS: 'ops@bench.coffer',
       SMTP_URL: '',
@@ -147,6 +157,8 @@ async function startServer(env) {
     base,
     metricsBase: `http://127.0.0.1:${metricsPort}`,
     dataDir,
+    /** Resident memory of the server: the process and, with WORKERS > 1, its workers. */
+    rssMb: () => rssTreeMb(child.pid),
     async stop() {
       if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
@@ -156,6 +168,26 @@ async function startServer(env) {
       children.delete(child);
     },
   };
+}
+
+/** VmRSS of a process and its children, in MB (Linux /proc). */
+function rssTreeMb(pid) {
+  const rssKb = (p) => {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'));
+      return m ? Number(m[1]) : 0;
+    } catch {
+      return 0;
+    }
+  };
+  let children = [];
+  try {
+    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  } catch {
+    // no children file: count the process alone
+  }
+  // tsx's esbuild helper is a child too; it is part of what the server costs.
+  return Math.round((rssKb(pid) + children.reduce((sum, c) => sum + rssKb(c), 0)) / 1024);
 }
 
 async function api(base, method, url, { token, body, key } = {}) {
@@ -319,7 +351,8 @@ async function benchServer(label, env, runs) {
     const started = Date.now();
     const { opToken, users } = await prepare(server, ids.usdt);
     console.log(`${label}: ${USERS} users registered and funded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    const rows = {};
+    const rows = { rss: { idle: server.rssMb(), afterRuns: [] } };
+    console.log(`${label}: resident memory at idle ${rows.rss.idle} MB`);
     for (const run of runs) {
       if (run === 'swaps') {
         // The house pays out USDC it does not hold: give it room to owe (its floor becomes -limit).
@@ -329,6 +362,9 @@ async function benchServer(label, env, runs) {
       const unit = run === 'swaps' ? 'swaps' : 'transfers';
       const before = await batchSizes(server, unit);
       rows[run] = summarize(`${label} ${run}`, await runLoad(server, users, ids, run), unit);
+      const rss = server.rssMb();
+      rows.rss.afterRuns.push(rss);
+      console.log(`${label} ${run}: resident memory at the end of the load ${rss} MB`);
       console.log(batchLine(unit, before, await batchSizes(server, unit)));
       const audit = await api(server.base, 'GET', '/api/admin/ledger/audit', { token: opToken });
       if (!audit.ok) throw new Error(`audit failed after ${label} ${run}: ${JSON.stringify(audit.checks.filter((c) => !c.ok))}`);
@@ -347,17 +383,34 @@ async function main() {
   const pg = MODES.includes('postgres')
     ? await benchServer('postgres', { DATABASE_URL: createDb(`coffer_bench_app_${suffix}`) }, PG_RUNS)
     : undefined;
-  const lite = MODES.includes('pglite') ? await benchServer('pglite', {}, ['uniform']) : undefined;
+  const multi = [];
+  if (MODES.includes('postgres')) {
+    for (const workers of EXTRA_WORKERS) {
+      const env = { DATABASE_URL: createDb(`coffer_bench_w${workers}_${suffix}`), WORKERS: String(workers) };
+      multi.push({ workers, rows: await benchServer(`postgres ${workers} processes`, env, ['uniform']) });
+    }
+  }
+  // PGlite twice: the second load on the same server shows whether memory grows between runs.
+  const lite = MODES.includes('pglite') ? await benchServer('pglite', {}, ['uniform', 'uniform']) : undefined;
 
-  const verdict = (ok) => (ok ? 'met' : 'NOT met');
+  let missed = 0;
+  const verdict = (ok) => {
+    if (!ok) missed += 1;
+    return ok ? 'met' : 'NOT met';
+  };
   const line = (label, r) => `  ${label.padEnd(26)} ${r.tps.toFixed(0)}/s  p50 ${r.p50} ms  p99 ${r.p99} ms`;
   console.log('\nresults');
   if (pgbench) console.log(`  ${'pgbench tpcb-like'.padEnd(26)} ${pgbench.tps.toFixed(0)} TPS`);
   if (pg?.uniform) console.log(line('postgres uniform', pg.uniform));
   if (pg?.hot) console.log(line('postgres hot account', pg.hot));
   if (pg?.swaps) console.log(line('postgres swaps (house)', pg.swaps));
+  for (const m of multi) console.log(line(`postgres uniform, ${m.workers} proc`, m.rows.uniform));
   if (lite) console.log(line('pglite uniform', lite.uniform));
-  console.log('goals');
+  const memory = [['postgres', pg], ...multi.map((m) => [`postgres ${m.workers} proc`, m.rows]), ['pglite', lite]].filter(([, r]) => r);
+  for (const [label, r] of memory) {
+    console.log(`  ${`${label} memory`.padEnd(26)} idle ${r.rss.idle} MB, after each load ${r.rss.afterRuns.join(', ')} MB`);
+  }
+  console.log('floors');
   if (pg?.uniform && pgbench) {
     const r = pg.uniform.tps / pgbench.tps;
     console.log(`  uniform / pgbench = ${r.toFixed(2)}x (goal >= ${GOALS.uniformVsPgbench}x): ${verdict(r >= GOALS.uniformVsPgbench)}`);
@@ -370,11 +423,26 @@ async function main() {
   }
   if (pg?.uniform && pg.swaps) {
     const s = pg.swaps.tps / pg.uniform.tps;
-    console.log(`  swaps / uniform   = ${s.toFixed(2)}x (swaps through the house vs uniform transfers)`);
+    console.log(`  swaps / uniform   = ${s.toFixed(2)}x (goal >= ${GOALS.swapsVsUniform}x): ${verdict(s >= GOALS.swapsVsUniform)}`);
+    console.log(`  p99 (swaps)       = ${pg.swaps.p99} ms (goal <= ${GOALS.p99Ms} ms): ${verdict(pg.swaps.p99 <= GOALS.p99Ms)}`);
+  }
+  for (const m of multi) {
+    if (pg?.uniform) console.log(`  ${m.workers} processes / 1   = ${(m.rows.uniform.tps / pg.uniform.tps).toFixed(2)}x (reported)`);
+  }
+  // The memory floor is per API process: the one-process servers (the cluster adds a primary and more workers).
+  for (const [label, r] of [['postgres', pg], ['pglite', lite]].filter(([, x]) => x)) {
+    const peak = Math.max(...r.rss.afterRuns);
+    console.log(`  ${`${label} memory`.padEnd(17)} = ${peak} MB under load (goal <= ${GOALS.rssMb} MB): ${verdict(peak <= GOALS.rssMb)}`);
+    const growth = r.rss.afterRuns.length > 1 ? r.rss.afterRuns.at(-1) - r.rss.afterRuns[0] : 0;
+    if (r.rss.afterRuns.length > 1) console.log(`  ${`${label} growth`.padEnd(17)} = ${growth} MB between repeated loads (reported)`);
   }
   if (lite) {
     const ok = lite.uniform.tps >= GOALS.pgliteTps;
     console.log(`  pglite            = ${lite.uniform.tps.toFixed(0)}/s (goal >= ${GOALS.pgliteTps}/s): ${verdict(ok)}`);
+  }
+  if (missed > 0) {
+    console.log(`\n${missed} floor(s) not met`);
+    process.exitCode = 1;
   }
 }
 
