@@ -54,7 +54,7 @@ export class Model {
     this.rows.postings += 2;
   }
 
-  /** user(from) -> house(from), house(to) -> user(to), fee -> fees (drizzle/0007, coffer_swap). */
+  /** user(from) -> house(from), house(to) -> user(to), fee -> fees (coffer_swap_apply, apps/server/sql/functions). */
   swap(s: SwapEffect) {
     const from = units(s.fromAmount);
     const to = units(s.toAmount);

@@ -10,7 +10,7 @@ import type { PricedPair, RateSource } from './rates/index.ts';
 import { findOwnSwap } from './records.ts';
 import { SWAP_BATCH, type SwapItem, type SwapOutcome } from './statements.ts';
 
-/** SQLSTATE raised by coffer_swap() for a quote that is expired, used or not this request. */
+/** SQLSTATE raised by coffer_swap_apply() for a quote that is expired, used or not this request. */
 const QUOTE_SQLSTATE = 'CB006';
 
 /** Sells `amount` of `from` for `to` as one journal entry (see coffer_swap in drizzle/). */
@@ -63,7 +63,7 @@ export async function applySwap(
   };
   let result: SwapOutcome;
   try {
-    // One coffer_swap() inside coffer_swap_batch(), shared with the swaps that arrived with it;
+    // One coffer_swap_apply() inside coffer_swap_batch(), shared with the swaps that arrived with it;
     // the writer runs an item refused by a deadlock or serialization failure again.
     result = await groupCommit(database, SWAP_BATCH).submit(item);
     if (result.state !== null) {

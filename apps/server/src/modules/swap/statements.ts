@@ -1,7 +1,7 @@
 import type { GroupCommitStatement } from '../../ledger/group-commit.ts';
 import type { SwapPrice } from './pricing.ts';
 
-/** One swap as coffer_swap() takes it; coffer_swap_batch() takes one array per field. */
+/** One swap as coffer_swap_apply() takes it; coffer_swap_batch() takes one array per field. */
 export interface SwapItem {
   userId: number;
   key: string | null;

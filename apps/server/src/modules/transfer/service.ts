@@ -46,7 +46,7 @@ function canonicalDecimal(raw: string): string | null {
 }
 
 /**
- * Moves `amount` from the caller's available balance to another user's: one coffer_transfer()
+ * Moves `amount` from the caller's available balance to another user's: one coffer_transfer_apply()
  * inside coffer_transfer_batch(), which also resolves the session, so a request costs one
  * statement shared with the transfers that arrived with it (group commit, see batcher.ts).
  * Checks that need no database (shape, decimals, limits) answer before it, after the session
