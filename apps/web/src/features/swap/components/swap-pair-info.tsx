@@ -2,14 +2,7 @@ import type { Currency } from '@coffer/contract/ledger';
 import type { SwapPair } from '@coffer/contract/swap';
 import { useTranslation } from 'react-i18next';
 import { formatMoney, formatNaturalRate } from '../../../lib/amount-format';
-
-/** "0.3%" from basis points, on the digits (no float, no Math). */
-export function percentFromBps(bps: number): string {
-  const digits = String(bps).padStart(3, '0');
-  const whole = digits.slice(0, -2).replace(/^0+(?=\d)/, '');
-  const rest = digits.slice(-2).replace(/0+$/, '');
-  return `${whole}${rest ? `.${rest}` : ''}%`;
-}
+import { percentFromBps } from '../utils/percent';
 
 /** The pair's rate, fee and limits, or that there is no such pair. */
 export function SwapPairInfo({ pair, from, to }: { pair: SwapPair | undefined; from?: Currency; to?: Currency }) {

@@ -3,7 +3,8 @@ import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SegmentedTabs } from '../../../components/wallet/segmented-tabs';
 import { useInputAria } from '../../../lib/use-input-aria';
-import type { RecipientLookup, RecipientMode } from '../hooks/use-recipient-lookup';
+import type { RecipientLookup } from '../hooks/use-recipient-lookup';
+import type { RecipientMode } from '../utils/recipient-target';
 import { RecipientCard } from './recipient-card';
 
 /** The recipient card: by e-mail or UID, the typed text, its check and who it is (or why not). */

@@ -2,7 +2,7 @@ import type { Currency, Recipient } from '@coffer/contract/ledger';
 import { Button, Popup } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { formatAmount } from '../../../lib/money';
-import type { RecipientMode } from '../hooks/use-recipient-lookup';
+import type { RecipientMode } from '../utils/recipient-target';
 import { RecipientCard } from './recipient-card';
 
 export interface TransferConfirmProps {

@@ -1,28 +1,16 @@
-import { email as emailSchema } from '@coffer/contract/auth';
 import type { Recipient } from '@coffer/contract/ledger';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fieldErrorOf } from '../../../lib/form-errors';
 import { getRecipient, RECIPIENT_FIELD_ERRORS } from '../api/get-recipient';
 import type { TransferTarget } from '../api/send-transfer';
-
-export type RecipientMode = 'email' | 'uid';
-
-const UID_RE = /^[1-9]\d{0,14}$/;
+import { type RecipientMode, targetOf } from '../utils/recipient-target';
 
 /**
  * Quiet time after the last key before the recipient is looked up by itself: one
  * request per pause, not per key (the server allows 60 lookups a minute per user).
  */
 const LOOKUP_DEBOUNCE_MS = 400;
-
-/** The request target for the typed recipient, or null while it is malformed. */
-export function targetOf(mode: RecipientMode, raw: string): TransferTarget | null {
-  const text = raw.trim();
-  if (mode === 'uid') return UID_RE.test(text) ? { uid: Number(text) } : null;
-  const parsed = emailSchema.safeParse(text);
-  return parsed.success ? { email: parsed.data } : null;
-}
 
 /**
  * The transfer page's recipient: what is typed (by e-mail or UID), its lookup and the
