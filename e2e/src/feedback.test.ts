@@ -74,13 +74,10 @@ describe.each(LANGS)('feedback (%s)', (lang) => {
     await banner.waitFor({ state: 'detached' });
   });
 
-  // Flaky, cause found (not yet fixed in the app): the route guard's refreshCurrentUser is a
-  // TanStack fetchQuery in the default networkMode 'online'. When the page has heard the
-  // 'offline' event before the tap, the query is paused, not failed, so the guard (the root
-  // loader) never resolves and the navigation never commits: no Retry block, ever. It passes
-  // only when the tap's request starts before that event. The fix belongs in lib/current-user.ts
-  // (networkMode 'always' for the guard's fetch); until then retried.
-  it('keeps the tab bar when a tab cannot load offline, and retries in place', { retry: 2 }, async () => {
+  // Once flaky: the guard's user fetch was paused (TanStack networkMode 'online') when the page
+  // had heard 'offline' before the tap, so the navigation never committed; lib/current-user.ts
+  // now fetches with networkMode 'always'.
+  it('keeps the tab bar when a tab cannot load offline, and retries in place', async () => {
     const page = await fresh();
     await page.goto('/');
     const tabBar = page.locator('.adm-tab-bar');

@@ -8,14 +8,13 @@ import { queryKeys } from './query-keys';
  * the auth pages, home and profile all need the signed-in user.
  */
 
-export const currentUserQueryKey = queryKeys.currentUser;
 
 export function getCurrentUser(): Promise<UserInfo> {
   return apiGet<UserInfo>('/getCurrentUser');
 }
 
 export function getCurrentUserQueryOptions() {
-  return queryOptions({ queryKey: currentUserQueryKey, queryFn: getCurrentUser });
+  return queryOptions({ queryKey: queryKeys.currentUser, queryFn: getCurrentUser });
 }
 
 /** The guard has just fetched the user, so the stored copy seeds the query. */
@@ -26,7 +25,10 @@ export function useCurrentUser() {
 
 /** Fetches the user now (after sign-in, or when a page needs it) and keeps it in the store. */
 export async function refreshCurrentUser(queryClient: QueryClient): Promise<UserInfo> {
-  const user = await queryClient.fetchQuery({ ...getCurrentUserQueryOptions(), staleTime: 0 });
+  // networkMode 'always': offline, TanStack's default ('online') pauses the fetch instead of
+  // failing it, and the route guard awaiting it would hold the navigation forever (no page, no
+  // Retry). Failing at once lets the route's error block offer Retry inside the frame.
+  const user = await queryClient.fetchQuery({ ...getCurrentUserQueryOptions(), staleTime: 0, networkMode: 'always' });
   useUserStore.getState().setUser(user);
   return user;
 }

@@ -8,12 +8,11 @@ import { queryKeys } from './query-keys';
  * notice center updates it (opening a notice, "all read").
  */
 
-export const unreadCountQueryKey = queryKeys.notices.unreadCount;
 
 export function getUnreadCount(): Promise<UnreadCountData> {
   return apiGet<UnreadCountData>('/notice/unread-count');
 }
 
 export function useUnreadCount(enabled = true) {
-  return useQuery({ queryKey: unreadCountQueryKey, queryFn: getUnreadCount, enabled, staleTime: 10_000 });
+  return useQuery({ queryKey: queryKeys.notices.unreadCount, queryFn: getUnreadCount, enabled, staleTime: 10_000 });
 }

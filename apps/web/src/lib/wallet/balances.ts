@@ -5,8 +5,6 @@ import { queryKeys } from '../query-keys';
 
 /* GET /api/currency/balances and /api/currency/balance/{id} (signed in). */
 
-export const balancesQueryKey = queryKeys.balances.all;
-
 export function getBalances(): Promise<Balance[]> {
   return apiGet<Balance[]>('/currency/balances');
 }
@@ -16,7 +14,7 @@ export function getBalance(currencyId: number): Promise<Balance> {
 }
 
 export function balancesQueryOptions() {
-  return queryOptions({ queryKey: balancesQueryKey, queryFn: getBalances, staleTime: 10_000 });
+  return queryOptions({ queryKey: queryKeys.balances.all, queryFn: getBalances, staleTime: 10_000 });
 }
 
 export function useBalances(enabled = true) {

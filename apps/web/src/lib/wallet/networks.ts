@@ -6,7 +6,6 @@ import { queryKeys } from '../query-keys';
 
 /* GET /api/currency/onchain (public): the networks each currency moves on. Shared by charge and withdraw. */
 
-export const networksQueryKey = queryKeys.networks;
 
 export function getNetworks(): Promise<Network[]> {
   return apiGet<Network[]>('/currency/onchain');
@@ -14,7 +13,7 @@ export function getNetworks(): Promise<Network[]> {
 
 export function networksQueryOptions() {
   // Operators change networks rarely; a freeze also shows in the withdrawal limits.
-  return queryOptions({ queryKey: networksQueryKey, queryFn: getNetworks, staleTime: 60_000 });
+  return queryOptions({ queryKey: queryKeys.networks, queryFn: getNetworks, staleTime: 60_000 });
 }
 
 export function useNetworks() {

@@ -1,8 +1,8 @@
 import type { WithdrawRecord } from '@coffer/contract/chain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
-import { balancesQueryKey } from '../../../lib/wallet/balances';
-import { withdrawalDetailKey, withdrawalsQueryKey } from '../../../lib/wallet/chain-keys';
+import { withdrawalDetailKey, } from '../../../lib/wallet/chain-keys';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** POST /api/withdraw/cancel/{id}: allowed in review and queued (3007 after that); answers the updated record. */
 export function cancelWithdrawal(id: number): Promise<WithdrawRecord> {
@@ -16,10 +16,10 @@ export function useCancelWithdrawal() {
     onSuccess: (record) => {
       queryClient.setQueryData(withdrawalDetailKey(record.id), record);
       // The held amount and fee are back in the available balance.
-      void queryClient.invalidateQueries({ queryKey: balancesQueryKey });
-      void queryClient.invalidateQueries({ queryKey: [...withdrawalsQueryKey, 'list'] });
-      void queryClient.invalidateQueries({ queryKey: [...withdrawalsQueryKey, 'limits'] });
-      void queryClient.invalidateQueries({ queryKey: ['turnover'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.balances.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.withdrawals.lists });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.withdrawals.allLimits });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.turnover.all });
     },
     // 3007: it moved on meanwhile; show what it is now.
     onError: (_error, id) => void queryClient.invalidateQueries({ queryKey: withdrawalDetailKey(id) }),

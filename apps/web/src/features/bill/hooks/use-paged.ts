@@ -1,7 +1,8 @@
 import type { PageResponse } from '@coffer/contract/common';
+import { PAGE_SIZE_DEFAULT } from '@coffer/contract/rules';
 import { type QueryKey, useInfiniteQuery } from '@tanstack/react-query';
 
-export const PAGE_SIZE = 20;
+export const PAGE_SIZE = PAGE_SIZE_DEFAULT;
 
 /** A `{page, pageSize}` list endpoint as an infinite query (pages from 1). */
 export function usePaged<T>(queryKey: QueryKey, fetchPage: (page: number) => Promise<PageResponse<T>>, enabled = true) {

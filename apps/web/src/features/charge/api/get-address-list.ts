@@ -1,6 +1,7 @@
 import type { DepositAddress } from '@coffer/contract/chain';
 import { queryOptions } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/api-client';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/deposit/getAddressList: the addresses the user already has, one per network. */
 export function getAddressList(): Promise<DepositAddress[]> {
@@ -8,5 +9,5 @@ export function getAddressList(): Promise<DepositAddress[]> {
 }
 
 export function addressListQueryOptions() {
-  return queryOptions({ queryKey: ['deposit-addresses'], queryFn: getAddressList, staleTime: 60_000 });
+  return queryOptions({ queryKey: queryKeys.depositAddresses, queryFn: getAddressList, staleTime: 60_000 });
 }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useFallbackPoll } from '../../../lib/live/status';
-import { depositsQueryKey } from '../../../lib/wallet/chain-keys';
 import { getDeposits } from '../../../lib/wallet/deposits';
+import { queryKeys } from '../../../lib/query-keys';
 
 const PENDING_SHOWN = 20;
 
@@ -12,7 +12,7 @@ const PENDING_SHOWN = 20;
 export function usePendingDeposits() {
   const interval = useFallbackPoll(true);
   return useQuery({
-    queryKey: [...depositsQueryKey, 'list', { status: 'pending' }],
+    queryKey: queryKeys.deposits.list({ status: 'pending' }),
     queryFn: () => getDeposits({ page: 1, pageSize: PENDING_SHOWN, status: 'pending' }),
     staleTime: 0,
     refetchInterval: interval,

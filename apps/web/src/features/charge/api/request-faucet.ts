@@ -1,7 +1,7 @@
 import type { FaucetData } from '@coffer/contract/chain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
-import { depositsQueryKey } from '../../../lib/wallet/chain-keys';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** POST /api/deposit/faucet (only when configs.faucet): real test funds sent on the local chain to the user's address. */
 export function requestFaucet(networkId: number): Promise<FaucetData> {
@@ -13,6 +13,6 @@ export function useFaucet() {
   return useMutation({
     mutationFn: requestFaucet,
     // The watcher sees the transfer within a block; the stream (or the poll) brings it in.
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: depositsQueryKey }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.deposits.all }),
   });
 }

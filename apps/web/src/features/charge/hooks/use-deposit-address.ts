@@ -2,6 +2,7 @@ import type { DepositAddress } from '@coffer/contract/chain';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createAddress } from '../api/create-address';
 import { addressListQueryOptions } from '../api/get-address-list';
+import { queryKeys } from '../../../lib/query-keys';
 
 /**
  * The deposit address for a network: taken from the user's address list when it is there,
@@ -10,7 +11,7 @@ import { addressListQueryOptions } from '../api/get-address-list';
 export function useDepositAddress(currencyId: number | undefined, networkId: number | undefined) {
   const queryClient = useQueryClient();
   return useQuery({
-    queryKey: ['deposit-address', networkId],
+    queryKey: queryKeys.depositAddress(networkId),
     enabled: currencyId !== undefined && networkId !== undefined,
     staleTime: Number.POSITIVE_INFINITY,
     queryFn: async (): Promise<DepositAddress> => {

@@ -1,9 +1,7 @@
 import type { PasskeyItem, PasskeyOptionsData } from '@coffer/contract/passkeys';
 import { apiGet, apiPost } from '../../../lib/api-client';
-import { queryKeys } from '../../../lib/query-keys';
 import { browserWebAuthn } from '../../../lib/sign-in';
 
-export const passkeysQueryKey = queryKeys.passkeys;
 export const listPasskeys = () => apiGet<PasskeyItem[]>('/passkeys');
 /** `code`: the authenticator or a recovery code, needed when two-factor is on. */
 export const removePasskey = (id: number, code?: string) => apiPost<null>('/passkeys/remove', { id, ...(code && { code }) });

@@ -8,13 +8,14 @@ import { isApiError } from '../../../lib/api-error';
 import { useCurrentUser } from '../../../lib/current-user';
 import { Dialog } from '../../../lib/dialog';
 import { toastDanger, toastSuccess } from '../../../lib/notify';
-import { addPasskey, listPasskeys, passkeysQueryKey, removePasskey } from '../api/passkeys';
+import { addPasskey, listPasskeys, removePasskey } from '../api/passkeys';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** /settings/passkeys: passkeys of this account (sign-in without a password, or instead of a code). */
 export default function PasskeysPage() {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
-  const passkeys = useQuery({ queryKey: passkeysQueryKey, queryFn: listPasskeys });
+  const passkeys = useQuery({ queryKey: queryKeys.passkeys, queryFn: listPasskeys });
   const [adding, setAdding] = useState(false);
   // With two-factor on, adding or removing a passkey needs a code (each code works once).
   const needsCode = Boolean(useCurrentUser().data?.twoFactor);
@@ -22,7 +23,7 @@ export default function PasskeysPage() {
   const codeReady = !needsCode || secondFactorCode.safeParse(code).success;
   const codeArg = needsCode ? code : undefined;
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: passkeysQueryKey });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.passkeys });
 
   const add = async () => {
     setAdding(true);

@@ -3,8 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
 import { fieldCodesOf } from '../../../lib/form-errors';
 import { IDEMPOTENCY_HEADER } from '../../../lib/idempotency';
-import { balancesQueryKey } from '../../../lib/wallet/balances';
 import { SWAP_APPLY_ERRORS } from './swap-fields';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** POST /api/swap/apply at the quoted rate (3006 once the quote has expired). */
 export function applySwap(body: SwapApplyBody, idempotencyKey: string): Promise<SwapApplyData> {
@@ -20,9 +20,9 @@ export function useApplySwap() {
     mutationFn: ({ body, idempotencyKey }: { body: SwapApplyBody; idempotencyKey: string }) =>
       applySwap(body, idempotencyKey),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: balancesQueryKey });
-      void queryClient.invalidateQueries({ queryKey: ['swaps'] });
-      void queryClient.invalidateQueries({ queryKey: ['turnover'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.balances.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.swaps.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.turnover.all });
     },
   });
 }

@@ -1,13 +1,8 @@
-import { SWAP_QUOTE_TTL_SECONDS } from '@coffer/contract/swap';
 import { describe, expect, it } from 'vitest';
-import { QUOTE_TTL_SECONDS, quoteDeadline } from './use-deadline';
+import { quoteDeadline } from './use-deadline';
 
 describe('quoteDeadline', () => {
   const now = Date.parse('2026-11-22T08:00:00Z');
-
-  it('matches the contract TTL', () => {
-    expect(QUOTE_TTL_SECONDS).toBe(SWAP_QUOTE_TTL_SECONDS);
-  });
 
   it("uses the server's expiry when plausible", () => {
     expect(quoteDeadline('2026-11-22T08:00:12Z', 15, now)).toBe(now + 12_000);

@@ -1,10 +1,8 @@
+import { SWAP_QUOTE_TTL_SECONDS } from '@coffer/contract/rules';
 import { useEffect, useState } from 'react';
 
-/**
- * The contract's SWAP_QUOTE_TTL_SECONDS. Importing it would pull the contract's zod schemas
- * into this public tab's chunk, so it is repeated here; use-deadline.test.ts keeps the two equal.
- */
-export const QUOTE_TTL_SECONDS = 15;
+/** How long a quote holds (the contract's zod-free rules entry: no schemas in this chunk). */
+export const QUOTE_TTL_SECONDS = SWAP_QUOTE_TTL_SECONDS;
 
 /** Whole seconds left until `deadline` (epoch ms), ticking; 0 once passed or without one. */
 export function useSecondsLeft(deadline: number | null): number {

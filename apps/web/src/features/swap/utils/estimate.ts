@@ -1,4 +1,4 @@
-import { estimateSwap } from '@coffer/contract/amount-rules';
+import { estimateSwap } from '@coffer/contract/rules';
 import type { SwapPair } from '@coffer/contract/swap';
 
 /**

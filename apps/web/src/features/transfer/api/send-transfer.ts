@@ -1,8 +1,8 @@
 import type { TransferResult } from '@coffer/contract/ledger';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { balancesQueryKey } from '../../../lib/wallet/balances';
 import { transferByEmail } from './transfer-by-email';
 import { transferByUid } from './transfer-by-uid';
+import { queryKeys } from '../../../lib/query-keys';
 
 export type TransferTarget = { email: string } | { uid: number };
 
@@ -26,9 +26,9 @@ export function useSendTransfer() {
   return useMutation({
     mutationFn: send,
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: balancesQueryKey });
-      void queryClient.invalidateQueries({ queryKey: ['transfers'] });
-      void queryClient.invalidateQueries({ queryKey: ['turnover'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.balances.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.transfers.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.turnover.all });
     },
   });
 }

@@ -4,8 +4,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
 import { type FieldErrors, fieldCodesOf } from '../../../lib/form-errors';
 import { IDEMPOTENCY_HEADER } from '../../../lib/idempotency';
-import { balancesQueryKey } from '../../../lib/wallet/balances';
-import { withdrawalDetailKey, withdrawalsQueryKey } from '../../../lib/wallet/chain-keys';
+import { withdrawalDetailKey, } from '../../../lib/wallet/chain-keys';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** Refusals of a withdrawal shown under the field they concern (issue 9 item 2); others pop up. */
 export const WITHDRAW_FIELD_ERRORS: FieldErrors<'address' | 'amount' | 'code' | 'totp'> = {
@@ -39,9 +39,9 @@ export function useApplyWithdraw() {
     mutationFn: ({ body, idempotencyKey }: ApplyWithdrawInput) => applyWithdraw(body, idempotencyKey),
     onSuccess: ({ replayed: _replayed, ...record }) => {
       queryClient.setQueryData(withdrawalDetailKey(record.id), record);
-      void queryClient.invalidateQueries({ queryKey: balancesQueryKey });
-      void queryClient.invalidateQueries({ queryKey: withdrawalsQueryKey });
-      void queryClient.invalidateQueries({ queryKey: ['turnover'] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.balances.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.withdrawals.all });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.turnover.all });
     },
   });
 }
