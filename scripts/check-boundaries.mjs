@@ -18,15 +18,11 @@ import path from 'node:path';
 const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.js', '.mjs', '.jsx'];
 
 /**
- * Known web cross-feature imports, to be emptied (issue 11): each entry is
- * "importing file -> imported file", relative to the root. The check fails on any other;
- * an entry that no longer occurs is reported so it can be deleted.
+ * Web cross-feature imports let through: none. Kept as the one place an exception would be
+ * written, "importing file -> imported file" relative to the root, with its reason; an entry
+ * that no longer occurs is reported so it can be deleted.
  */
-export const WEB_FEATURE_ALLOWLIST = new Set([
-  // The authenticator QR code reuses charge's QR path builder: it belongs in lib/ (charge is
-  // being reworked by another change; move it there with that).
-  'apps/web/src/features/two-factor/components/otp-qr.tsx -> apps/web/src/features/charge/utils/qr-path.ts',
-]);
+export const WEB_FEATURE_ALLOWLIST = new Set([]);
 
 const isTestCode = (rel) =>
   /\.test\.[cm]?[jt]sx?$/.test(rel) ||

@@ -1,6 +1,6 @@
 import { Skeleton } from 'antd-mobile';
 import { useEffect, useState } from 'react';
-import { QR_QUIET_ZONE, qrPath } from '../utils/qr-path';
+import { QR_QUIET_ZONE, qrPath } from '../../../lib/qr-path';
 
 interface Symbol {
   value: string;

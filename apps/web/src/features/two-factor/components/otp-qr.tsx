@@ -1,6 +1,6 @@
 import { Skeleton } from 'antd-mobile';
 import { useEffect, useState } from 'react';
-import { QR_QUIET_ZONE, qrPath } from '../../charge/utils/qr-path';
+import { QR_QUIET_ZONE, qrPath } from '../../../lib/qr-path';
 
 /** The otpauth URI as a QR code for the authenticator app; the encoder loads on first use. */
 export function OtpQr({ value, label }: { value: string; label: string }) {
