@@ -430,7 +430,10 @@ async function main() {
     if (pg?.uniform) console.log(`  ${m.workers} processes / 1   = ${(m.rows.uniform.tps / pg.uniform.tps).toFixed(2)}x (reported)`);
   }
   // The memory floor is per API process: the one-process servers (the cluster adds a primary and more workers).
-  for (const [label, r] of [['postgres', pg], ['pglite', lite]].filter(([, x]) => x)) {
+  for (const [label, r] of [
+    ['postgres', pg],
+    ['pglite', lite],
+  ].filter(([, x]) => x)) {
     const peak = Math.max(...r.rss.afterRuns);
     console.log(`  ${`${label} memory`.padEnd(17)} = ${peak} MB under load (goal <= ${GOALS.rssMb} MB): ${verdict(peak <= GOALS.rssMb)}`);
     const growth = r.rss.afterRuns.length > 1 ? r.rss.afterRuns.at(-1) - r.rss.afterRuns[0] : 0;

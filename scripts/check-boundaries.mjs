@@ -25,9 +25,7 @@ const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.js', '.mjs', '.jsx'];
 export const WEB_FEATURE_ALLOWLIST = new Set([]);
 
 const isTestCode = (rel) =>
-  /\.test\.[cm]?[jt]sx?$/.test(rel) ||
-  /(^|\/)test-(support|helpers)\.ts$/.test(rel) ||
-  rel.startsWith('apps/server/src/test/');
+  /\.test\.[cm]?[jt]sx?$/.test(rel) || /(^|\/)test-(support|helpers)\.ts$/.test(rel) || rel.startsWith('apps/server/src/test/');
 
 function walk(dir, out = []) {
   if (!fs.existsSync(dir)) return out;
@@ -57,17 +55,14 @@ export function specifiers(source) {
 function resolve(fromFile, spec) {
   if (!spec.startsWith('.')) return null;
   const base = path.resolve(path.dirname(fromFile), spec);
-  const candidates = [
-    base,
-    ...SOURCE_EXTENSIONS.map((e) => base + e),
-    ...SOURCE_EXTENSIONS.map((e) => path.join(base, `index${e}`)),
-  ];
+  const candidates = [base, ...SOURCE_EXTENSIONS.map((e) => base + e), ...SOURCE_EXTENSIONS.map((e) => path.join(base, `index${e}`))];
   // `./x.js` written for `./x.ts` (TypeScript's NodeNext style).
   if (/\.[cm]?js$/.test(base)) candidates.push(base.replace(/\.([cm]?)js$/, '.$1ts'), base.replace(/\.js$/, '.tsx'));
   return candidates.find((c) => fs.existsSync(c) && fs.statSync(c).isFile()) ?? null;
 }
 
-const isFastify = (spec) => spec === 'fastify' || spec.startsWith('fastify/') || spec.startsWith('@fastify/') || spec.startsWith('fastify-');
+const isFastify = (spec) =>
+  spec === 'fastify' || spec.startsWith('fastify/') || spec.startsWith('@fastify/') || spec.startsWith('fastify-');
 
 export function checkBoundaries(root) {
   const rel = (f) => path.relative(root, f).split(path.sep).join('/');

@@ -42,11 +42,13 @@ const clean = {
   [`${S}/modules/b/service.ts`]: "import { inner } from '../a/index.ts';\nexport const b = inner;\n",
   [`${S}/modules/b/b.test.ts`]: "import { inner } from '../a/internal.ts';\nvoid inner;\n",
   [`${S}/modules/index.ts`]: "import { aRoutes } from './a/routes.ts';\nvoid aRoutes;\n",
-  [`${S}/app.ts`]: "import type { FastifyInstance } from 'fastify';\nimport { inner } from './modules/a/index.ts';\nexport type A = FastifyInstance | typeof inner;\n",
+  [`${S}/app.ts`]:
+    "import type { FastifyInstance } from 'fastify';\nimport { inner } from './modules/a/index.ts';\nexport type A = FastifyInstance | typeof inner;\n",
   [`${S}/core/errors.ts`]: 'export class BizError extends Error {}\n',
   [`${S}/ledger/amounts.ts`]: "import { BizError } from '../core/errors.ts';\nexport const e = BizError;\n",
   [`${S}/ledger/amounts.test.ts`]: "import Fastify from 'fastify';\nvoid Fastify;\n",
-  [`${W}/x/pages/page.tsx`]: "import { shared } from '../../../lib/shared';\nimport { local } from '../utils/local';\nvoid shared; void local;\n",
+  [`${W}/x/pages/page.tsx`]:
+    "import { shared } from '../../../lib/shared';\nimport { local } from '../utils/local';\nvoid shared; void local;\n",
   [`${W}/x/utils/local.ts`]: 'export const local = 1;\n',
   [`${W}/y/api/thing.ts`]: 'export const thing = 1;\n',
   'apps/web/src/lib/shared.ts': 'export const shared = 1;\n',

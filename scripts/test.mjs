@@ -24,7 +24,12 @@ function run(name, cmd, args, env = {}) {
 
 function vitest(name, config, env = {}) {
   const report = path.join(outDir, `${name}.json`);
-  const ok = run(name, 'npx', ['vitest', 'run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], env);
+  const ok = run(
+    name,
+    'npx',
+    ['vitest', 'run', '--config', config, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    env,
+  );
   if (fs.existsSync(report)) {
     const r = JSON.parse(fs.readFileSync(report, 'utf8'));
     passed += r.numPassedTests;
@@ -56,7 +61,12 @@ const stages = [
   ['unit', () => vitest('web-unit', 'apps/web/vitest.config.ts')],
   ['api', () => vitest('api-pglite', 'apps/server/vitest.config.ts', { TEST_DB: 'pglite' })],
   ['api-pg', () => apiOnPostgres()],
-  ['build', () => run('build-web', 'npm', ['run', 'build', '-w', '@coffer/web']) && run('build-console', 'npm', ['run', 'build', '-w', '@coffer/console'])],
+  [
+    'build',
+    () =>
+      run('build-web', 'npm', ['run', 'build', '-w', '@coffer/web']) &&
+      run('build-console', 'npm', ['run', 'build', '-w', '@coffer/console']),
+  ],
   ['e2e', () => vitest('e2e', 'e2e/vitest.config.ts')],
 ];
 

@@ -78,22 +78,24 @@ interface AxeViolation {
 async function blockingViolations(page: Page): Promise<string[]> {
   // Evaluated through the debugging protocol: the app's CSP (rightly) refuses inline scripts.
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
-  const violations = await page.evaluate(
-    async (tags) => {
-      const axe = (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: unknown[] }> } })
-        .axe;
-      const result = await axe.run(document, {
-        runOnly: { type: 'tag', values: tags },
-        rules: { 'target-size': { enabled: true } },
-        resultTypes: ['violations'],
-      });
-      return result.violations as AxeViolation[];
-    },
-    AXE_TAGS,
-  );
+  const violations = await page.evaluate(async (tags) => {
+    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: unknown) => Promise<{ violations: unknown[] }> } }).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: tags },
+      rules: { 'target-size': { enabled: true } },
+      resultTypes: ['violations'],
+    });
+    return result.violations as AxeViolation[];
+  }, AXE_TAGS);
   return violations
     .filter((v) => BLOCKING.has(v.impact ?? ''))
-    .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).slice(0, 6).join(' | ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 6)
+          .join(' | ')}`,
+    );
 }
 
 /** Opens a route and waits until its first data has replaced the skeletons. */

@@ -58,9 +58,7 @@ describe.each(LANGS)('amounts read one way (%s)', (lang) => {
     await page.goto('/swap');
     await page.getByTestId('swap-from').click();
     await page.getByTestId('currency-option-ETH').click();
-    await expect
-      .poll(() => text(page.getByTestId('swap-available')))
-      .toBe(t(lang, 'wallet.available', { amount: '0.0332', code: 'ETH' }));
+    await expect.poll(() => text(page.getByTestId('swap-available'))).toBe(t(lang, 'wallet.available', { amount: '0.0332', code: 'ETH' }));
     await page.close();
   });
 

@@ -112,9 +112,7 @@ describe.each(LANGS)('accounts (%s)', (lang) => {
 
     await page.getByTestId('profile-avatar').click();
     await page.getByTestId('avatar-preset:3').click();
-    await expect
-      .poll(() => page.getByTestId('profile-avatar').locator('img').getAttribute('src'))
-      .toBe('/avatars/3.svg');
+    await expect.poll(() => page.getByTestId('profile-avatar').locator('img').getAttribute('src')).toBe('/avatars/3.svg');
 
     // Saved on the server, not only in the page: a reload asks the server again.
     await page.reload();

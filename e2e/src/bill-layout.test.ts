@@ -108,10 +108,7 @@ describe.each(LANGS)('bill layout (%s)', (lang: Lang) => {
       await page.goto('/bill?type=transfer');
       await page.getByTestId('transfer-row-900002').waitFor();
       const headings = page.locator('[data-testid=bill-transfer]').getByRole('heading');
-      expect(await headings.allTextContents()).toEqual([
-        dayHeader(lang, new Date(days[0]!)),
-        dayHeader(lang, new Date(days[2]!)),
-      ]);
+      expect(await headings.allTextContents()).toEqual([dayHeader(lang, new Date(days[0]!)), dayHeader(lang, new Date(days[2]!))]);
     } finally {
       await page.unroute('**/api/transfer/clientPage');
     }
@@ -120,7 +117,10 @@ describe.each(LANGS)('bill layout (%s)', (lang: Lang) => {
   it('lets the custom statement range start a year back', async () => {
     await page.goto('/bill/all');
     await page.getByTestId('filter-period').click();
-    await page.locator('.bill-filter-panel').getByRole('button', { name: t(lang, 'statement.periods.custom'), exact: true }).click();
+    await page
+      .locator('.bill-filter-panel')
+      .getByRole('button', { name: t(lang, 'statement.periods.custom'), exact: true })
+      .click();
     const now = new Date();
     const yearAgo = new Date(now.getFullYear() - 1, now.getMonth(), 1);
     const month = page.locator(`.adm-calendar-picker-view [data-year-month="${yearAgo.getFullYear()}-${yearAgo.getMonth() + 1}"]`);

@@ -5,7 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import enUS from '../../apps/console/src/locales/en-US.json';
 import zhCN from '../../apps/console/src/locales/zh-CN.json';
 import { baseURL, connectBrowser, createUser, LANGS, type Lang } from './app';
-import { createBanner, createHelpArticle, createHelpTopic, createLiveActivity, createNotice, gradientPng, uidOf, uploadImage } from './content-support';
+import {
+  createBanner,
+  createHelpArticle,
+  createHelpTopic,
+  createLiveActivity,
+  createNotice,
+  gradientPng,
+  uidOf,
+  uploadImage,
+} from './content-support';
 import { E2E_OPERATOR_EMAIL, REPO_ROOT } from './harness';
 import { apiSwap, fund, must, OPERATOR_PASSWORD, operatorToken } from './wallet-support';
 
@@ -49,10 +58,22 @@ describe('console screenshots', () => {
     await fund(user.email, '2500');
     await apiSwap(user, 'USDT', 'ETH', '300');
     const image = await uploadImage(gradientPng(750, 375, [22, 119, 255], [114, 46, 209]));
-    await createBanner({ titleZh: '新用户闪兑优惠', titleEn: 'Swap welcome offer', imageUrl: image, link: { type: 'detail' }, bodyEn: 'Hello' });
+    await createBanner({
+      titleZh: '新用户闪兑优惠',
+      titleEn: 'Swap welcome offer',
+      imageUrl: image,
+      link: { type: 'detail' },
+      bodyEn: 'Hello',
+    });
     await createNotice({ titleZh: '系统维护通知', titleEn: 'Scheduled maintenance', bodyZh: '今晚维护。', bodyEn: 'Tonight.' });
     const topic = await createHelpTopic({ key: 'security-tips', titleZh: '安全提示', titleEn: 'Security tips' });
-    await createHelpArticle({ topicId: topic.id, titleZh: '如何开启两步验证', titleEn: 'Turning on two-factor', bodyZh: '在安全中心开启。', bodyEn: 'In the security centre.' });
+    await createHelpArticle({
+      topicId: topic.id,
+      titleZh: '如何开启两步验证',
+      titleEn: 'Turning on two-factor',
+      bodyZh: '在安全中心开启。',
+      bodyEn: 'In the security centre.',
+    });
     await createLiveActivity({ titleZh: '闪兑排行榜', titleEn: 'Swap leaderboard' }, [
       { rankFrom: 1, rankTo: 1, amount: '100' },
       { rankFrom: 2, rankTo: 3, amount: '50' },
@@ -101,7 +122,10 @@ describe('console screenshots', () => {
       await page.getByRole('cell', { name: 'USDT', exact: true }).first().waitFor();
       await capture(page, `console-${lang}-user-detail`);
       await page.goto('/console/swap');
-      await page.getByRole('button', { name: ct(lang, 'common.edit') }).first().click();
+      await page
+        .getByRole('button', { name: ct(lang, 'common.edit') })
+        .first()
+        .click();
       await page.getByRole('dialog').waitFor();
       await capture(page, `console-${lang}-swap-edit`);
     } finally {

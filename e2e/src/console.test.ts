@@ -25,10 +25,7 @@ function ct(lang: Lang, key: string, vars: Record<string, string | number> = {})
 }
 
 /** A 2x1 PNG: the upload endpoint sniffs the real type from these bytes. */
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGP4z8Dwn4GBgQEAGAYC/t5KNY8AAAAASUVORK5CYII=',
-  'base64',
-);
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGP4z8Dwn4GBgQEAGAYC/t5KNY8AAAAASUVORK5CYII=', 'base64');
 
 interface Violation {
   directive: string;

@@ -21,10 +21,7 @@ describe.each(LANGS)('wallet: recipient lookup (%s)', (lang) => {
 
   beforeAll(async () => {
     browser = await connectBrowser();
-    [sender, receiver] = await Promise.all([
-      createUser(lang),
-      createUser(lang, lang === 'zh-CN' ? '查询对象' : 'Lookup Target'),
-    ]);
+    [sender, receiver] = await Promise.all([createUser(lang), createUser(lang, lang === 'zh-CN' ? '查询对象' : 'Lookup Target')]);
     context = await newPhone(browser, lang, { token: sender.token });
     page = await openPage(context);
     page.on('request', (request) => {

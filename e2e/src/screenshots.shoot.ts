@@ -146,8 +146,10 @@ async function seedContent(members: TestUser[]): Promise<ContentScene> {
   const detail = await createBanner({
     titleZh: '新用户指南：三步完成首次充值',
     titleEn: 'New here? Your first top-up in three steps',
-    bodyZh: '## 三步完成\n\n1. 打开**充值**页，选择币种与网络。\n2. 复制地址或扫描二维码转入。\n3. 到达所需确认数后即到账。\n\n更多问题请看[帮助中心](/helpCenter)。',
-    bodyEn: '## Three steps\n\n1. Open **Top up** and pick a currency and network.\n2. Copy the address or scan the QR code.\n3. The deposit is credited once it has its confirmations.\n\nMore in the [help center](/helpCenter).',
+    bodyZh:
+      '## 三步完成\n\n1. 打开**充值**页，选择币种与网络。\n2. 复制地址或扫描二维码转入。\n3. 到达所需确认数后即到账。\n\n更多问题请看[帮助中心](/helpCenter)。',
+    bodyEn:
+      '## Three steps\n\n1. Open **Top up** and pick a currency and network.\n2. Copy the address or scan the QR code.\n3. The deposit is credited once it has its confirmations.\n\nMore in the [help center](/helpCenter).',
     imageUrl: await picture([0, 150, 148], [16, 60, 120]),
     link: { type: 'detail' },
     sortOrder: 0,
@@ -185,7 +187,8 @@ async function seedContent(members: TestUser[]): Promise<ContentScene> {
     titleZh: '兑换冲榜赛规则更新',
     titleEn: 'Swap Sprint rules updated',
     bodyZh: '## 更新内容\n\n- 排名按活动期内**兑换量（USDT）**计算。\n- 成绩相同时，先达到者排名靠前。\n\n[查看排行](/banner/ranking)',
-    bodyEn: '## What changed\n\n- Ranks follow **swap volume (USDT)** during the activity.\n- On equal scores, whoever got there first ranks higher.\n\n[See the ranking](/banner/ranking)',
+    bodyEn:
+      '## What changed\n\n- Ranks follow **swap volume (USDT)** during the activity.\n- On equal scores, whoever got there first ranks higher.\n\n[See the ranking](/banner/ranking)',
   });
   for (const member of members) {
     await createNotice({

@@ -45,9 +45,7 @@ describe('security centre in the browser', () => {
         const sessions = pageA.getByTestId('security-session');
         await expect.poll(() => sessions.count()).toBe(2);
         expect(await pageA.locator('[data-testid=security-session][data-current=true]').count()).toBe(1);
-        await expect
-          .poll(() => pageA.getByTestId('security-session-current').textContent())
-          .toBe(t(lang, 'security.thisDevice'));
+        await expect.poll(() => pageA.getByTestId('security-session-current').textContent()).toBe(t(lang, 'security.thisDevice'));
         expect(await sessions.first().textContent()).toContain('Safari on iOS');
         // Sign-in history: the sign-up and the sign-ins, all succeeded.
         await expect.poll(() => pageA.getByTestId('security-signin').count()).toBeGreaterThanOrEqual(4);

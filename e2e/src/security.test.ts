@@ -134,8 +134,7 @@ describe('content security policy', () => {
   });
 
   it('shows a data: avatar (img-src allows data: URLs)', async () => {
-    const avatar =
-      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const avatar = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
     const res = await fetch(`${baseURL()}/api/updateUserInfo`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-token': user.token },
@@ -147,7 +146,12 @@ describe('content security policy', () => {
     const found = await visit(page, errors, '/profile', '.user-avatar');
     expect(found).toEqual({ violations: [], errors: [] });
     await expect
-      .poll(() => page.locator('.user-avatar').first().evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .poll(() =>
+        page
+          .locator('.user-avatar')
+          .first()
+          .evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth),
+      )
       .toBe(1);
     await page.close();
   });

@@ -149,10 +149,7 @@ describe.each(LANGS)('app shell (%s)', (lang: Lang) => {
   });
 
   it('sends the token, the language and the tunnel header with every request', async () => {
-    const [request] = await Promise.all([
-      page.waitForRequest((r) => r.url().endsWith('/api/getCurrentUser')),
-      open(page, '/settings'),
-    ]);
+    const [request] = await Promise.all([page.waitForRequest((r) => r.url().endsWith('/api/getCurrentUser')), open(page, '/settings')]);
     const headers = await request.allHeaders();
     expect(headers['x-token']).toBe(user.token);
     expect(headers['accept-language']).toBe(lang);
@@ -242,10 +239,7 @@ describe.each(LANGS)('app shell (%s)', (lang: Lang) => {
       expect(await settings.title()).toBe(pageTitle(other, 'routes.settings'));
       expect(await settings.evaluate(() => document.documentElement.lang)).toBe(other);
 
-      const [request] = await Promise.all([
-        settings.waitForRequest((r) => r.url().endsWith('/api/getCurrentUser')),
-        settings.reload(),
-      ]);
+      const [request] = await Promise.all([settings.waitForRequest((r) => r.url().endsWith('/api/getCurrentUser')), settings.reload()]);
       expect((await request.allHeaders())['accept-language']).toBe(other);
       await settings.locator('main.app-main').waitFor();
       expect(await navTitle(settings)).toBe(t(other, 'routes.settings'));
@@ -262,8 +256,7 @@ describe.each(LANGS)('app shell (%s)', (lang: Lang) => {
     const fresh = await newPhone(browser, lang, { token: user.token });
     const settings = await fresh.newPage();
     const scheme = () => settings.evaluate(() => document.documentElement.getAttribute('data-prefers-color-scheme'));
-    const themeColor = () =>
-      settings.evaluate(() => document.querySelector('meta[name="theme-color"]')?.getAttribute('content'));
+    const themeColor = () => settings.evaluate(() => document.querySelector('meta[name="theme-color"]')?.getAttribute('content'));
     try {
       await open(settings, '/settings');
       expect(await scheme()).toBe('light');

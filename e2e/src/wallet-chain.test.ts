@@ -172,7 +172,7 @@ describe.each(LANGS)('wallet: on-chain deposit and withdrawal (%s)', (lang) => {
     expect(await sameDocument(page, document)).toBe(true);
   });
 
-  it('shows the USDT address (the chain\'s one) and the deposit arriving on home by itself', async () => {
+  it("shows the USDT address (the chain's one) and the deposit arriving on home by itself", async () => {
     const usdt = nets.USDT!;
     const document = await mark(page);
     await page.getByTestId('home-action-charge').click();

@@ -142,5 +142,6 @@ const POP_UP_GRACE_MS = 500;
 export async function noPopUp(page: Page): Promise<void> {
   await page.waitForTimeout(POP_UP_GRACE_MS);
   const count = await page.locator('.adm-toast-main, .app-toast').count();
-  if (count !== 0) throw new Error(`expected no pop-up, found ${count}: ${await page.locator('.adm-toast-main, .app-toast').first().textContent()}`);
+  if (count !== 0)
+    throw new Error(`expected no pop-up, found ${count}: ${await page.locator('.adm-toast-main, .app-toast').first().textContent()}`);
 }

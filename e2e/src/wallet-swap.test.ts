@@ -10,7 +10,9 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 /** The seconds shown by the quote countdown, or null when it shows something else. */
 async function countdownSeconds(page: Page, lang: Lang): Promise<number | null> {
   const shown = await text(page.getByTestId('quote-countdown'));
-  const pattern = t(lang, 'swap.quoteValid', { seconds: '__' }).replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace('__', '(\\d+)');
+  const pattern = t(lang, 'swap.quoteValid', { seconds: '__' })
+    .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+    .replace('__', '(\\d+)');
   const match = new RegExp(`^${pattern}$`).exec(shown);
   return match ? Number(match[1]) : null;
 }
@@ -48,9 +50,7 @@ describe.each(LANGS)('wallet: swap (%s)', (lang) => {
     // Below the pair's minimum: refused before anything is sent.
     await typeAmount(page, '0.5');
     await page.getByTestId('swap-quote').click();
-    expect(await text(page.getByTestId('amount-error'))).toBe(
-      t(lang, 'wallet.amountErrors.belowMin', { min: '1', code: 'USDT' }),
-    );
+    expect(await text(page.getByTestId('amount-error'))).toBe(t(lang, 'wallet.amountErrors.belowMin', { min: '1', code: 'USDT' }));
     await clearAmount(page, 3);
 
     await typeAmount(page, '100');

@@ -63,9 +63,7 @@ describe.each(LANGS)('wallet: transfer (%s)', (lang) => {
     await expect.poll(() => text(page.getByTestId('transfer-available'))).toContain('1,000');
     await typeAmount(page, '5000');
     await page.getByTestId('transfer-next').click();
-    expect(await text(page.getByTestId('amount-error'))).toBe(
-      t(lang, 'wallet.amountErrors.balance', { available: '1,000', code: 'USDT' }),
-    );
+    expect(await text(page.getByTestId('amount-error'))).toBe(t(lang, 'wallet.amountErrors.balance', { available: '1,000', code: 'USDT' }));
     expect(await page.getByTestId('transfer-confirm').count()).toBe(0);
     await clearAmount(page, 4);
   });
@@ -93,7 +91,7 @@ describe.each(LANGS)('wallet: transfer (%s)', (lang) => {
     expect(await text(page.getByTestId('detail-memo'))).toContain(memo);
   });
 
-  it('shows the transfer in the receiver\'s bills and statement', async () => {
+  it("shows the transfer in the receiver's bills and statement", async () => {
     const context = await newPhone(browser, lang, { token: receiver.token });
     const other = await openPage(context);
     try {

@@ -88,17 +88,17 @@ const sender = createWalletClient({ account: faucet, chain: { ...foundry, id: ch
 let nonce = await client.getTransactionCount({ address: faucet.address });
 const fees = { maxFeePerGas: 50_000_000_000n, maxPriorityFeePerGas: 1n };
 const outside = (i: number) => `0x${(0x2000000 + i).toString(16).padStart(40, '0')}` as const;
-const plan: ({ kind: 'token' | 'native'; to: `0x${string}` })[] = [];
+const plan: { kind: 'token' | 'native'; to: `0x${string}` }[] = [];
 for (let i = 0; i < TOKEN_DEPOSITS; i++) plan.push({ kind: 'token', to: addresses[i]! as `0x${string}` });
 for (let i = 0; i < NATIVE_DEPOSITS; i++) plan.push({ kind: 'native', to: addresses[TOKEN_DEPOSITS + i]! as `0x${string}` });
 for (let i = 0; i < OUTSIDE; i++) plan.push({ kind: i % 2 ? 'token' : 'native', to: outside(i) });
 plan.sort(() => Math.random() - 0.5);
 
 const cursorStart = await client.getBlockNumber();
-await database.sql.query(
-  `insert into chain_cursors (chain_id, block_number, block_hash) values (31337, $1, $2)`,
-  [Number(cursorStart), (await client.getBlock({ blockNumber: cursorStart })).hash],
-);
+await database.sql.query(`insert into chain_cursors (chain_id, block_number, block_hash) values (31337, $1, $2)`, [
+  Number(cursorStart),
+  (await client.getBlock({ blockNumber: cursorStart })).hash,
+]);
 await rpc('evm_setAutomine', [false]);
 const t0 = performance.now();
 const every = Math.max(1, Math.floor(BLOCKS / plan.length));

@@ -8,12 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { migrateDatabase, openPglite } from '../src/db/client.ts';
-import {
-  compareSqlDefinitions,
-  databaseSqlDefinitions,
-  fileSqlDefinitions,
-  sqlDefinitionsDir,
-} from '../src/db/sql-definitions.ts';
+import { compareSqlDefinitions, databaseSqlDefinitions, fileSqlDefinitions, sqlDefinitionsDir } from '../src/db/sql-definitions.ts';
 
 const write = process.argv.includes('--write');
 const database = await openPglite();

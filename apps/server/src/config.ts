@@ -113,7 +113,12 @@ const envSchema = z.object({
   WEB_DIST_DIR: z.string().default(path.resolve(serverRoot, '../web/dist')),
   /** The operator console's build, served at /console/ (absent: /console answers 404). */
   CONSOLE_DIST_DIR: z.string().min(1).default(path.resolve(serverRoot, '../console/dist')),
-  SESSION_TTL_HOURS: z.coerce.number().int().min(1).max(24 * 90).default(24 * 7),
+  SESSION_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(24 * 7),
   /** Comma-separated e-mails that get the operator role when they register. */
   OPERATOR_EMAILS: z
     .string()
@@ -190,11 +195,7 @@ const envSchema = z.object({
   /** How often the chain leader compares chain holdings with what the ledger owes. */
   RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   /** A shortfall beyond this (in the currency's unit) freezes the network's payouts. */
-  RECONCILE_TOLERANCE: z
-    .string()
-    .trim()
-    .refine(isLedgerAmount, 'must be a decimal like "0" or "0.01"')
-    .default('0'),
+  RECONCILE_TOLERANCE: z.string().trim().refine(isLedgerAmount, 'must be a decimal like "0" or "0.01"').default('0'),
   /** A withdrawal or sweep not mined after this is replaced with a 10% higher gas price. */
   WITHDRAW_BUMP_AFTER_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   /** How often the server settles closed activities and pays their prizes (decision 015). */
@@ -242,7 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
-    // A relative DATA_DIR is taken from where the user ran npm (npm workspaces change the
+  // A relative DATA_DIR is taken from where the user ran npm (npm workspaces change the
   // working directory to apps/server), so `npm start` at the root keeps data in ./.coffer.
   const base = env.INIT_CWD ?? process.cwd();
   checkWorkers(parsed.data);
@@ -276,7 +277,11 @@ function webauthnSettings(env: z.infer<typeof envSchema>): WebAuthnSettings {
   const host = env.HOST.toLowerCase();
   const rpId = env.WEBAUTHN_RP_ID ?? (HOST_NAME.test(host) ? host : 'localhost');
   const local = rpId === 'localhost';
-  const raw = env.WEBAUTHN_ORIGIN ? env.WEBAUTHN_ORIGIN.split(',').map((o) => o.trim()).filter(Boolean) : [];
+  const raw = env.WEBAUTHN_ORIGIN
+    ? env.WEBAUTHN_ORIGIN.split(',')
+        .map((o) => o.trim())
+        .filter(Boolean)
+    : [];
   const origins = raw.length > 0 ? raw : [local ? `http://localhost:${env.PORT}` : `https://${rpId}`];
   for (const origin of origins) {
     let url: URL;

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { amountOrZero, amountString, decimalString, id, isoTime, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, pageResponse, safeText } from './common.ts';
+import {
+  amountOrZero,
+  amountString,
+  decimalString,
+  id,
+  isoTime,
+  PAGE_SIZE_DEFAULT,
+  PAGE_SIZE_MAX,
+  pageResponse,
+  safeText,
+} from './common.ts';
 import { auditReport } from './ledger.ts';
 import { OPERATOR_REASON_MAX, SWAP_BPS_MAX } from './rules.ts';
 

@@ -94,16 +94,7 @@ export const depositListBody = pageRequest.extend({ currencyId: id.optional(), s
 export type DepositListBody = z.infer<typeof depositListBody>;
 export const depositPage = pageResponse(depositRecord);
 
-export const WITHDRAW_STATUSES = [
-  'review',
-  'queued',
-  'broadcast',
-  'confirming',
-  'completed',
-  'failed',
-  'cancelled',
-  'rejected',
-] as const;
+export const WITHDRAW_STATUSES = ['review', 'queued', 'broadcast', 'confirming', 'completed', 'failed', 'cancelled', 'rejected'] as const;
 export const withdrawStatus = z.enum(WITHDRAW_STATUSES);
 export type WithdrawStatus = z.infer<typeof withdrawStatus>;
 /** Final states: the money has settled (completed) or gone back to available. */

@@ -21,11 +21,7 @@ const AMOUNT_TEXT_MAX = 64;
  * no sign, exponent or bare point), trimmed. Only the shape: what a value must be beyond it
  * is a refinement below, or the currency's judgement on the server (checkAmount, 3002).
  */
-export const amountShape = z
-  .string()
-  .trim()
-  .max(AMOUNT_TEXT_MAX)
-  .regex(AMOUNT_RE, 'amount must be a decimal string like "12.5"');
+export const amountShape = z.string().trim().max(AMOUNT_TEXT_MAX).regex(AMOUNT_RE, 'amount must be a decimal string like "12.5"');
 
 const WITHIN_LIMITS = `amount is too large or has too many decimals (at most ${AMOUNT_MAX_INTEGER_DIGITS} digits before the point and ${AMOUNT_MAX_DECIMALS} after)`;
 
@@ -108,4 +104,8 @@ export type PageResponse<T> = { list: T[]; total: number; page: number; pageSize
 
 /** Header name for money-moving POSTs; the web app sends one per submit. */
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
-export const idempotencyKey = z.string().min(8).max(128).regex(/^[A-Za-z0-9_.:-]+$/);
+export const idempotencyKey = z
+  .string()
+  .min(8)
+  .max(128)
+  .regex(/^[A-Za-z0-9_.:-]+$/);

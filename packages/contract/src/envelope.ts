@@ -15,9 +15,7 @@ export interface Envelope<T> {
 export const emptyData = z.null();
 
 /** The failure shape of any endpoint: a non-zero code, a localized message, no data. */
-export const failureEnvelope = envelope(z.null()).describe(
-  'code != 0: data is null, message says why (in the asked language)',
-);
+export const failureEnvelope = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
 
 /**
  * Route response schema: success or failure, both HTTP 200 (DESIGN §5), so the OpenAPI

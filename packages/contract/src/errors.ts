@@ -121,7 +121,7 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     5000: 'Internal server error',
     6001: 'File refused: only PNG, JPEG or WebP images within the size limit',
     6020: 'The activity has started: only its title and rules can change',
-    6021: 'The activity\'s winners are fixed: it can no longer be changed or funded',
+    6021: "The activity's winners are fixed: it can no longer be changed or funded",
     6022: 'The activity already holds prize funding: its prize currency cannot change',
   },
 };

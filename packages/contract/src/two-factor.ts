@@ -8,7 +8,10 @@ export const RECOVERY_CODE_COUNT = 10;
 /** A sign-in that still needs its second factor must finish within this time. */
 export const SECOND_FACTOR_CHALLENGE_SECONDS = 300;
 
-export const totpCode = z.string().trim().regex(/^\d{6}$/, 'code must be 6 digits');
+export const totpCode = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, 'code must be 6 digits');
 /** Recovery codes look like `k7m2p-x9q4r` (10 characters of a 31-letter alphabet, dash optional). */
 export const RECOVERY_CODE_RE = /^[a-z2-9]{5}-?[a-z2-9]{5}$/;
 /** Where a second factor is asked: an authenticator code, or one of the recovery codes (used once). */

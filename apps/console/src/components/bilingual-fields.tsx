@@ -23,13 +23,7 @@ const LANGUAGES = ['Zh', 'En'] as const;
  * A title (and, unless `text` is null, a long text under it) in both languages, side by side:
  * every bilingual form of the console (banners, notices, help topics and articles, activities).
  */
-export function BilingualFields({
-  titleMax = CONTENT_TITLE_MAX,
-  text = CONTENT_BODY,
-}: {
-  titleMax?: number;
-  text?: BilingualText | null;
-}) {
+export function BilingualFields({ titleMax = CONTENT_TITLE_MAX, text = CONTENT_BODY }: { titleMax?: number; text?: BilingualText | null }) {
   const { t } = useTranslation();
   const textRules = text?.required ? [requiredRule(t)] : [];
   return (

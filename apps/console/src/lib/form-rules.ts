@@ -13,7 +13,10 @@ export const AMOUNT_INPUT_MAX = AMOUNT_MAX_INTEGER_DIGITS + 1 + AMOUNT_MAX_DECIM
 export const requiredRule = (t: TFunction): Rule => ({ required: true, whitespace: true, message: t('validation.required') });
 /** The contract's amount grammar ("12.5"); zero, the currency's decimals and limits are the server's to judge. */
 export const amountRule = (t: TFunction): Rule => ({ pattern: AMOUNT_RE, message: t('validation.amount') });
-export const reasonRules = (t: TFunction): Rule[] => [requiredRule(t), { max: REASON_MAX, message: t('validation.tooLong', { max: REASON_MAX }) }];
+export const reasonRules = (t: TFunction): Rule[] => [
+  requiredRule(t),
+  { max: REASON_MAX, message: t('validation.tooLong', { max: REASON_MAX }) },
+];
 
 /** An optional amount field: empty means "none" (null). */
 export const optionalAmount = (value: string | undefined | null): string | null => (value?.trim() ? value.trim() : null);

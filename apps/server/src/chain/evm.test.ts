@@ -59,7 +59,13 @@ describe('EvmChainAdapter on anvil', () => {
     ];
 
     // token deposit by mint (faucet), token transfer from the hot wallet, native from the faucet and from hot
-    expected.push({ networkId: 2, txHash: await chain.faucet(a0, 'USDT', 250_000_000n), to: a0, value: 250_000_000n, from: '0x0000000000000000000000000000000000000000' });
+    expected.push({
+      networkId: 2,
+      txHash: await chain.faucet(a0, 'USDT', 250_000_000n),
+      to: a0,
+      value: 250_000_000n,
+      from: '0x0000000000000000000000000000000000000000',
+    });
     expected.push({
       networkId: 3,
       txHash: await hotWallet.writeContract({ address: chain.tokens.USDC, abi: erc20Abi, functionName: 'transfer', args: [a1, 5n] }),
@@ -67,7 +73,13 @@ describe('EvmChainAdapter on anvil', () => {
       value: 5n,
       from: hot.address,
     });
-    expected.push({ networkId: 1, txHash: await chain.faucet(a2, 'ETH', parseEther('1.5')), to: a2, value: parseEther('1.5'), from: chain.faucetAddress });
+    expected.push({
+      networkId: 1,
+      txHash: await chain.faucet(a2, 'ETH', parseEther('1.5')),
+      to: a2,
+      value: parseEther('1.5'),
+      from: chain.faucetAddress,
+    });
     expected.push({ networkId: 1, txHash: await hotWallet.sendTransaction({ to: a3, value: 1n }), to: a3, value: 1n, from: hot.address });
     // not deposits: to an unwatched address, zero value, a token transfer of 0
     await chain.faucet('0x000000000000000000000000000000000000dEaD', 'USDT', 1n);
@@ -112,7 +124,13 @@ describe('EvmChainAdapter on anvil', () => {
     expect(full).toHaveLength(4);
     const lower = new Set([...watched].map((a) => a.toLowerCase()));
     expect(await adapter.scanDeposits(0n, head.number, lower, assets)).toEqual(full);
-    const small = new EvmChainAdapter({ client: adapter.client, xpub: wallet.xpub, logChunkSize: 2, blockBatchSize: 3, topicFilterLimit: 0 });
+    const small = new EvmChainAdapter({
+      client: adapter.client,
+      xpub: wallet.xpub,
+      logChunkSize: 2,
+      blockBatchSize: 3,
+      topicFilterLimit: 0,
+    });
     expect(await small.scanDeposits(0n, head.number, watched, assets)).toEqual(full);
     // split into two ranges
     const first = full[1]!.blockNumber;

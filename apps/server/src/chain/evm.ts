@@ -1,11 +1,4 @@
-import {
-  BlockNotFoundError,
-  createPublicClient,
-  getAddress,
-  http,
-  type PublicClient,
-  parseAbiItem,
-} from 'viem';
+import { BlockNotFoundError, createPublicClient, getAddress, http, type PublicClient, parseAbiItem } from 'viem';
 import type { ChainAdapter, ChainDeposit } from './adapter.ts';
 import { XpubDeriver } from './keys.ts';
 
@@ -221,9 +214,7 @@ export class EvmChainAdapter implements ChainAdapter {
       }
       return out;
     };
-    const parts = await mapLimit(ranges(from, to, this.logChunkSize), this.logConcurrency, ([s, e]) =>
-      fetchRange(s, e),
-    );
+    const parts = await mapLimit(ranges(from, to, this.logChunkSize), this.logConcurrency, ([s, e]) => fetchRange(s, e));
     return parts.flat();
   }
 
@@ -238,21 +229,14 @@ export class EvmChainAdapter implements ChainAdapter {
     });
   }
 
-  private async scanNative(
-    from: bigint,
-    to: bigint,
-    watchedLower: ReadonlySet<string>,
-    networkId: number,
-  ): Promise<ChainDeposit[]> {
+  private async scanNative(from: bigint, to: bigint, watchedLower: ReadonlySet<string>, networkId: number): Promise<ChainDeposit[]> {
     const candidates: Array<{ tx: NativeTx; blockHash: string; blockNumber: bigint }> = [];
     const batch = BigInt(this.blockBatchSize);
     // two batches in flight: the node works on one while the other is transferred and decoded
     await mapLimit(ranges(from, to, batch), 2, async ([s, e]) => {
       const numbers: bigint[] = [];
       for (let n = s; n <= e; n++) numbers.push(n);
-      const blocks = await Promise.all(
-        numbers.map((blockNumber) => this.client.getBlock({ blockNumber, includeTransactions: true })),
-      );
+      const blocks = await Promise.all(numbers.map((blockNumber) => this.client.getBlock({ blockNumber, includeTransactions: true })));
       for (const block of blocks) {
         for (const tx of block.transactions) {
           if (tx.to && tx.value > 0n && watchedLower.has(tx.to.toLowerCase())) {
@@ -262,9 +246,7 @@ export class EvmChainAdapter implements ChainAdapter {
       }
     });
     if (candidates.length === 0) return [];
-    const receipts = await Promise.all(
-      candidates.map(({ tx }) => this.client.getTransactionReceipt({ hash: tx.hash })),
-    );
+    const receipts = await Promise.all(candidates.map(({ tx }) => this.client.getTransactionReceipt({ hash: tx.hash })));
     const out: ChainDeposit[] = [];
     candidates.forEach(({ tx, blockHash, blockNumber }, i) => {
       const receipt = receipts[i];

@@ -6,14 +6,7 @@ import { generateMnemonic, mnemonicToSeedSync } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { mnemonicToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  ANVIL_TEST_MNEMONIC,
-  assertMnemonicAllowed,
-  HdWallet,
-  loadMnemonic,
-  MNEMONIC_FILE_NAME,
-  XpubDeriver,
-} from './keys.ts';
+import { ANVIL_TEST_MNEMONIC, assertMnemonicAllowed, HdWallet, loadMnemonic, MNEMONIC_FILE_NAME, XpubDeriver } from './keys.ts';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -116,9 +109,7 @@ describe('loadMnemonic', () => {
       expect((err as Error).message).not.toContain('abandon');
     }
     expect(() => loadMnemonic({ mnemonic: 'correct horse battery staple', dataDir, allowGenerate: true })).toThrow();
-    expect(() => loadMnemonic({ mnemonicFile: join(dataDir, 'missing'), dataDir, allowGenerate: true })).toThrow(
-      /cannot read/,
-    );
+    expect(() => loadMnemonic({ mnemonicFile: join(dataDir, 'missing'), dataDir, allowGenerate: true })).toThrow(/cannot read/);
     expect(() => loadMnemonic({ dataDir, allowGenerate: false })).toThrow(/no wallet mnemonic/);
   });
 });

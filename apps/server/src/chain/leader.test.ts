@@ -29,9 +29,7 @@ describe('chain leadership', () => {
     const first = await takeLeadership(database, 4244);
     expect(first).not.toBeNull();
     // Kill the leader's backend from outside, as a crash or a network cut would.
-    await database.sql.query(
-      `select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and objid = 4244 and granted`,
-    );
+    await database.sql.query(`select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and objid = 4244 and granted`);
     for (let i = 0; i < 50 && first?.held(); i++) await new Promise((r) => setTimeout(r, 20));
     expect(first?.held()).toBe(false);
     const next = await takeLeadership(database, 4244);

@@ -1,14 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  createWalletClient,
-  defineChain,
-  type Hash,
-  http,
-  type PublicClient,
-  parseEther,
-  type TransactionReceipt,
-} from 'viem';
+import { createWalletClient, defineChain, type Hash, http, type PublicClient, parseEther, type TransactionReceipt } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { type AnvilInstance, startAnvil } from './anvil.ts';
 import { createEvmClient, type EvmAddress, isValidEvmAddress } from './evm.ts';
@@ -114,8 +106,7 @@ async function setUp(anvil: AnvilInstance, opts: LocalChainOptions): Promise<Loc
   const client = createEvmClient(anvil.url, { pollingInterval: 50 });
   const account = mnemonicToAccount(ANVIL_TEST_MNEMONIC, { addressIndex: 0 });
   const wallet = createWalletClient({ account, chain, transport: http(anvil.url), cacheTime: 0, pollingInterval: 50 });
-  const rpc = (method: string, params: unknown[]) =>
-    client.request({ method, params } as never) as Promise<unknown>;
+  const rpc = (method: string, params: unknown[]) => client.request({ method, params } as never) as Promise<unknown>;
   const mine = async (blocks = 1) => {
     await rpc('anvil_mine', [`0x${blocks.toString(16)}`]);
   };

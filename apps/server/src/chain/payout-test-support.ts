@@ -6,14 +6,7 @@
 import { trimDecimal } from '@coffer/contract';
 import { generateMnemonic } from '@scure/bip39';
 import { wordlist } from '@scure/bip39/wordlists/english.js';
-import {
-  type Address,
-  createPublicClient,
-  erc20Abi,
-  type Hex,
-  http,
-  type PublicClient,
-} from 'viem';
+import { type Address, createPublicClient, erc20Abi, type Hex, http, type PublicClient } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { Database } from '../db/client.ts';
 import { auditLedger } from '../ledger/audit.ts';
@@ -179,7 +172,18 @@ export async function creditDeposit(
   const [row] = await env.database.sql.query<{ id: number }>(
     `insert into deposits (network_id, currency_id, user_id, address, from_address, tx_hash, log_index, block_number, block_hash, amount)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::numeric) returning id`,
-    [env.nets[code], env.currencies[code], uid, address, receipt.from, txHash, logIndex, Number(receipt.blockNumber), receipt.blockHash, amount],
+    [
+      env.nets[code],
+      env.currencies[code],
+      uid,
+      address,
+      receipt.from,
+      txHash,
+      logIndex,
+      Number(receipt.blockNumber),
+      receipt.blockHash,
+      amount,
+    ],
   );
   // credit what is due at a height where this deposit has its confirmations (the watcher's call)
   await env.database.sql.query(

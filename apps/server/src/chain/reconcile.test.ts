@@ -115,7 +115,7 @@ describe('reconcile on anvil', () => {
     expect(await env.database.sql.query('select id from chain_incidents')).toEqual([]);
   });
 
-  it('detects ETH taken from the hot wallet behind Coffer\'s back: incident opened once, ETH payouts frozen', async () => {
+  it("detects ETH taken from the hot wallet behind Coffer's back: incident opened once, ETH payouts frozen", async () => {
     await env.rpc('anvil_setBalance', [env.hot.address, `0x${parseEther('1').toString(16)}`]);
     const data = await run();
     expect(data.ok).toBe(false);
@@ -186,9 +186,10 @@ describe('reconcile on anvil', () => {
     expect(row(first, 'USDC').ok).toBe(true);
     expect(await workers[0]?.tick()).toBeNull(); // not due again yet
     for (const w of workers.slice(1)) await w.tick();
-    expect(payoutWorkers({ database: env.database, adapter: { client: env.client }, wallet: env.wallet, chainId: 31337, log }).map((w) => w.name)).toEqual([
-      'sender',
-      'sweeper',
-    ]);
+    expect(
+      payoutWorkers({ database: env.database, adapter: { client: env.client }, wallet: env.wallet, chainId: 31337, log }).map(
+        (w) => w.name,
+      ),
+    ).toEqual(['sender', 'sweeper']);
   });
 });

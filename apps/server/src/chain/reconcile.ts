@@ -151,7 +151,10 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileData> 
       const detail =
         `reconcile at block ${block}: on chain ${row.onChain} ${n.code} (hot wallet + ${addresses.length - 1} deposit addresses)` +
         ` + in flight ${row.inFlight} < owed ${row.owed} (users' available + frozen + fees): drift ${row.drift}, tolerance ${row.tolerance}`;
-      log.error({ network: n.id, code: n.code, onChain: row.onChain, inFlight: row.inFlight, owed: row.owed, drift: row.drift }, 'reconciliation drift');
+      log.error(
+        { network: n.id, code: n.code, onChain: row.onChain, inFlight: row.inFlight, owed: row.owed, drift: row.drift },
+        'reconciliation drift',
+      );
       if (opts.openIncidents !== false) {
         const opened = await database.sql.query<{ id: number }>(
           `insert into chain_incidents (network_id, chain_id, kind, detail)

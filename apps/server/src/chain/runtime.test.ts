@@ -37,7 +37,12 @@ describe('chain runtime against a configured RPC node', () => {
 
   it('refuses the anvil test mnemonic on a chain that is not local', async () => {
     await expect(
-      startChain({ config: config({ EVM_RPC_URL: mainnetLike.url, WALLET_MNEMONIC: ANVIL_TEST_MNEMONIC }), database, log: quiet, loop: false }),
+      startChain({
+        config: config({ EVM_RPC_URL: mainnetLike.url, WALLET_MNEMONIC: ANVIL_TEST_MNEMONIC }),
+        database,
+        log: quiet,
+        loop: false,
+      }),
     ).rejects.toThrow(/test mnemonic|local/i);
   });
 
@@ -45,7 +50,12 @@ describe('chain runtime against a configured RPC node', () => {
     const mnemonic = generateMnemonic(wordlist, 256);
     const file = path.join(dataDir, 'secret-mnemonic');
     fs.writeFileSync(file, `${mnemonic}\n`, { mode: 0o600 });
-    const chain = await startChain({ config: config({ EVM_RPC_URL: mainnetLike.url, WALLET_MNEMONIC_FILE: file }), database, log: quiet, loop: false });
+    const chain = await startChain({
+      config: config({ EVM_RPC_URL: mainnetLike.url, WALLET_MNEMONIC_FILE: file }),
+      database,
+      log: quiet,
+      loop: false,
+    });
     try {
       expect(chain.live?.url).toBe(mainnetLike.url);
       expect(chain.live?.chainId).toBe(1);

@@ -87,7 +87,10 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
     allowGenerate: embedded,
   });
   if (loaded.generated) {
-    log.warn({ file: `${config.dataDir}/wallet-mnemonic` }, 'generated a new HD wallet mnemonic (embedded mode; back it up, set WALLET_MNEMONIC_FILE in production)');
+    log.warn(
+      { file: `${config.dataDir}/wallet-mnemonic` },
+      'generated a new HD wallet mnemonic (embedded mode; back it up, set WALLET_MNEMONIC_FILE in production)',
+    );
   }
   const wallet = new HdWallet(loaded.mnemonic);
   const hot = wallet.hotAccount().address;
@@ -108,7 +111,11 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
 
   let local: LocalChain | undefined;
   if (embedded) {
-    local = await startLocalChain({ dataDir: opts.loop === false ? undefined : config.dataDir, blockTime: opts.loop === false ? undefined : config.LOCAL_CHAIN_BLOCK_TIME, hot });
+    local = await startLocalChain({
+      dataDir: opts.loop === false ? undefined : config.dataDir,
+      blockTime: opts.loop === false ? undefined : config.LOCAL_CHAIN_BLOCK_TIME,
+      hot,
+    });
     await database.sql.query(
       `update networks n set contract = v.contract from (values ('USDT', $1), ('USDC', $2)) as v(code, contract), currencies c
        where n.chain_id = $3 and c.id = n.currency_id and c.code = v.code and n.contract is distinct from v.contract`,
@@ -207,5 +214,9 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
 function describe(err: unknown): { name: string; message: string; code?: string } {
   // Drizzle's wrapper repeats the query and its parameters in its message: use the cause's.
   const e = ((err as { cause?: unknown })?.cause ?? err) as { name?: string; message?: string; code?: unknown };
-  return { name: e?.name ?? 'Error', message: String(e?.message ?? err).slice(0, 300), ...(typeof e?.code === 'string' && { code: e.code }) };
+  return {
+    name: e?.name ?? 'Error',
+    message: String(e?.message ?? err).slice(0, 300),
+    ...(typeof e?.code === 'string' && { code: e.code }),
+  };
 }

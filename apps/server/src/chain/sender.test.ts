@@ -349,8 +349,7 @@ describe('WithdrawalSender on anvil', () => {
       expect((await withdrawal(env, id)).status).toBe('completed');
       expect(await attemptsOf(env, id)).toHaveLength(1);
       const j = jobs[i] as (typeof jobs)[0];
-      const got =
-        j.code === 'ETH' ? await env.chain.client.getBalance({ address: j.to }) : await tokenBalance(env, 'USDT', j.to);
+      const got = j.code === 'ETH' ? await env.chain.client.getBalance({ address: j.to }) : await tokenBalance(env, 'USDT', j.to);
       expect(got).toBe(parseUnits(j.amount, j.code === 'ETH' ? 18 : 6));
     }
     expect(await env.chain.client.getTransactionCount({ address: env.hot.address })).toBe(pendingBefore + 20);

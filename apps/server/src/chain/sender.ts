@@ -305,7 +305,8 @@ export class WithdrawalSender {
       const sent = await broadcast(this.client, latest.raw);
       await noteBroadcast(this.database, latest.id, sent);
       if (sent.outcome === 'sent') result.resent++;
-      if (sent.outcome === 'error') this.log.warn({ withdrawal: f.id, txHash: latest.hash, error: sent.error }, 'withdrawal re-send refused');
+      if (sent.outcome === 'error')
+        this.log.warn({ withdrawal: f.id, txHash: latest.hash, error: sent.error }, 'withdrawal re-send refused');
     }
   }
 
@@ -314,14 +315,19 @@ export class WithdrawalSender {
     let price = bumpedGasPrice(latest.gasPrice, nodePrice);
     if (this.maxFeeWei !== undefined && price > this.maxFeeWei) {
       if (this.maxFeeWei < bumpedGasPrice(latest.gasPrice, 0n)) {
-        this.log.warn({ withdrawal: f.id, gasPrice: latest.gasPrice.toString(), cap: this.maxFeeWei.toString() }, 'cannot replace: gas price cap reached');
+        this.log.warn(
+          { withdrawal: f.id, gasPrice: latest.gasPrice.toString(), cap: this.maxFeeWei.toString() },
+          'cannot replace: gas price cap reached',
+        );
         return false;
       }
       price = this.maxFeeWei;
     }
     const raw = await signReplacement(this.hot, latest, price, this.chainId);
     const hash = await inTransaction(this.database, async (q) => {
-      const [w] = await q<{ status: string; tx_hash: string | null }>('select status, tx_hash from withdrawals where id = $1 for update', [f.id]);
+      const [w] = await q<{ status: string; tx_hash: string | null }>('select status, tx_hash from withdrawals where id = $1 for update', [
+        f.id,
+      ]);
       if (w?.status !== 'broadcast' || w.tx_hash !== latest.hash) return null; // someone else moved it on
       const h = await recordChainTx(q, {
         chainId: this.chainId,
@@ -427,15 +433,15 @@ export class WithdrawalSender {
     });
     const affordable = plans.filter(
       (p) =>
-        !('error' in p) &&
-        (p.w.native ? ethLeft >= p.units + TRANSFER_GAS * gasPrice : (tokenLeft.get(p.w.network_id) ?? 0n) >= p.units),
+        !('error' in p) && (p.w.native ? ethLeft >= p.units + TRANSFER_GAS * gasPrice : (tokenLeft.get(p.w.network_id) ?? 0n) >= p.units),
     );
     const estimates = await Promise.all(
       affordable.map((p) =>
         'to' in p
-          ? this.client
-              .estimateGas({ account: hot, to: p.to, value: p.value, data: p.data })
-              .then((gas) => ({ gas }), (err: unknown) => ({ err }))
+          ? this.client.estimateGas({ account: hot, to: p.to, value: p.value, data: p.data }).then(
+              (gas) => ({ gas }),
+              (err: unknown) => ({ err }),
+            )
           : Promise.resolve({ err: new Error('no plan') }),
       ),
     );
@@ -458,7 +464,9 @@ export class WithdrawalSender {
       }
       if ('err' in estimate) {
         if (isRevert(estimate.err)) {
-          const reason = p.w.native ? 'refused by the recipient (the transfer would revert)' : 'refused by the token contract (the transfer would revert)';
+          const reason = p.w.native
+            ? 'refused by the recipient (the transfer would revert)'
+            : 'refused by the token contract (the transfer would revert)';
           if (await this.failQueued(id, reason)) {
             result.failed++;
             this.log.warn({ withdrawal: id, error: errorText(estimate.err) }, 'withdrawal refused before signing: refunded');
@@ -525,7 +533,10 @@ export class WithdrawalSender {
         ]);
         if (row) await noteBroadcast(this.database, Number(row.id), sent);
         if (sent.outcome === 'error') {
-          this.log.warn({ withdrawal: id, txHash: signed.hash, error: sent.error }, 'broadcast refused; the stored transaction is re-sent next tick');
+          this.log.warn(
+            { withdrawal: id, txHash: signed.hash, error: sent.error },
+            'broadcast refused; the stored transaction is re-sent next tick',
+          );
         }
       }
       this.log.info({ withdrawal: id, nonce: signed.nonce, txHash: signed.hash }, 'withdrawal broadcast');

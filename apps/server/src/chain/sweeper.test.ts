@@ -145,7 +145,9 @@ describe('Sweeper on anvil', () => {
       await env.chain.mine(1);
       await watcher.tick();
     }
-    const after = await env.database.sql.query<{ tx_hash: string }>('select tx_hash from deposits where lower(address) = lower($1)', [address]);
+    const after = await env.database.sql.query<{ tx_hash: string }>('select tx_hash from deposits where lower(address) = lower($1)', [
+      address,
+    ]);
     expect(after).toHaveLength(1);
     expect(after.map((d) => d.tx_hash)).not.toContain(topup?.tx_hash);
   });
@@ -210,12 +212,7 @@ describe('Sweeper on anvil', () => {
     await tickUntil(s, address, 'done');
     expect(await tokenBalance(env, 'USDT', address)).toBe(0n);
     const all = await txsOf(s0?.id as number);
-    expect(all.map((t) => `${t.purpose}:${t.status}`)).toEqual([
-      'gas_topup:mined',
-      'sweep:reverted',
-      'gas_topup:mined',
-      'sweep:mined',
-    ]);
+    expect(all.map((t) => `${t.purpose}:${t.status}`)).toEqual(['gas_topup:mined', 'sweep:reverted', 'gas_topup:mined', 'sweep:mined']);
   });
 
   it('replaces a stuck ETH sweep at >= 110% with the value lowered by the extra fee (still zero dust)', async () => {
@@ -269,7 +266,12 @@ describe('Sweeper on anvil', () => {
     const nonces = hotTxs.map((t) => t.nonce);
     expect(new Set(nonces).size).toBe(nonces.length);
     expect(nonces).toEqual(Array.from({ length: nonces.length }, (_, i) => (nonces[0] as number) + i));
-    expect(hotTxs.slice(before).map((t) => t.purpose).sort()).toEqual(['gas_topup', 'gas_topup', 'withdrawal', 'withdrawal']);
+    expect(
+      hotTxs
+        .slice(before)
+        .map((t) => t.purpose)
+        .sort(),
+    ).toEqual(['gas_topup', 'gas_topup', 'withdrawal', 'withdrawal']);
     expect(await env.chain.client.getTransactionCount({ address: env.hot.address })).toBe((nonces.at(-1) as number) + 1);
   });
 

@@ -186,7 +186,17 @@ export class Sweeper {
    * send, follow receipts, retry). Idle (no new credit, no open sweep) it makes no RPC call.
    */
   async tick(): Promise<SweeperTickResult> {
-    const result: SweeperTickResult = { checked: 0, created: 0, toppedUp: 0, sent: 0, done: 0, retried: 0, failed: 0, resent: 0, bumped: 0 };
+    const result: SweeperTickResult = {
+      checked: 0,
+      created: 0,
+      toppedUp: 0,
+      sent: 0,
+      done: 0,
+      retried: 0,
+      failed: 0,
+      resent: 0,
+      bumped: 0,
+    };
     const open = await this.openSweeps();
     const created = await this.discover(new Set(open.map((s) => s.address.toLowerCase())), result);
     await this.advance([...open, ...created], result);
@@ -313,9 +323,7 @@ export class Sweeper {
     // nonce counts first, receipts after: a transaction mined in between is seen by the receipts
     const counts = new Map<string, number>();
     if (watched.length > 0) {
-      const senders = [
-        ...new Set(watched.map((s) => (s.status === 'waiting_for_gas' ? this.hot.address : s.address).toLowerCase())),
-      ];
+      const senders = [...new Set(watched.map((s) => (s.status === 'waiting_for_gas' ? this.hot.address : s.address).toLowerCase()))];
       const got = await Promise.all(senders.map((a) => this.client.getTransactionCount({ address: getAddress(a) })));
       for (const [i, a] of senders.entries()) counts.set(a, got[i] as number);
     }
@@ -524,11 +532,7 @@ export class Sweeper {
   }
 
   /** ready: sign the sweep from the deposit address (ETH: all but the fee; token: its whole balance). */
-  private async sendSweep(
-    s: Sweep,
-    price: () => Promise<{ price: bigint; capped: boolean }>,
-    result: SweeperTickResult,
-  ): Promise<void> {
+  private async sendSweep(s: Sweep, price: () => Promise<{ price: bigint; capped: boolean }>, result: SweeperTickResult): Promise<void> {
     const account = this.wallet.depositAccount(s.index);
     if (account.address.toLowerCase() !== s.address.toLowerCase()) {
       throw new Error(`sweep ${s.id}: address index ${s.index} derives ${account.address}, not ${s.address}`);
@@ -766,4 +770,3 @@ export class Sweeper {
     );
   }
 }
-

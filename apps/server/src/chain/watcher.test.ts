@@ -20,10 +20,15 @@ describe('deposit watcher against reorgs inside a tick', () => {
   const rpc = (method: string, params: unknown[]) => local().client.request({ method, params } as never) as Promise<unknown>;
   const watch = (adapter: ChainAdapter = live().adapter) => new DepositWatcher(t.database, adapter, live().chainId).tick();
   const addressOf = async (u: TestUser, code: string) =>
-    (await call<DepositAddress>('POST', '/api/deposit/createAddress', { token: u.token, body: { currencyId: nets[code]!.currencyId, networkId: nets[code]!.id } })).data
-      .address as EvmAddress;
+    (
+      await call<DepositAddress>('POST', '/api/deposit/createAddress', {
+        token: u.token,
+        body: { currencyId: nets[code]!.currencyId, networkId: nets[code]!.id },
+      })
+    ).data.address as EvmAddress;
   const deposits = async (u: TestUser) =>
-    (await call<PageResponse<DepositRecord>>('POST', '/api/deposit/getDepositList', { token: u.token, body: { page: 1, pageSize: 50 } })).data.list;
+    (await call<PageResponse<DepositRecord>>('POST', '/api/deposit/getDepositList', { token: u.token, body: { page: 1, pageSize: 50 } }))
+      .data.list;
   const available = async (u: TestUser, code: string) =>
     (await call<Balance>('GET', `/api/currency/balance/${nets[code]!.currencyId}`, { token: u.token })).data.available;
 

@@ -155,10 +155,9 @@ export class DepositWatcher {
   private async scan(from: number, to: number, tip: number, cursorHash: string | null, recheck = false): Promise<number | 'reorged'> {
     const [networks, addresses] = await Promise.all([
       this.networks(),
-      this.database.sql.query<{ address: string; user_id: number }>(
-        'select address, user_id from deposit_addresses where chain_id = $1',
-        [this.chainId],
-      ),
+      this.database.sql.query<{ address: string; user_id: number }>('select address, user_id from deposit_addresses where chain_id = $1', [
+        this.chainId,
+      ]),
     ]);
     const owner = new Map(addresses.map((a) => [a.address.toLowerCase(), Number(a.user_id)]));
     const keepFrom = Math.max(from, tip - WATCH_HASH_WINDOW + 1);
@@ -341,10 +340,10 @@ export class DepositWatcher {
     if (ancestor === null) {
       // Deeper than the stored window: start again below it and let an operator look.
       ancestor = Math.max(-1, (stored.at(-1)?.block_number ?? from) - 1);
-      await this.database.sql.query(
-        `insert into chain_incidents (chain_id, kind, detail) values ($1, 'unrecoverable_reorg', $2)`,
-        [this.chainId, `reorg below block ${ancestor + 1}: no stored block hash matches the chain`],
-      );
+      await this.database.sql.query(`insert into chain_incidents (chain_id, kind, detail) values ($1, 'unrecoverable_reorg', $2)`, [
+        this.chainId,
+        `reorg below block ${ancestor + 1}: no stored block hash matches the chain`,
+      ]);
     }
     const header = ancestor >= 0 ? await this.chain.blockHeader(BigInt(ancestor)) : null;
     const [res] = await this.database.sql.query<{ dropped: number; incidents: number }>(

@@ -47,9 +47,7 @@ await withConfiguredDatabase(async (database) => {
   let local: LocalChain | undefined;
   if (!config.EVM_RPC_URL) {
     if (config.DATABASE_URL) {
-      throw new Error(
-        'set EVM_RPC_URL: the embedded local chain belongs to the running server and is not reachable from here',
-      );
+      throw new Error('set EVM_RPC_URL: the embedded local chain belongs to the running server and is not reachable from here');
     }
     if (!existsSync(join(config.dataDir, LOCAL_CHAIN_FILE))) {
       throw new Error(`no local chain in ${config.dataDir} (start the server once, or set EVM_RPC_URL)`);

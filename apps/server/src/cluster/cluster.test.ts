@@ -159,7 +159,7 @@ describe.runIf(testDbKind === 'postgres')('WORKERS=2 on PostgreSQL', () => {
     try {
       await until(async () => childrenOf(pid).length === 2 && (await healthy()), 90_000, 'two workers serving');
     } catch (e) {
-      throw new Error(`${(e as Error).message} (workers: ${childrenOf(pid).join(",")})\n${out.slice(-3000)}`);
+      throw new Error(`${(e as Error).message} (workers: ${childrenOf(pid).join(',')})\n${out.slice(-3000)}`);
     }
     // Each request is answered (by either worker) in the envelope.
     const answers = await Promise.all(Array.from({ length: 20 }, () => fetch(`${base}/api/health`).then((r) => r.status)));

@@ -25,12 +25,7 @@ export interface JobsLeaderLog {
  * stay safe to run twice (row locks, idempotent deletes): a lost lead stops them at the next
  * check, and a tick already running finishes.
  */
-export function startJobsLeader(opts: {
-  database: Database;
-  log: JobsLeaderLog;
-  start: () => LeaderJob[];
-  retryMs?: number;
-}) {
+export function startJobsLeader(opts: { database: Database; log: JobsLeaderLog; start: () => LeaderJob[]; retryMs?: number }) {
   const retryMs = opts.retryMs ?? JOBS_LEADER_RETRY_MS;
   let leadership: Awaited<ReturnType<typeof takeLeadership>> = null;
   let jobs: LeaderJob[] = [];

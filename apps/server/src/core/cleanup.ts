@@ -64,13 +64,13 @@ const STATEMENTS: Record<keyof CleanupCounts, { sql: string; retentionS: number 
 };
 
 /** Deletes everything past its retention, batch by batch; answers how many rows of each. */
-export async function cleanupExpired(
-  database: Pick<Database, 'sql'>,
-  opts: { batchSize?: number } = {},
-): Promise<CleanupCounts> {
+export async function cleanupExpired(database: Pick<Database, 'sql'>, opts: { batchSize?: number } = {}): Promise<CleanupCounts> {
   const batchSize = opts.batchSize ?? CLEANUP_BATCH_ROWS;
   const counts: CleanupCounts = { swapQuotes: 0, emailCodes: 0, sessions: 0, signIns: 0, authChallenges: 0 };
-  for (const [name, { sql, retentionS }] of Object.entries(STATEMENTS) as [keyof CleanupCounts, (typeof STATEMENTS)[keyof CleanupCounts]][]) {
+  for (const [name, { sql, retentionS }] of Object.entries(STATEMENTS) as [
+    keyof CleanupCounts,
+    (typeof STATEMENTS)[keyof CleanupCounts],
+  ][]) {
     const cutoff = new Date(Date.now() - retentionS * 1000);
     for (;;) {
       const [row] = await database.sql.query<{ n: number }>(sql, [cutoff, batchSize]);
@@ -99,7 +99,9 @@ export function startCleanup(opts: { database: Pick<Database, 'sql'>; log: Clean
       .then((counts) => {
         if (Object.values(counts).some((n) => n > 0)) opts.log.info({ deleted: counts }, 'cleanup: expired rows deleted');
       })
-      .catch((err: unknown) => opts.log.warn({ error: err instanceof Error ? err.message : String(err) }, 'cleanup failed; next run retries'))
+      .catch((err: unknown) =>
+        opts.log.warn({ error: err instanceof Error ? err.message : String(err) }, 'cleanup failed; next run retries'),
+      )
       .finally(() => {
         running = undefined;
       });

@@ -46,9 +46,7 @@ describe('error log', () => {
     // Force failures: inserting a user raises; the sessions table is gone for a moment.
     await t.database.sql.query(`create function coffer_test_fail() returns trigger language plpgsql as $$
       begin raise exception 'forced failure'; end $$`);
-    await t.database.sql.query(
-      'create trigger coffer_test_fail before insert on users for each row execute function coffer_test_fail()',
-    );
+    await t.database.sql.query('create trigger coffer_test_fail before insert on users for each row execute function coffer_test_fail()');
     const registered = await call('POST', '/api/register', { body: { email: newcomer, password, code, nickname } });
     await t.database.sql.query('drop trigger coffer_test_fail on users');
     await t.database.sql.query('alter table sessions rename to sessions_gone');

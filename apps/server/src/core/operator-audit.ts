@@ -27,18 +27,15 @@ export function operatorOf(user: { id: number; email: string }): Pick<OperatorAc
  * together.
  */
 export async function recordOperatorAction(q: Query, a: OperatorAction): Promise<number> {
-  const [row] = await q<{ id: number }>(
-    'select coffer_operator_action($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb) as id',
-    [
-      a.actorUserId,
-      a.actor,
-      a.action,
-      a.targetType,
-      a.targetId === null ? null : String(a.targetId),
-      a.reason ?? null,
-      a.before === null || a.before === undefined ? null : JSON.stringify(a.before),
-      a.after === null || a.after === undefined ? null : JSON.stringify(a.after),
-    ],
-  );
+  const [row] = await q<{ id: number }>('select coffer_operator_action($1, $2, $3, $4, $5, $6, $7::jsonb, $8::jsonb) as id', [
+    a.actorUserId,
+    a.actor,
+    a.action,
+    a.targetType,
+    a.targetId === null ? null : String(a.targetId),
+    a.reason ?? null,
+    a.before === null || a.before === undefined ? null : JSON.stringify(a.before),
+    a.after === null || a.after === undefined ? null : JSON.stringify(a.after),
+  ]);
   return Number(row?.id);
 }

@@ -70,10 +70,10 @@ export async function readRateLimit(sql: SqlClient, key: string, windowMs: numbe
 
 /** Gives one hit back (a reserved try that turned out not to count). */
 export async function refundRateLimit(sql: SqlClient, key: string, windowMs: number): Promise<void> {
-  await sql.query(
-    `update rate_limits set count = count - 1 where key = $1 and window_ms = $2::int and count > 0 and reset_at > now()`,
-    [key, Math.trunc(windowMs)],
-  );
+  await sql.query(`update rate_limits set count = count - 1 where key = $1 and window_ms = $2::int and count > 0 and reset_at > now()`, [
+    key,
+    Math.trunc(windowMs),
+  ]);
 }
 
 /** Deletes the rows whose window is over; answers how many. */

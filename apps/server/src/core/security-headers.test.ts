@@ -47,7 +47,7 @@ describe('security headers', () => {
     fs.rmSync(webDir, { recursive: true, force: true });
   });
 
-  it("gives the web app a CSP that allows only its own scripts and the hashed inline one, and no framing", async () => {
+  it('gives the web app a CSP that allows only its own scripts and the hashed inline one, and no framing', async () => {
     for (const url of ['/', '/login', '/charge']) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode).toBe(200);
@@ -79,10 +79,7 @@ describe('security headers', () => {
     const later = new Date(Date.now() + 5000);
     fs.utimesSync(file, later, later);
     const res = await t.app.inject({ method: 'GET', url: '/' });
-    expect(directives(res.headers['content-security-policy'] as string).get('script-src')).toEqual([
-      "'self'",
-      sha256(rebuilt),
-    ]);
+    expect(directives(res.headers['content-security-policy'] as string).get('script-src')).toEqual(["'self'", sha256(rebuilt)]);
   });
 
   it('sends the headers with API answers and static assets too', async () => {

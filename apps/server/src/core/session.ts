@@ -42,12 +42,7 @@ export async function assertSignInAllowed(db: Db, userId: number): Promise<void>
   if (row?.disabledAt) throw new BizError(ErrorCode.ACCOUNT_DISABLED);
 }
 
-export async function createSession(
-  db: Db,
-  userId: number,
-  ttlHours: number,
-  meta: { userAgent?: string; ip?: string },
-): Promise<string> {
+export async function createSession(db: Db, userId: number, ttlHours: number, meta: { userAgent?: string; ip?: string }): Promise<string> {
   await assertSignInAllowed(db, userId);
   const token = newToken();
   await db.insert(sessions).values({

@@ -35,7 +35,12 @@ export interface Database {
    * PostgreSQL only: a connection of its own, kept until released (session-level advisory
    * locks, e.g. the chain leader's). PGlite has one connection and one process.
    */
-  dedicated?(): Promise<{ query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>; release(destroy?: boolean | Error): void; on(event: 'error', fn: (e: Error) => void): unknown; off(event: 'error', fn: (e: Error) => void): unknown }>;
+  dedicated?(): Promise<{
+    query(text: string, params?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+    release(destroy?: boolean | Error): void;
+    on(event: 'error', fn: (e: Error) => void): unknown;
+    off(event: 'error', fn: (e: Error) => void): unknown;
+  }>;
 }
 
 export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../drizzle');

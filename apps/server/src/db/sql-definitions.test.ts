@@ -1,12 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../test/harness.ts';
 import type { Database } from './client.ts';
-import {
-  compareSqlDefinitions,
-  databaseSqlDefinitions,
-  fileSqlDefinitions,
-  normaliseSql,
-} from './sql-definitions.ts';
+import { compareSqlDefinitions, databaseSqlDefinitions, fileSqlDefinitions, normaliseSql } from './sql-definitions.ts';
 
 describe('apps/server/sql holds the current definition of every SQL function and trigger', () => {
   let database: Database;
@@ -24,9 +19,7 @@ describe('apps/server/sql holds the current definition of every SQL function and
   });
 
   it('sees a changed body, a function without a file and a file without a function', async () => {
-    await database.sql.query(
-      `create function public.probe_without_file() returns int language sql as $$ select 1 $$`,
-    );
+    await database.sql.query(`create function public.probe_without_file() returns int language sql as $$ select 1 $$`);
     const fromDatabase = await databaseSqlDefinitions(database.sql);
     const files = fileSqlDefinitions().map((f) =>
       f.file === 'functions/ledger_post.sql' ? { ...f, text: f.text.replace('BEGIN', 'BEGIN\n  PERFORM 1;') } : f,

@@ -47,9 +47,7 @@ export async function adjustBalance(database: Database, input: AdjustInput): Pro
   if ('uid' in input.user) {
     uid = input.user.uid;
   } else {
-    const rows = await database.sql.query<{ id: number }>('select id from users where email = $1', [
-      input.user.email.trim().toLowerCase(),
-    ]);
+    const rows = await database.sql.query<{ id: number }>('select id from users where email = $1', [input.user.email.trim().toLowerCase()]);
     if (!rows[0]) throw new BizError(ErrorCode.RECIPIENT_NOT_FOUND);
     uid = Number(rows[0].id);
   }

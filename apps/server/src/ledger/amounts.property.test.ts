@@ -25,9 +25,7 @@ const typed = fc
 
 /** Stored NUMERIC(38,18) values within a currency's decimals, as PostgreSQL prints them. */
 const stored = (decimals: number) =>
-  fc
-    .tuple(fc.boolean(), digits(1, 20), digits(0, decimals))
-    .map(([neg, int, frac]) => `${neg ? '-' : ''}${int}.${frac.padEnd(18, '0')}`);
+  fc.tuple(fc.boolean(), digits(1, 20), digits(0, decimals)).map(([neg, int, frac]) => `${neg ? '-' : ''}${int}.${frac.padEnd(18, '0')}`);
 
 describe('client and server amount rules agree (fast-check)', () => {
   it.each(CURRENCY_DECIMALS)('parse the same typed strings the same way (%i decimals)', (decimals) => {
@@ -45,8 +43,7 @@ describe('client and server amount rules agree (fast-check)', () => {
           expect(server).toBe(client.value);
           // What the client sends is what the server stores.
           expect(parseAmount(client.value, { decimals }, { limits: false })).toBe(client.value);
-        }
-        else expect(server).toBe(client.error === 'shape' ? 'shape' : 'range');
+        } else expect(server).toBe(client.error === 'shape' ? 'shape' : 'range');
       }),
       { numRuns: RUNS },
     );
@@ -75,7 +72,10 @@ const positive = (decimals: number) =>
 const pairs = fc.record({
   fromDecimals: fc.constantFrom(...CURRENCY_DECIMALS),
   toDecimals: fc.constantFrom(...CURRENCY_DECIMALS),
-  midRate: fc.tuple(digits(1, 6), digits(0, 18)).map(([i, f]) => (f ? `${i}.${f}` : i)).filter((v) => /[1-9]/.test(v)),
+  midRate: fc
+    .tuple(digits(1, 6), digits(0, 18))
+    .map(([i, f]) => (f ? `${i}.${f}` : i))
+    .filter((v) => /[1-9]/.test(v)),
   spreadBps: fc.integer({ min: 0, max: 500 }),
   feeBps: fc.integer({ min: 0, max: 500 }),
   feeCurrency: fc.constantFrom('from' as const, 'to' as const),
@@ -134,9 +134,7 @@ describe('display precision rounds as the server would (fast-check)', () => {
           const value = new Decimal(raw).toDecimalPlaces(decimals, Decimal.ROUND_DOWN).toFixed();
           const shown = displayDecimals({ code, decimals });
           expect(shown).toBeLessThanOrEqual(decimals);
-          const server = new Decimal(value)
-            .toDecimalPlaces(shown, rounding === 'down' ? Decimal.ROUND_DOWN : Decimal.ROUND_UP)
-            .toFixed();
+          const server = new Decimal(value).toDecimalPlaces(shown, rounding === 'down' ? Decimal.ROUND_DOWN : Decimal.ROUND_UP).toFixed();
           const client = formatDecimal(value, { decimals: shown, rounding });
           expect(client?.replaceAll(',', '')).toBe(server);
           expect(roundAmount(value, shown, rounding)).toBe(server);

@@ -43,7 +43,10 @@ describe('amount rules', () => {
 
   it('refuses non-decimal shapes: 1001', () => {
     for (const bad of ['', 'abc', '-1', '+1', '1e5', '1.', '.5', '0x10', '1,5', 'NaN', 'Infinity', ' 1 2']) {
-      expect(code(() => parseAmount(bad, usdt)), bad).toBe(1001);
+      expect(
+        code(() => parseAmount(bad, usdt)),
+        bad,
+      ).toBe(1001);
     }
   });
 

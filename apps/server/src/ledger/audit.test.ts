@@ -28,7 +28,15 @@ describe('ledger audit', () => {
     database = await createTestDatabase();
     alice = (await createUser({ database }, { email: 'a@audit.test' })).uid;
     bob = (await createUser({ database }, { email: 'b@audit.test' })).uid;
-    await adjustBalance(database, { user: { uid: alice }, currency: 'USDT', amount: '100', direction: 'credit', reason: 'seed', actor: 't', actorUserId: null });
+    await adjustBalance(database, {
+      user: { uid: alice },
+      currency: 'USDT',
+      amount: '100',
+      direction: 'credit',
+      reason: 'seed',
+      actor: 't',
+      actorUserId: null,
+    });
     usdt = Number((await q<{ id: number }>(`select id from currencies where code = 'USDT'`))[0]!.id);
     await q(`select * from coffer_transfer_apply($1, $2, null, null, $3, 10, null, 'uid', null, null, null, null)`, [alice, bob, usdt]);
     await q(`select * from coffer_transfer_apply($1, $2, null, null, $3, 5, null, 'uid', null, null, null, null)`, [bob, alice, usdt]);
@@ -153,7 +161,11 @@ describe('ledger audit', () => {
   });
 
   it('catches a reused idempotency key', async () => {
-    await q(`select * from coffer_transfer_apply($1, $2, null, null, $3, 1, null, 'uid', 'dup-key-0001', 'h1', null, null)`, [alice, bob, usdt]);
+    await q(`select * from coffer_transfer_apply($1, $2, null, null, $3, 1, null, 'uid', 'dup-key-0001', 'h1', null, null)`, [
+      alice,
+      bob,
+      usdt,
+    ]);
     await q('drop index journal_entries_idempotency_key');
     const [other] = await q<{ id: number }>(
       `select min(entry_id) as id from transfers where from_user_id = $1 and entry_id not in

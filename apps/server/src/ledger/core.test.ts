@@ -57,10 +57,9 @@ describe('system accounts created on demand', () => {
       floors[kind] = row!.min_balance === null ? null : String(Number(row!.min_balance));
     }
     expect(floors).toEqual({ house: '0', fees: '0', world: null, adjustments: null });
-    const [swapHouse] = await q<{ same: boolean }>(
-      `select swap_system_account($1, 'house') = ledger_account(null, $1, 'house') as same`,
-      [cur!.id],
-    );
+    const [swapHouse] = await q<{ same: boolean }>(`select swap_system_account($1, 'house') = ledger_account(null, $1, 'house') as same`, [
+      cur!.id,
+    ]);
     expect(swapHouse!.same).toBe(true);
   });
 });

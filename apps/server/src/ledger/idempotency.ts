@@ -48,9 +48,12 @@ export async function keepRefusal(
 ): Promise<'kept' | 'not kept' | 'taken'> {
   const state = error instanceof BizError ? KEPT_BEFORE_LEDGER[error.bizCode] : undefined;
   if (!state) return 'not kept';
-  const [row] = await database.sql.query<{ answer: string }>(
-    'select ledger_keep_refusal($1, $2, $3, $4, $5) as answer',
-    [kind, userId, key, hash, state],
-  );
+  const [row] = await database.sql.query<{ answer: string }>('select ledger_keep_refusal($1, $2, $3, $4, $5) as answer', [
+    kind,
+    userId,
+    key,
+    hash,
+    state,
+  ]);
   return row?.answer === state ? 'kept' : 'taken';
 }

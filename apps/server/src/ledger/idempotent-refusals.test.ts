@@ -128,10 +128,9 @@ describe('refusals are kept under their Idempotency-Key', () => {
 
     it('the batch keeps a refusal in the statement that refused it, twins in one batch included', async () => {
       const [alice, bob] = [await createUser(t), await createUser(t)];
-      const tokenHash = (await t.database.sql.query<{ token_hash: string }>(
-        'select token_hash from sessions where user_id = $1',
-        [alice.uid],
-      ))[0]!.token_hash;
+      const tokenHash = (
+        await t.database.sql.query<{ token_hash: string }>('select token_hash from sessions where user_id = $1', [alice.uid])
+      )[0]!.token_hash;
       const k = key();
       const rows = await t.database.sql.query<{ b_i: number; b_state: string | null }>(
         `select b_i, b_state from coffer_transfer_batch($1, $2, $3, $4, $5::numeric[], $6, $7, $8) order by b_i`,
@@ -161,9 +160,9 @@ describe('refusals are kept under their Idempotency-Key', () => {
     // API process) reach the same key at once; whoever keeps the refusal first, every batch
     // answers it, or 40001 (run again) when it lost the race.
     const alice = await createUser(t);
-    const tokenHash = (await t.database.sql.query<{ token_hash: string }>('select token_hash from sessions where user_id = $1', [
-      alice.uid,
-    ]))[0]!.token_hash;
+    const tokenHash = (
+      await t.database.sql.query<{ token_hash: string }>('select token_hash from sessions where user_id = $1', [alice.uid])
+    )[0]!.token_hash;
     const keys = Array.from({ length: 5 }, key);
     const batch = () =>
       t.database.sql.query<{ b_i: number; b_state: string | null }>(
@@ -192,8 +191,9 @@ describe('refusals are kept under their Idempotency-Key', () => {
   it('ledger_keep_refusal: keeps once, hears its own refusal again, and yields to another answer (40001)', async () => {
     const u = await createUser(t);
     const keep = async (k: string, hash: string, state: string) =>
-      (await t.database.sql.query<{ a: string }>(`select ledger_keep_refusal('transfer', $1, $2, $3, $4) as a`, [u.uid, k, hash, state]))[0]!
-        .a;
+      (
+        await t.database.sql.query<{ a: string }>(`select ledger_keep_refusal('transfer', $1, $2, $3, $4) as a`, [u.uid, k, hash, state])
+      )[0]!.a;
     const k = key();
     expect(await keep(k, 'h', 'CB001')).toBe('CB001');
     expect(await keep(k, 'h', 'CB001')).toBe('CB001'); // the same refusal again: a replay

@@ -20,12 +20,7 @@ export interface Mailer {
  * SMTP when SMTP_URL is set; otherwise the mail is printed to the log and kept as JSON in
  * DATA_DIR/mail so a newcomer can read the sign-up code without a mail server.
  */
-export function createMailer(opts: {
-  smtpUrl?: string;
-  from: string;
-  dataDir: string;
-  log: FastifyBaseLogger;
-}): Mailer {
+export function createMailer(opts: { smtpUrl?: string; from: string; dataDir: string; log: FastifyBaseLogger }): Mailer {
   if (opts.smtpUrl) {
     const transport = nodemailer.createTransport(opts.smtpUrl);
     return {

@@ -33,7 +33,14 @@ async function freePort(): Promise<number> {
     });
   for (;;) {
     const base = await take(0);
-    if (base < 65535 && (await take(base + 1).then(() => true, () => false))) return base;
+    if (
+      base < 65535 &&
+      (await take(base + 1).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return base;
   }
 }
 

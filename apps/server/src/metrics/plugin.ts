@@ -41,14 +41,18 @@ export function installMetrics(app: FastifyInstance) {
   });
 
   app.get(ADMIN_METRICS_PATH, { schema: { hide: true }, preHandler: app.requireOperator }, async (_request, reply) =>
-    reply.header('cache-control', 'no-store').type(metrics.contentType).send(await metrics.scrape()),
+    reply
+      .header('cache-control', 'no-store')
+      .type(metrics.contentType)
+      .send(await metrics.scrape()),
   );
 
   app.addHook('onReady', async () => {
     if (config.METRICS_PORT === undefined) return;
     // Worker n of a cluster listens on METRICS_PORT + n - 1 (0 stays "any free port").
     const port = config.METRICS_PORT === 0 ? 0 : config.METRICS_PORT + (workerId ?? 1) - 1;
-    if (port !== 0 && port === config.PORT) throw new Error(`METRICS_PORT ${port} is the API port (PORT); give metrics a port of their own`);
+    if (port !== 0 && port === config.PORT)
+      throw new Error(`METRICS_PORT ${port} is the API port (PORT); give metrics a port of their own`);
     server = await listen(metrics, port, config.HOST);
   });
   app.addHook('onClose', async () => {

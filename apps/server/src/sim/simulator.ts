@@ -188,10 +188,7 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
   const viaRnd = new Prng(opts.seed ^ 0x5eed5eed);
   const model = new Model();
   const actions = Object.fromEntries(Object.keys(ACTIONS).map((a) => [a, 0])) as Record<Action, number>;
-  const faults = Object.fromEntries([...BATCH_FAULTS, ...ADJUST_FAULTS, ...REFUSAL_FAULTS].map((f) => [f, 0])) as Record<
-    FaultKind,
-    number
-  >;
+  const faults = Object.fromEntries([...BATCH_FAULTS, ...ADJUST_FAULTS, ...REFUSAL_FAULTS].map((f) => [f, 0])) as Record<FaultKind, number>;
   const faultBatchSizes: number[] = [];
   const answers: Record<string, number> = {};
   const count = (label: string) => {
@@ -322,7 +319,8 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
         const a = units(r.amount);
         if (r.to.uid === r.from.uid) return ErrorCode.CANNOT_SEND_TO_SELF;
         if (a <= 0n || decimalsOf(r.amount) > c.decimals) return ErrorCode.AMOUNT_OUT_OF_RANGE;
-        if ((c.transferMin && a < units(c.transferMin)) || (c.transferMax && a > units(c.transferMax))) return ErrorCode.AMOUNT_OUT_OF_RANGE;
+        if ((c.transferMin && a < units(c.transferMin)) || (c.transferMax && a > units(c.transferMax)))
+          return ErrorCode.AMOUNT_OUT_OF_RANGE;
         return model.balance(r.from.uid, r.currencyId) < a ? ErrorCode.INSUFFICIENT_BALANCE : 0;
       }
       if (r.kind === 'swap') {
@@ -383,7 +381,7 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
 
     /** Checks an answer against the model's expectation; returns the swap's effect for the model. */
     const expectAnswer = (r: Req, a: Answer, code: number, replayed: boolean, known?: Known): SwapEffect | undefined => {
-      check(a.code === code, `${describe(r)}: answered ${a.code}, the model expected ${code}${known ? ' (the key\'s first answer)' : ''}`);
+      check(a.code === code, `${describe(r)}: answered ${a.code}, the model expected ${code}${known ? " (the key's first answer)" : ''}`);
       if (code !== 0) {
         check(a.data === null, `${describe(r)}: a refusal carried data`);
         return undefined;
@@ -406,7 +404,10 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
         return undefined;
       }
       check(units(String(d.fromAmount)) === units(r.amount), `${describe(r)}: answered fromAmount ${d.fromAmount}`);
-      check(Number(d.fromCurrencyId) === r.fromCurrencyId && Number(d.toCurrencyId) === r.toCurrencyId, `${describe(r)}: answered another pair`);
+      check(
+        Number(d.fromCurrencyId) === r.fromCurrencyId && Number(d.toCurrencyId) === r.toCurrencyId,
+        `${describe(r)}: answered another pair`,
+      );
       check(units(String(d.toAmount)) > 0n && units(String(d.fee)) >= 0n, `${describe(r)}: answered toAmount ${d.toAmount}, fee ${d.fee}`);
       return {
         uid: r.user.uid,
@@ -531,7 +532,10 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
         const failed = answers.filter((a) => a.status === 500 && a.code === ErrorCode.INTERNAL);
         const answered = answers.filter((a) => !failed.includes(a));
         const l = landed.get(r);
-        check(failed.length <= (inFaulted.get(r) ?? 0), `${describe(r)}: ${failed.length} of its copies answered 500 outside any injected fault`);
+        check(
+          failed.length <= (inFaulted.get(r) ?? 0),
+          `${describe(r)}: ${failed.length} of its copies answered 500 outside any injected fault`,
+        );
         if (l) check(failed.length > 0, `${describe(r)}: its batch committed and the answer was lost, yet every copy answered`);
         let swap: SwapEffect | undefined;
         for (const a of answered) swap = expectAnswer(r, a, code, a.data?.replayed === true) ?? swap;
@@ -582,8 +586,17 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
         const c = rnd.pick(currencies);
         const direction = rnd.chance(60) ? 'credit' : 'debit';
         // A debit is sometimes more than the balance (3001, not kept: adjustments keep no refusal).
-        const amount = direction === 'debit' && rnd.chance(30) ? decimal(model.balance(u.uid, c.id) + units(randomAmount(c))) : randomAmount(c);
-        await single({ kind: 'adjust', user: u, currencyId: c.id, amount, direction, reason: `sim step ${step}`, key: rnd.chance(70) ? newKey() : null });
+        const amount =
+          direction === 'debit' && rnd.chance(30) ? decimal(model.balance(u.uid, c.id) + units(randomAmount(c))) : randomAmount(c);
+        await single({
+          kind: 'adjust',
+          user: u,
+          currencyId: c.id,
+          amount,
+          direction,
+          reason: `sim step ${step}`,
+          key: rnd.chance(70) ? newKey() : null,
+        });
       },
       burst: () => concurrent(withTwin(burstOf(2 + rnd.int(5)))),
       duplicate: async () => {
@@ -595,7 +608,10 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
         r.key = newKey();
         const code = predict(r);
         const [a, b] = await Promise.all([send(r), send(r)]);
-        check(a.code === code && b.code === code, `${describe(r)} twice at once: answered ${a.code} and ${b.code}, the model expected ${code}`);
+        check(
+          a.code === code && b.code === code,
+          `${describe(r)} twice at once: answered ${a.code} and ${b.code}, the model expected ${code}`,
+        );
         if (code === 0) {
           check(idOf(a) === idOf(b), `${describe(r)} twice at once: two ids ${idOf(a)} and ${idOf(b)}`);
           check([a, b].filter((x) => x.data!.replayed === false).length === 1, `${describe(r)} twice at once: not exactly one new answer`);
@@ -611,7 +627,10 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
         const r = k.req as HttpReq;
         const other = { ...bodyOf(r), amount: decimal(units(r.amount) + 1_000_000_000_000n) };
         const a = await send(r, other);
-        check(a.code === ErrorCode.IDEMPOTENCY_KEY_REUSED, `${describe(r)} with another amount under its key: answered ${a.code}, expected 3010`);
+        check(
+          a.code === ErrorCode.IDEMPOTENCY_KEY_REUSED,
+          `${describe(r)} with another amount under its key: answered ${a.code}, expected 3010`,
+        );
       },
       refused: async () => {
         const [u, v] = rnd.sample(people, 2) as [SimUser, SimUser];
@@ -822,7 +841,10 @@ async function openEnvironment(databaseUrl: string | undefined): Promise<Environ
   const idle = withFaults(raw);
   const apps: FastifyInstance[] = [];
   for (const database of [faulty.database, idle.database]) {
-    const app = await buildApp({ config, database, mailer, chain }, process.env.SIM_LOG ? { logStream: process.stderr } : { logger: false });
+    const app = await buildApp(
+      { config, database, mailer, chain },
+      process.env.SIM_LOG ? { logStream: process.stderr } : { logger: false },
+    );
     await app.ready();
     apps.push(app);
   }

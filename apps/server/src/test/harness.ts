@@ -121,10 +121,7 @@ export async function createTestApp(
     close: () => smtp.close(),
   };
   const chain = await startChain({ config, database, log: silentLog, connect: opts.chain === true, loop: false });
-  const app = await buildApp(
-    { config, database, mailer, chain },
-    opts.logStream ? { logStream: opts.logStream } : { logger: false },
-  );
+  const app = await buildApp({ config, database, mailer, chain }, opts.logStream ? { logStream: opts.logStream } : { logger: false });
   await app.ready();
   return {
     app,

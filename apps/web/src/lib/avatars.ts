@@ -1,10 +1,7 @@
 /** Preset avatars shipped in public/avatars; the API stores them as "preset:N". */
 export const PRESET_AVATAR_COUNT = 8;
 
-export const PRESET_AVATARS: readonly string[] = Array.from(
-  { length: PRESET_AVATAR_COUNT },
-  (_, index) => `preset:${index + 1}`,
-);
+export const PRESET_AVATARS: readonly string[] = Array.from({ length: PRESET_AVATAR_COUNT }, (_, index) => `preset:${index + 1}`);
 
 const PRESET_RE = /^preset:(\d{1,2})$/;
 

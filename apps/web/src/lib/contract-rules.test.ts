@@ -1,12 +1,6 @@
 import { amountInput, checkAmount } from '@coffer/contract/ledger';
 import { amountOrZero, amountString, decimalString, safeText } from '@coffer/contract/common';
-import {
-  AMOUNT_MAX_DECIMALS,
-  AMOUNT_MAX_INTEGER_DIGITS,
-  isAmountWithinLimits,
-  isPositiveAmount,
-  isSafeText,
-} from '@coffer/contract/rules';
+import { AMOUNT_MAX_DECIMALS, AMOUNT_MAX_INTEGER_DIGITS, isAmountWithinLimits, isPositiveAmount, isSafeText } from '@coffer/contract/rules';
 import { describe, expect, it } from 'vitest';
 
 // The contract has no test runner of its own; its zod-free rules are checked here, with the

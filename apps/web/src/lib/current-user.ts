@@ -8,7 +8,6 @@ import { queryKeys } from './query-keys';
  * the auth pages, home and profile all need the signed-in user.
  */
 
-
 export function getCurrentUser(): Promise<UserInfo> {
   return apiGet<UserInfo>('/getCurrentUser');
 }

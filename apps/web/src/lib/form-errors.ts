@@ -13,11 +13,7 @@ export function fieldCodesOf(fields: FieldErrors<string>): number[] {
 }
 
 /** Puts the server's message under the field `error` concerns; false when it has none. */
-export function showFieldError<Field extends string>(
-  form: FormInstance,
-  error: unknown,
-  fields: FieldErrors<Field>,
-): boolean {
+export function showFieldError<Field extends string>(form: FormInstance, error: unknown, fields: FieldErrors<Field>): boolean {
   if (!isApiError(error)) return false;
   const name = fields[error.code];
   if (!name) return false;

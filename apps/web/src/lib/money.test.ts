@@ -32,9 +32,7 @@ describe('formatAmount', () => {
   });
 
   it('keeps digits beyond float precision exactly', () => {
-    expect(formatAmount('12345678901234567890.123456789012345678')).toBe(
-      '12,345,678,901,234,567,890.123456789012345678',
-    );
+    expect(formatAmount('12345678901234567890.123456789012345678')).toBe('12,345,678,901,234,567,890.123456789012345678');
     expect(formatAmount('0.1', { decimals: 20 })).toBe('0.10000000000000000000');
   });
 

@@ -8,7 +8,6 @@ import { queryKeys } from './query-keys';
  * notice center updates it (opening a notice, "all read").
  */
 
-
 export function getUnreadCount(): Promise<UnreadCountData> {
   return apiGet<UnreadCountData>('/notice/unread-count');
 }

@@ -14,7 +14,7 @@ function keysOf(entry: Entry): Key[] {
 const startsWith = (key: Key, prefix: Key) => prefix.every((part, i) => key[i] === part);
 
 describe('queryKeys', () => {
-  it("keeps each family under its own prefix, so invalidating `all` reaches lists and details", () => {
+  it('keeps each family under its own prefix, so invalidating `all` reaches lists and details', () => {
     for (const [name, family] of Object.entries(queryKeys)) {
       if (Array.isArray(family) || !('all' in family)) continue;
       for (const key of keysOf(family as Entry)) {

@@ -16,10 +16,7 @@ export const users = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    uniqueIndex('users_email_key').on(t.email),
-    check('users_role_check', sql`${t.role} in ('user', 'operator')`),
-  ],
+  (t) => [uniqueIndex('users_email_key').on(t.email), check('users_role_check', sql`${t.role} in ('user', 'operator')`)],
 );
 
 /** Opaque session tokens: only a SHA-256 of the token is stored. */

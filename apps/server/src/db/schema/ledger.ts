@@ -34,10 +34,7 @@ export const currencies = pgTable(
     transferMax: money('transfer_max'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [
-    uniqueIndex('currencies_code_key').on(t.code),
-    check('currencies_decimals_check', sql`${t.decimals} between 0 and 18`),
-  ],
+  (t) => [uniqueIndex('currencies_code_key').on(t.code), check('currencies_decimals_check', sql`${t.decimals} between 0 and 18`)],
 );
 
 /**

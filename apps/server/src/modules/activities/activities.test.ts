@@ -87,9 +87,9 @@ describe('activities API', () => {
       expect((await call('POST', '/api/activity/details', { body: { id: 999999 } })).code).toBe(4004);
       const asOp = { token: operator.token };
       expect((await call('POST', '/api/admin/activities/update', { ...asOp, body: { id: 999999, titleEn: 'x' } })).code).toBe(4004);
-      expect(
-        (await call('POST', '/api/admin/activities/fund', { ...asOp, body: { id: 999999, amount: '1', reason: 'x' } })).code,
-      ).toBe(4004);
+      expect((await call('POST', '/api/admin/activities/fund', { ...asOp, body: { id: 999999, amount: '1', reason: 'x' } })).code).toBe(
+        4004,
+      );
       expect((await call('GET', '/api/admin/activities/payouts?id=999999', asOp)).code).toBe(4004);
       expect((await call('GET', '/api/activity/getAllRank?id=abc')).code).toBe(1001);
       expect((await call('GET', '/api/activity/getAllRank?id=1&limit=101')).code).toBe(1001);
@@ -135,7 +135,14 @@ describe('activities API', () => {
       expect(await bad({ titleEn: 'a\u202eb' })).toBe(1001);
       expect(await bad({ titleZh: '' })).toBe(1001);
       expect(await bad({ prizes: [] })).toBe(1001);
-      expect(await bad({ prizes: [{ rankFrom: 1, rankTo: 3, amount: '1' }, { rankFrom: 3, rankTo: 4, amount: '1' }] })).toBe(1001);
+      expect(
+        await bad({
+          prizes: [
+            { rankFrom: 1, rankTo: 3, amount: '1' },
+            { rankFrom: 3, rankTo: 4, amount: '1' },
+          ],
+        }),
+      ).toBe(1001);
       expect(await bad({ prizes: [{ rankFrom: 2, rankTo: 1, amount: '1' }] })).toBe(1001);
       expect(await bad({ prizes: [{ rankFrom: 1, rankTo: 1, amount: '0' }] })).toBe(1001);
       expect(await bad({ prizes: [{ rankFrom: 1, rankTo: 1, amount: '1.0000001' }] })).toBe(3002);
@@ -200,10 +207,9 @@ describe('activities API', () => {
         ['adjustments', '-70'],
         ['prizes', '70'],
       ]);
-      const audits = await q<{ action: string }>(
-        `select action from operator_actions where action = 'activity.fund' and target_id = $1`,
-        [String(a.id)],
-      );
+      const audits = await q<{ action: string }>(`select action from operator_actions where action = 'activity.fund' and target_id = $1`, [
+        String(a.id),
+      ]);
       expect(audits).toHaveLength(1);
       const audit = (await call<AuditReport>('GET', '/api/admin/ledger/audit', { token: operator.token })).data;
       expect(audit.checks.filter((c) => !c.ok)).toEqual([]);
@@ -312,9 +318,17 @@ describe('activities API', () => {
       // One transaction: both transfers carry the same created_at.
       await inTransaction(t.database, async (tx) => {
         for (const from of [late, early]) {
-          await tx(`select * from coffer_transfer_apply($1, $2, null, null, $3, 2, null, 'uid', null, null, null, null)`, [from.uid, sink.uid, USDT]);
+          await tx(`select * from coffer_transfer_apply($1, $2, null, null, $3, 2, null, 'uid', null, null, null, null)`, [
+            from.uid,
+            sink.uid,
+            USDT,
+          ]);
         }
-        await tx(`select * from coffer_transfer_apply($1, $2, null, null, $3, 0.5, null, 'uid', null, null, null, null)`, [sink.uid, early.uid, USDT]);
+        await tx(`select * from coffer_transfer_apply($1, $2, null, null, $3, 0.5, null, 'uid', null, null, null, null)`, [
+          sink.uid,
+          early.uid,
+          USDT,
+        ]);
       });
       const r = await ranking(a.id);
       expect(r.items.map((i) => [i.rank, i.score])).toEqual([
@@ -343,7 +357,11 @@ describe('activities API', () => {
         [second, 1],
       ] as const) {
         for (let i = 0; i < times; i++) {
-          await q(`select * from coffer_transfer_apply($1, $2, null, null, $3, 2, null, 'uid', null, null, null, null)`, [from.uid, sink.uid, USDT]);
+          await q(`select * from coffer_transfer_apply($1, $2, null, null, $3, 2, null, 'uid', null, null, null, null)`, [
+            from.uid,
+            sink.uid,
+            USDT,
+          ]);
         }
       }
       const ranked = async () =>
@@ -446,7 +464,10 @@ describe('activities API', () => {
         ],
       });
       const fundIt = (amount: string) =>
-        call<ActivityFundResult>('POST', '/api/admin/activities/fund', { token: operator.token, body: { id: a.id, amount, reason: 'prizes' } });
+        call<ActivityFundResult>('POST', '/api/admin/activities/fund', {
+          token: operator.token,
+          body: { id: a.id, amount, reason: 'prizes' },
+        });
       expect((await fundIt('60')).data.status).toBe('underfunded');
       await payoutTick(t.database);
       expect(await q('select * from activity_winners where activity_id = $1', [a.id])).toEqual([]);
@@ -480,7 +501,9 @@ describe('activities API', () => {
       expect(notices[0]!.body_en).toContain('50 USDT');
       // Funding after settlement is refused; the leftover 25 stays in the prize account.
       expect((await fundIt('1')).code).toBe(6021);
-      expect((await call('POST', '/api/admin/activities/update', { token: operator.token, body: { id: a.id, titleEn: 'x' } })).code).toBe(6021);
+      expect((await call('POST', '/api/admin/activities/update', { token: operator.token, body: { id: a.id, titleEn: 'x' } })).code).toBe(
+        6021,
+      );
       const report = await auditLedger(t.database);
       expect(report.checks.filter((c) => !c.ok)).toEqual([]);
     });
@@ -541,7 +564,9 @@ describe('activities API', () => {
   });
 
   it('rules are Markdown rendered without raw HTML or script links', async () => {
-    const a = await createActivity(t, operator, { rulesEn: '<script>alert(1)</script>\n\n[x](javascript:alert(1)) and [ok](https://example.com)' });
+    const a = await createActivity(t, operator, {
+      rulesEn: '<script>alert(1)</script>\n\n[x](javascript:alert(1)) and [ok](https://example.com)',
+    });
     const html = (await call<ActivityDetails>('POST', '/api/activity/details', { body: { id: a.id }, lang: 'en-US' })).data.rulesHtml;
     expect(html).not.toContain('<script');
     expect(html).toContain('&lt;script&gt;');

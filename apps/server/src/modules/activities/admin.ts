@@ -123,7 +123,15 @@ export async function createActivity(database: Database, who: Operator, body: Ac
     const id = Number(row!.id);
     await writePrizes(q, id, r.prizes);
     const after = toAdmin(await loadActivity(q, id));
-    await recordOperatorAction(q, { ...who, action: 'activity.create', targetType: 'activity', targetId: id, reason: body.reason, before: null, after });
+    await recordOperatorAction(q, {
+      ...who,
+      action: 'activity.create',
+      targetType: 'activity',
+      targetId: id,
+      reason: body.reason,
+      before: null,
+      after,
+    });
     return after;
   });
 }
@@ -199,7 +207,15 @@ export async function updateActivity(database: Database, who: Operator, body: Ac
     );
     if (body.prizes) await writePrizes(q, body.id, next.prizes);
     const after = toAdmin(await loadActivity(q, body.id));
-    await recordOperatorAction(q, { ...who, action: 'activity.update', targetType: 'activity', targetId: body.id, reason: body.reason, before, after });
+    await recordOperatorAction(q, {
+      ...who,
+      action: 'activity.update',
+      targetType: 'activity',
+      targetId: body.id,
+      reason: body.reason,
+      before,
+      after,
+    });
     return after;
   });
 }
@@ -214,7 +230,9 @@ export async function fundActivity(
   input: { id: number; amount: string; reason: string },
   key: string | null,
 ): Promise<ActivityFundResult> {
-  const hash = key ? requestHash('activity.fund', { id: input.id, amount: new Decimal(input.amount).toFixed(), reason: input.reason }) : null;
+  const hash = key
+    ? requestHash('activity.fund', { id: input.id, amount: new Decimal(input.amount).toFixed(), reason: input.reason })
+    : null;
   let row: { f_entry: number; f_amount: string; f_replayed: boolean } | undefined;
   try {
     [row] = await database.sql.query<{ f_entry: number; f_amount: string; f_replayed: boolean }>(
@@ -240,10 +258,9 @@ export async function fundActivity(
 }
 
 export async function adminActivityList(database: Database): Promise<ActivityAdminList> {
-  const rows = await database.sql.query<ActivityRow>(
-    `select ${ACTIVITY_COLUMNS} from ${ACTIVITY_FROM} order by a.id desc limit $1`,
-    [ADMIN_LIST_MAX],
-  );
+  const rows = await database.sql.query<ActivityRow>(`select ${ACTIVITY_COLUMNS} from ${ACTIVITY_FROM} order by a.id desc limit $1`, [
+    ADMIN_LIST_MAX,
+  ]);
   return { items: rows.map(toAdmin) };
 }
 

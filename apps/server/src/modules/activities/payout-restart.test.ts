@@ -128,46 +128,50 @@ describe('activity payout survives a kill between two winners', () => {
     await shared.drop();
   });
 
-  it('the killed run paid k winners; the re-run pays the rest, nobody twice, audit green', async () => {
-    const killed = await runChild({ ...shared.childEnv, KILL_AFTER_PRIZES: String(KILL_AFTER) });
-    expect(killed.signal, killed.out).toBe('SIGKILL');
+  it(
+    'the killed run paid k winners; the re-run pays the rest, nobody twice, audit green',
+    async () => {
+      const killed = await runChild({ ...shared.childEnv, KILL_AFTER_PRIZES: String(KILL_AFTER) });
+      expect(killed.signal, killed.out).toBe('SIGKILL');
 
-    database = await shared.open();
-    const paidAfterKill = await database.sql.query<{ rank: number }>(
-      'select rank from activity_winners where activity_id = $1 and entry_id is not null order by rank',
-      [activityId],
-    );
-    expect(paidAfterKill.map((r) => r.rank)).toEqual([1, 2]);
-    const [status] = await database.sql.query<{ s: string }>('select activity_status($1) as s', [activityId]);
-    expect(status!.s).toBe('paying');
-    await database.close();
+      database = await shared.open();
+      const paidAfterKill = await database.sql.query<{ rank: number }>(
+        'select rank from activity_winners where activity_id = $1 and entry_id is not null order by rank',
+        [activityId],
+      );
+      expect(paidAfterKill.map((r) => r.rank)).toEqual([1, 2]);
+      const [status] = await database.sql.query<{ s: string }>('select activity_status($1) as s', [activityId]);
+      expect(status!.s).toBe('paying');
+      await database.close();
 
-    const rerun = await runChild(shared.childEnv);
-    expect(rerun.code, rerun.out).toBe(0);
-    expect(JSON.parse(rerun.out.trim().split('\n').at(-1)!)).toMatchObject({ paid: WINNERS - KILL_AFTER });
+      const rerun = await runChild(shared.childEnv);
+      expect(rerun.code, rerun.out).toBe(0);
+      expect(JSON.parse(rerun.out.trim().split('\n').at(-1)!)).toMatchObject({ paid: WINNERS - KILL_AFTER });
 
-    database = await shared.open();
-    expect(await payoutTick(database)).toEqual({ activities: 0, paid: 0 });
-    const prizes = await database.sql.query<{ user_id: number; n: number; total: string }>(
-      `select e.user_id, count(*) as n, sum(p.amount)::text as total from journal_entries e
+      database = await shared.open();
+      expect(await payoutTick(database)).toEqual({ activities: 0, paid: 0 });
+      const prizes = await database.sql.query<{ user_id: number; n: number; total: string }>(
+        `select e.user_id, count(*) as n, sum(p.amount)::text as total from journal_entries e
        join postings p on p.entry_id = e.id join accounts a on a.id = p.account_id and a.user_id = e.user_id
        where e.kind = 'activity_prize' group by e.user_id order by e.user_id`,
-    );
-    expect(prizes.map((p) => [Number(p.user_id), Number(p.n), Number(p.total)])).toEqual(
-      winners.map((w, i) => [w.uid, 1, i === 0 ? 30 : 10]),
-    );
-    const notices = await database.sql.query<{ user_id: number; n: number }>(
-      `select user_id, count(*) as n from notices where kind = 'activity_prize' group by user_id order by user_id`,
-    );
-    expect(notices.map((n) => [Number(n.user_id), Number(n.n)])).toEqual(winners.map((w) => [w.uid, 1]));
-    const [account] = await database.sql.query<{ balance: string }>(
-      `select balance::text as balance from accounts where user_id is null and kind = 'prizes' and currency_id = $1`,
-      [usdt],
-    );
-    expect(Number(account!.balance)).toBe(120 - 70);
-    const [s] = await database.sql.query<{ s: string }>('select activity_status($1) as s', [activityId]);
-    expect(s!.s).toBe('paid');
-    const report = await auditLedger(database);
-    expect(report.checks.filter((c) => !c.ok)).toEqual([]);
-  }, RUN_TIMEOUT_MS);
+      );
+      expect(prizes.map((p) => [Number(p.user_id), Number(p.n), Number(p.total)])).toEqual(
+        winners.map((w, i) => [w.uid, 1, i === 0 ? 30 : 10]),
+      );
+      const notices = await database.sql.query<{ user_id: number; n: number }>(
+        `select user_id, count(*) as n from notices where kind = 'activity_prize' group by user_id order by user_id`,
+      );
+      expect(notices.map((n) => [Number(n.user_id), Number(n.n)])).toEqual(winners.map((w) => [w.uid, 1]));
+      const [account] = await database.sql.query<{ balance: string }>(
+        `select balance::text as balance from accounts where user_id is null and kind = 'prizes' and currency_id = $1`,
+        [usdt],
+      );
+      expect(Number(account!.balance)).toBe(120 - 70);
+      const [s] = await database.sql.query<{ s: string }>('select activity_status($1) as s', [activityId]);
+      expect(s!.s).toBe('paid');
+      const report = await auditLedger(database);
+      expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    },
+    RUN_TIMEOUT_MS,
+  );
 });

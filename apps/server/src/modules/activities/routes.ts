@@ -46,8 +46,7 @@ export async function activityRoutes(fastify: FastifyInstance) {
         response: apiResponse(activityRankingSchema),
       },
     },
-    async (request) =>
-      ok(await activityRanking(database, request.query.id, request.query.limit), requestLocale(request)),
+    async (request) => ok(await activityRanking(database, request.query.id, request.query.limit), requestLocale(request)),
   );
 
   app.get(
@@ -63,8 +62,7 @@ export async function activityRoutes(fastify: FastifyInstance) {
         response: apiResponse(activityUserRankSchema),
       },
     },
-    async (request) =>
-      ok(await activityUserRank(database, request.query.id, request.user.id), requestLocale(request)),
+    async (request) => ok(await activityUserRank(database, request.query.id, request.user.id), requestLocale(request)),
   );
 
   app.post(
@@ -112,8 +110,7 @@ export async function activityRoutes(fastify: FastifyInstance) {
         response: apiResponse(activityAdmin),
       },
     },
-    async (request) =>
-      ok(await createActivity(database, operatorOf(request.user), request.body), requestLocale(request)),
+    async (request) => ok(await createActivity(database, operatorOf(request.user), request.body), requestLocale(request)),
   );
 
   app.post(
@@ -131,8 +128,7 @@ export async function activityRoutes(fastify: FastifyInstance) {
         response: apiResponse(activityAdmin),
       },
     },
-    async (request) =>
-      ok(await updateActivity(database, operatorOf(request.user), request.body), requestLocale(request)),
+    async (request) => ok(await updateActivity(database, operatorOf(request.user), request.body), requestLocale(request)),
   );
 
   app.post(
@@ -151,10 +147,7 @@ export async function activityRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) =>
-      ok(
-        await fundActivity(database, operatorOf(request.user), request.body, idempotencyKeyOf(request)),
-        requestLocale(request),
-      ),
+      ok(await fundActivity(database, operatorOf(request.user), request.body, idempotencyKeyOf(request)), requestLocale(request)),
   );
 
   app.get(

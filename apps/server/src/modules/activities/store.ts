@@ -1,11 +1,4 @@
-import {
-  type ActivityAdmin,
-  type ActivityMetric,
-  type ActivityStatus,
-  ErrorCode,
-  type PrizeTier,
-  trimDecimal,
-} from '@coffer/contract';
+import { type ActivityAdmin, type ActivityMetric, type ActivityStatus, ErrorCode, type PrizeTier, trimDecimal } from '@coffer/contract';
 import { BizError } from '../../core/errors.ts';
 import type { Database } from '../../db/client.ts';
 import type { Query } from '../../db/transaction.ts';

@@ -96,9 +96,7 @@ describe('wrong e-mail code guesses per address and purpose', () => {
 
   it('opens again when the 24 hours are over', async () => {
     const email = 'target@coffer.test';
-    await t.database.sql.query(
-      `update rate_limits set reset_at = now() - interval '1 second' where key like 'email-code-guess:reset:%'`,
-    );
+    await t.database.sql.query(`update rate_limits set reset_at = now() - interval '1 second' where key like 'email-code-guess:reset:%'`);
     const code = await mailResetCode(email);
     expect((await reset(email, code)).code).toBe(0);
     expect(await logIn(t, email, 'taken-Over-42')).toBeTruthy();
@@ -137,10 +135,12 @@ describe('wrong e-mail code guesses per address and purpose', () => {
     const outcomes: number[] = [];
     for (let i = 0; i < 12; i++) {
       const c = i === 11 ? code : wrongCodeFor(code);
-      outcomes.push(await checkEmailCode(t.database.db, email, 'withdraw', c).then(
-        () => 0,
-        (e: { bizCode: number }) => e.bizCode,
-      ));
+      outcomes.push(
+        await checkEmailCode(t.database.db, email, 'withdraw', c).then(
+          () => 0,
+          (e: { bizCode: number }) => e.bizCode,
+        ),
+      );
       // A fresh code each 5 tries, as an attacker with the session would ask for.
       if (i === 4) {
         await ageCode(email, 'withdraw');

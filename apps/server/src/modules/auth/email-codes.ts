@@ -76,7 +76,10 @@ function codeMatches(stored: string, code: string): boolean {
 }
 
 export function newCode(): string {
-  return crypto.randomInt(0, 10 ** EMAIL_CODE_LENGTH).toString().padStart(EMAIL_CODE_LENGTH, '0');
+  return crypto
+    .randomInt(0, 10 ** EMAIL_CODE_LENGTH)
+    .toString()
+    .padStart(EMAIL_CODE_LENGTH, '0');
 }
 
 export type IssueResult = { issued: true; id: number; code: string } | { issued: false; retryAfterMs: number };

@@ -33,8 +33,7 @@ describe('sendMail and register', () => {
         expiresAt: sql`${emailCodes.expiresAt} - make_interval(secs => ${ms / 1000})`,
       })
       .where(and(eq(emailCodes.email, email), eq(emailCodes.purpose, purpose)));
-  const register = (body: Record<string, unknown>, lang?: string) =>
-    api<LoginData>('POST', '/api/register', { body, lang });
+  const register = (body: Record<string, unknown>, lang?: string) => api<LoginData>('POST', '/api/register', { body, lang });
   const wrongCodeFor = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
   describe('GET /api/sendMail', () => {
@@ -266,9 +265,7 @@ describe('sendMail and register', () => {
       await api('GET', sendMailUrl(email, 'register'));
       const code = await t.mailbox.lastCode(email);
       // Someone else completes a sign-up in between: only the unique key can notice.
-      await t.database.db
-        .insert(users)
-        .values({ email, passwordHash: await hashPassword('other-password'), nickname: 'first' });
+      await t.database.db.insert(users).values({ email, passwordHash: await hashPassword('other-password'), nickname: 'first' });
       const res = await register({ email, password: 'password-1', code }, 'en-US');
       expect(res).toMatchObject({ code: 2003, message: 'This e-mail is already registered' });
       expect((await codeRow(email, 'register')).consumedAt).toBeNull();

@@ -280,9 +280,7 @@ describe('sessions, profile and password reset', () => {
     it('does not take a register code for a reset', async () => {
       await api('GET', sendMailUrl('frank@coffer.test', 'register'));
       const registerCode = await t.mailbox.lastCode('frank@coffer.test');
-      await t.database.db
-        .insert(users)
-        .values({ email: 'frank@coffer.test', passwordHash: 'x', nickname: 'frank' });
+      await t.database.db.insert(users).values({ email: 'frank@coffer.test', passwordHash: 'x', nickname: 'frank' });
       expect((await reset({ email: 'frank@coffer.test', code: registerCode, password: 'new-password' })).code).toBe(2004);
     });
 

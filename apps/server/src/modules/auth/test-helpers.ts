@@ -2,8 +2,7 @@ import type { LoginData, MailType } from '@coffer/contract';
 import type { TestApp } from '../../test/harness.ts';
 import { client } from '../../test/users.ts';
 
-export const sendMailUrl = (email: string, type: MailType) =>
-  `/api/sendMail?email=${encodeURIComponent(email)}&type=${type}`;
+export const sendMailUrl = (email: string, type: MailType) => `/api/sendMail?email=${encodeURIComponent(email)}&type=${type}`;
 
 /** Mails a register code, reads it from the SMTP capture and registers: the stored X-Token value. */
 export async function signUp(t: TestApp, email: string, password: string, extra: { nickname?: string; lang?: string } = {}) {

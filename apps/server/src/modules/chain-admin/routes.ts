@@ -87,10 +87,9 @@ export async function chainAdminRoutes(fastify: FastifyInstance) {
       const { resolution } = request.body;
       // The resolution and its audit-trail row (operator_actions) commit together.
       const row = await inTransaction(database, async (q) => {
-        const [open] = await q<{ resolved_at: Date | string | null }>(
-          'select resolved_at from chain_incidents where id = $1 for update',
-          [id],
-        );
+        const [open] = await q<{ resolved_at: Date | string | null }>('select resolved_at from chain_incidents where id = $1 for update', [
+          id,
+        ]);
         if (!open) throw new BizError(ErrorCode.NOT_FOUND);
         if (open.resolved_at !== null) throw new BizError(ErrorCode.NOT_ALLOWED_IN_STATE);
         const [done] = await q<RawIncident>(
@@ -117,7 +116,12 @@ export async function chainAdminRoutes(fastify: FastifyInstance) {
     '/admin/withdraw/open',
     {
       preHandler: app.requireOperator,
-      schema: { tags, security, summary: 'Operators: withdrawals not yet final, oldest first, with their age', response: apiResponse(openWithdrawalList) },
+      schema: {
+        tags,
+        security,
+        summary: 'Operators: withdrawals not yet final, oldest first, with their age',
+        response: apiResponse(openWithdrawalList),
+      },
     },
     async (request) => {
       const rows = await database.sql.query<{

@@ -44,10 +44,8 @@ describe('console: dashboard, audit trail, ledger', () => {
     await t.close();
   });
 
-  const trail = async (query = '') =>
-    (await call<AuditTrailPage>('GET', `/api/admin/audit-trail${query}`, { token: operator.token })).data;
-  const rowsOf = async (action: string) =>
-    (await trail(`?action=${action}&pageSize=100`)).list.filter((r) => r.action === action);
+  const trail = async (query = '') => (await call<AuditTrailPage>('GET', `/api/admin/audit-trail${query}`, { token: operator.token })).data;
+  const rowsOf = async (action: string) => (await trail(`?action=${action}&pageSize=100`)).list.filter((r) => r.action === action);
   const withdraw = async (u: TestUser, amount: string) => {
     await t.database.sql.query("update email_codes set created_at = created_at - interval '2 minutes'");
     expect((await call('GET', `/api/sendMail?email=${encodeURIComponent(u.email)}&type=withdraw`, { token: u.token })).code).toBe(0);
@@ -139,7 +137,9 @@ describe('console: dashboard, audit trail, ledger', () => {
       body: { reason: 'known customer' },
     });
     expect(approved.data.status).toBe('queued');
-    expect((await call('POST', `/api/admin/withdraw/${first!.id}/reject`, { token: operator.token, body: { reason: 'x' } })).code).toBe(3007);
+    expect((await call('POST', `/api/admin/withdraw/${first!.id}/reject`, { token: operator.token, body: { reason: 'x' } })).code).toBe(
+      3007,
+    );
     await fund(t, alice.uid, 'ETH', '20');
     const other = await withdraw(alice, '51');
     expect(other.data.status).toBe('review');
@@ -150,7 +150,14 @@ describe('console: dashboard, audit trail, ledger', () => {
     expect(rejected.data.status).toBe('rejected');
     expect((await dashboard()).withdrawalsInReview).toBe(0);
     expect(await rowsOf('withdrawal.approve')).toMatchObject([
-      { actor: 'ops@dash.test', targetType: 'withdrawal', targetId: String(first!.id), reason: 'known customer', before: { status: 'review' }, after: { status: 'queued' } },
+      {
+        actor: 'ops@dash.test',
+        targetType: 'withdrawal',
+        targetId: String(first!.id),
+        reason: 'known customer',
+        before: { status: 'review' },
+        after: { status: 'queued' },
+      },
     ]);
     expect(await rowsOf('withdrawal.reject')).toMatchObject([
       { targetId: String(other.data.id), reason: 'sanctions list', before: { status: 'review' }, after: { status: 'rejected' } },
@@ -167,7 +174,9 @@ describe('console: dashboard, audit trail, ledger', () => {
     expect(res.code).toBe(0);
     expect(res.data.resolvedAt).not.toBeNull();
     expect((await call('POST', url, { token: operator.token, body: { resolution: 'again' } })).code).toBe(3007);
-    expect((await call('POST', '/api/admin/chain/incidents/999999/resolve', { token: operator.token, body: { resolution: 'x' } })).code).toBe(4004);
+    expect(
+      (await call('POST', '/api/admin/chain/incidents/999999/resolve', { token: operator.token, body: { resolution: 'x' } })).code,
+    ).toBe(4004);
     expect(await rowsOf('chain.incident.resolve')).toMatchObject([
       {
         targetType: 'chain_incident',
@@ -184,7 +193,9 @@ describe('console: dashboard, audit trail, ledger', () => {
     const k = key();
     const first = await call('POST', '/api/admin/ledger/adjust', { token: operator.token, body, key: k });
     expect(first.code).toBe(0);
-    expect((await call<{ replayed: boolean }>('POST', '/api/admin/ledger/adjust', { token: operator.token, body, key: k })).data.replayed).toBe(true);
+    expect(
+      (await call<{ replayed: boolean }>('POST', '/api/admin/ledger/adjust', { token: operator.token, body, key: k })).data.replayed,
+    ).toBe(true);
     const rows = (await rowsOf('ledger.adjust')).filter((r) => r.actor === 'ops@dash.test');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
@@ -202,8 +213,18 @@ describe('console: dashboard, audit trail, ledger', () => {
   it('lists the adjustments log newest first, per user, paged', async () => {
     const all = (await call<AdjustmentPage>('GET', '/api/admin/ledger/adjustments', { token: operator.token })).data;
     expect(all.total).toBe(5);
-    expect(all.list[0]).toMatchObject({ uid: bob.uid, email: 'bob@dash.test', code: 'USDT', amount: '-0.5', reason: 'fee correction', actor: 'ops@dash.test', actorUserId: operator.uid });
-    const bobs = (await call<AdjustmentPage>('GET', `/api/admin/ledger/adjustments?uid=${bob.uid}&pageSize=1&page=2`, { token: operator.token })).data;
+    expect(all.list[0]).toMatchObject({
+      uid: bob.uid,
+      email: 'bob@dash.test',
+      code: 'USDT',
+      amount: '-0.5',
+      reason: 'fee correction',
+      actor: 'ops@dash.test',
+      actorUserId: operator.uid,
+    });
+    const bobs = (
+      await call<AdjustmentPage>('GET', `/api/admin/ledger/adjustments?uid=${bob.uid}&pageSize=1&page=2`, { token: operator.token })
+    ).data;
     expect(bobs).toMatchObject({ total: 2, page: 2, pageSize: 1, list: [{ amount: '1000', actor: 'test', actorUserId: null }] });
     for (const q of ['?page=0', '?uid=abc', '?pageSize=1000']) {
       expect((await call('GET', `/api/admin/ledger/adjustments${q}`, { token: operator.token })).code, q).toBe(1001);

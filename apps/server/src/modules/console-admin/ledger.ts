@@ -101,8 +101,6 @@ export async function runLedgerAudit(database: Database, by: { actorUserId: numb
 
 /** The latest stored audit run, or null before the first. */
 export async function lastAuditRun(database: Database): Promise<LedgerAuditRun | null> {
-  const [row] = await database.sql.query<RunRow>(
-    'select id, ok, summary, actor, ran_at from ledger_audit_runs order by id desc limit 1',
-  );
+  const [row] = await database.sql.query<RunRow>('select id, ok, summary, actor, ran_at from ledger_audit_runs order by id desc limit 1');
   return row ? toRun(row) : null;
 }

@@ -167,7 +167,13 @@ export async function consoleAdminRoutes(fastify: FastifyInstance) {
     '/admin/swap/pairs',
     {
       ...guard,
-      schema: { tags, security, summary: 'Every swap pair with its operator settings', description: ROLE, response: apiResponse(adminSwapPairList) },
+      schema: {
+        tags,
+        security,
+        summary: 'Every swap pair with its operator settings',
+        description: ROLE,
+        response: apiResponse(adminSwapPairList),
+      },
     },
     async (request) => ok(await listPairs(database), requestLocale(request)),
   );
@@ -186,8 +192,7 @@ export async function consoleAdminRoutes(fastify: FastifyInstance) {
         response: apiResponse(swapPairUpdateData),
       },
     },
-    async (request) =>
-      ok(await updatePair(database, operatorOf(request.user), request.params.id, request.body), requestLocale(request)),
+    async (request) => ok(await updatePair(database, operatorOf(request.user), request.params.id, request.body), requestLocale(request)),
   );
 
   app.get(
@@ -218,7 +223,6 @@ export async function consoleAdminRoutes(fastify: FastifyInstance) {
         response: apiResponse(houseLimitSetData),
       },
     },
-    async (request) =>
-      ok(await setHouseLimitAsOperator(database, operatorOf(request.user), request.body), requestLocale(request)),
+    async (request) => ok(await setHouseLimitAsOperator(database, operatorOf(request.user), request.body), requestLocale(request)),
   );
 }

@@ -31,10 +31,14 @@ describe('console: swap pairs and house limits', () => {
   afterAll(() => t.close());
 
   const actions = (action: string) =>
-    t.database.sql.query<{ actor: string; actor_user_id: number | null; target_id: string; reason: string | null; before: unknown; after: unknown }>(
-      'select actor, actor_user_id, target_id, reason, before, after from operator_actions where action = $1 order by id',
-      [action],
-    );
+    t.database.sql.query<{
+      actor: string;
+      actor_user_id: number | null;
+      target_id: string;
+      reason: string | null;
+      before: unknown;
+      after: unknown;
+    }>('select actor, actor_user_id, target_id, reason, before, after from operator_actions where action = $1 order by id', [action]);
   const setPair = (id: number, body: Record<string, unknown>, token = operator.token) =>
     call<SwapPairUpdateData>('POST', `/api/admin/swap/pairs/${id}`, { token, body });
   const full = {
@@ -52,7 +56,9 @@ describe('console: swap pairs and house limits', () => {
       body: { fromCurrencyId: ethUsdt.fromCurrencyId, toCurrencyId: ethUsdt.toCurrencyId, amount },
     });
   const publicPair = async () =>
-    (await call<{ list: SwapPair[] }>('GET', '/api/swap/rates')).data.list.find((p) => p.fromCurrencyId === ethUsdt.fromCurrencyId && p.toCurrencyId === USDT);
+    (await call<{ list: SwapPair[] }>('GET', '/api/swap/rates')).data.list.find(
+      (p) => p.fromCurrencyId === ethUsdt.fromCurrencyId && p.toCurrencyId === USDT,
+    );
 
   it('refuses signed-out callers (2001) and non-operators (403) on every path', async () => {
     const paths: ['GET' | 'POST', string, unknown?][] = [
@@ -68,14 +74,25 @@ describe('console: swap pairs and house limits', () => {
   });
 
   it('lists every pair with its settings as exact decimal strings', () => {
-    expect(ethUsdt).toMatchObject({ midRate: '3000', spreadBps: 30, feeBps: 10, feeCurrency: 'to', minAmount: '0.001', maxAmount: '50', enabled: true });
+    expect(ethUsdt).toMatchObject({
+      midRate: '3000',
+      spreadBps: 30,
+      feeBps: 10,
+      feeCurrency: 'to',
+      minAmount: '0.001',
+      maxAmount: '50',
+      enabled: true,
+    });
     expect(usdtEth.midRate).toBe('0.000333333333333333');
   });
 
   it('a changed pair prices the very next quote and the public rates, with one audit row holding before and after', async () => {
     expect((await quote('1')).data).toMatchObject({ rate: '2991', toAmount: '2988.009', fee: '2.991' });
     const res = await setPair(ethUsdt.id, full);
-    expect(res).toMatchObject({ code: 0, data: { id: ethUsdt.id, midRate: '2000', spreadBps: 0, feeBps: 0, minAmount: '0.01', maxAmount: '5', changed: true } });
+    expect(res).toMatchObject({
+      code: 0,
+      data: { id: ethUsdt.id, midRate: '2000', spreadBps: 0, feeBps: 0, minAmount: '0.01', maxAmount: '5', changed: true },
+    });
     expect((await quote('1')).data).toMatchObject({ rate: '2000', toAmount: '2000', fee: '0' });
     expect(await publicPair()).toMatchObject({ rate: '2000', effectiveRate: '2000', minAmount: '0.01', maxAmount: '5' });
     expect((await quote('6')).code).toBe(3002); // the new maximum
@@ -103,7 +120,10 @@ describe('console: swap pairs and house limits', () => {
     expect(open.data).toMatchObject({ enabled: true, minAmount: null, maxAmount: null });
     expect((await quote('1')).code).toBe(0);
     const rows = await actions('swap.pair.update');
-    expect(rows.at(-1)).toMatchObject({ before: { enabled: false, minAmount: '0.01' }, after: { enabled: true, minAmount: null, maxAmount: null } });
+    expect(rows.at(-1)).toMatchObject({
+      before: { enabled: false, minAmount: '0.01' },
+      after: { enabled: true, minAmount: null, maxAmount: null },
+    });
     expect(rows).toHaveLength(3);
   });
 
@@ -152,7 +172,14 @@ describe('console: swap pairs and house limits', () => {
     expect(list.find((h) => h.code === 'BTC')).toEqual({ currencyId: BTC, code: 'BTC', limit: '25', balance: '0', minBalance: '-25' });
     const set = (limit: string, reason = 'risk review') =>
       call<HouseLimitSetData>('POST', '/api/admin/swap/house-limits', { token: operator.token, body: { currencyId: BTC, limit, reason } });
-    expect((await set('0.001')).data).toEqual({ currencyId: BTC, code: 'BTC', limit: '0.001', balance: '0', minBalance: '-0.001', changed: true });
+    expect((await set('0.001')).data).toEqual({
+      currencyId: BTC,
+      code: 'BTC',
+      limit: '0.001',
+      balance: '0',
+      minBalance: '-0.001',
+      changed: true,
+    });
     expect((await set('0.001', 'same')).data.changed).toBe(false);
     const rows = (await actions('swap.house_limit.set')).slice(4);
     expect(rows).toEqual([
@@ -186,7 +213,10 @@ describe('console: swap pairs and house limits', () => {
     ]) {
       expect((await call('POST', '/api/admin/swap/house-limits', { token: operator.token, body })).code, JSON.stringify(body)).toBe(1001);
     }
-    const unknown = await call('POST', '/api/admin/swap/house-limits', { token: operator.token, body: { currencyId: 999, limit: '1', reason: 'x' } });
+    const unknown = await call('POST', '/api/admin/swap/house-limits', {
+      token: operator.token,
+      body: { currencyId: 999, limit: '1', reason: 'x' },
+    });
     expect(unknown.code).toBe(3003);
     expect(await actions('swap.house_limit.set')).toHaveLength(count);
     const legacy = await call('POST', '/api/swap/admin/houseLimit', { token: operator.token, body: { currencyId: BTC, limit: '24' } });

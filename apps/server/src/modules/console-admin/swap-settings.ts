@@ -82,7 +82,18 @@ export async function updatePair(
   try {
     const [row] = await database.sql.query<{ changed: boolean }>(
       'select coffer_swap_pair_set($1, $2::numeric, $3, $4, $5::numeric, $6::numeric, $7, $8, $9, $10) as changed',
-      [pairId, body.midRate, body.spreadBps, body.feeBps, body.minAmount, body.maxAmount, body.enabled, by.actorUserId, by.actor, body.reason],
+      [
+        pairId,
+        body.midRate,
+        body.spreadBps,
+        body.feeBps,
+        body.minAmount,
+        body.maxAmount,
+        body.enabled,
+        by.actorUserId,
+        by.actor,
+        body.reason,
+      ],
     );
     changed = row?.changed === true;
   } catch (e) {

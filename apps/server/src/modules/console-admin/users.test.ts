@@ -80,7 +80,15 @@ describe('console: users', () => {
     const detail = await call<AdminUserDetail>('GET', `/api/admin/users/${u.uid}`, { token: operator.token });
     expect(detail).toMatchObject({
       code: 0,
-      data: { uid: u.uid, email: 'rich@console.test', role: 'user', disabled: false, disabledAt: null, twoFactor: false, activeSessions: 1 },
+      data: {
+        uid: u.uid,
+        email: 'rich@console.test',
+        role: 'user',
+        disabled: false,
+        disabledAt: null,
+        twoFactor: false,
+        activeSessions: 1,
+      },
     });
     const byCode = Object.fromEntries(detail.data.balances.map((b) => [b.code, [b.available, b.frozen]]));
     expect(byCode).toEqual({ USDT: ['12.5', '0'], BTC: ['0.001', '0'] });
@@ -133,7 +141,10 @@ describe('console: users', () => {
     // Twice is refused, and leaves no second row.
     expect((await call('POST', `/api/admin/users/${uid}/disable`, { token: operator.token, body: { reason: 'again' } })).code).toBe(3007);
 
-    const enabled = await call<AdminUserDetail>('POST', `/api/admin/users/${uid}/enable`, { token: operator.token, body: { reason: 'cleared' } });
+    const enabled = await call<AdminUserDetail>('POST', `/api/admin/users/${uid}/enable`, {
+      token: operator.token,
+      body: { reason: 'cleared' },
+    });
     expect(enabled).toMatchObject({ code: 0, data: { disabled: false, disabledAt: null, disabledReason: null } });
     expect((await login(email)).code).toBe(0);
     expect((await passkeyLogin()).code).toBe(0);

@@ -32,7 +32,10 @@ const toSummary = (r: UserRow): AdminUserSummary => ({
 const UID_RE = /^[1-9]\d{0,15}$/;
 
 /** Users by e-mail substring (wildcards taken literally) or exact uid, newest first. */
-export async function searchUsers(database: Database, q: { q?: string | undefined; page: number; pageSize: number }): Promise<AdminUserPage> {
+export async function searchUsers(
+  database: Database,
+  q: { q?: string | undefined; page: number; pageSize: number },
+): Promise<AdminUserPage> {
   const text = q.q?.trim() ?? '';
   const uid = UID_RE.test(text) ? Number(text) : null;
   const where = `where $1 = '' or email ilike '%' || $2 || '%' or id = $3::bigint`;
@@ -47,7 +50,9 @@ export async function searchUsers(database: Database, q: { q?: string | undefine
 
 /** One user as the console shows it; 4004 for an unknown uid. */
 export async function userDetail(database: Database, uid: number): Promise<AdminUserDetail> {
-  const [user] = await database.sql.query<UserRow & { language: string | null; disabled_reason: string | null; two_factor: boolean; sessions: number }>(
+  const [user] = await database.sql.query<
+    UserRow & { language: string | null; disabled_reason: string | null; two_factor: boolean; sessions: number }
+  >(
     `select ${USER_COLUMNS}, language, disabled_reason,
             exists (select 1 from user_totp t where t.user_id = users.id and t.enabled_at is not null) as two_factor,
             (select count(*)::int from sessions s

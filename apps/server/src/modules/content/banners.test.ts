@@ -75,7 +75,10 @@ describe('banners', () => {
 
   it('creates a banner: listed live in order, detail with HTML, text in the asked language, audited', async () => {
     const res = await create({ link: { type: 'route', path: '/swap?from=USDT' }, sortOrder: 5 });
-    expect(res).toMatchObject({ code: 0, data: { state: 'live', href: '/swap?from=USDT', sortOrder: 5, htmlEn: '<p><strong>Welcome</strong></p>\n' } });
+    expect(res).toMatchObject({
+      code: 0,
+      data: { state: 'live', href: '/swap?from=USDT', sortOrder: 5, htmlEn: '<p><strong>Welcome</strong></p>\n' },
+    });
     const id = res.data.id;
     const list = await call<BannerList>('GET', '/api/banner/list', { lang: 'en-US' });
     expect(list.data.find((b) => b.id === id)).toEqual({
@@ -133,7 +136,11 @@ describe('banners', () => {
     for (const over of bad) {
       expect((await create(over)).code, JSON.stringify(over).slice(0, 80)).toBe(1001);
     }
-    const message = await call('POST', '/api/admin/banners/create', { token: operator.token, body: input({ titleEn: 'a\u0000' }), lang: 'en-US' });
+    const message = await call('POST', '/api/admin/banners/create', {
+      token: operator.token,
+      body: input({ titleEn: 'a\u0000' }),
+      lang: 'en-US',
+    });
     expect(message.message).toBe('Invalid parameters: titleEn');
     expect([await countRows(t, 'banners'), await countRows(t, 'operator_actions')]).toEqual(before);
   });

@@ -231,10 +231,9 @@ export class BannerService {
     return inTransaction(this.database, async (q) => {
       const before = await lockBanner(q, id);
       if (before.retired_at) throw new BizError(ErrorCode.NOT_ALLOWED_IN_STATE, 'retired');
-      const [row] = await q<BannerRow>(
-        `UPDATE banners SET retired_at = now(), updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
-        [id],
-      );
+      const [row] = await q<BannerRow>(`UPDATE banners SET retired_at = now(), updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`, [
+        id,
+      ]);
       await recordOperatorAction(q, {
         ...operatorOf(operator),
         action: 'banner.retire',
@@ -294,7 +293,10 @@ export async function bannerRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/admin/banners',
-    { ...operator, schema: { tags: adminTags, security: signedIn, summary: 'Every banner with its state', response: apiResponse(adminBannerList) } },
+    {
+      ...operator,
+      schema: { tags: adminTags, security: signedIn, summary: 'Every banner with its state', response: apiResponse(adminBannerList) },
+    },
     async (request) => ok(await service.all(), requestLocale(request)),
   );
 
@@ -302,7 +304,13 @@ export async function bannerRoutes(fastify: FastifyInstance) {
     '/admin/banners/:id',
     {
       ...operator,
-      schema: { tags: adminTags, security: signedIn, summary: 'One banner, Markdown and HTML', params: idParams, response: apiResponse(adminBanner) },
+      schema: {
+        tags: adminTags,
+        security: signedIn,
+        summary: 'One banner, Markdown and HTML',
+        params: idParams,
+        response: apiResponse(adminBanner),
+      },
     },
     async (request) => ok(await service.one(request.params.id), requestLocale(request)),
   );

@@ -44,7 +44,12 @@ describe('help', () => {
     }
     const withdraw = en.data.topics[2]!.articles[1]!;
     const detail = await call<HelpArticle>('GET', `/api/help/${withdraw.id}`, { lang: 'en-US' });
-    expect(detail.data).toMatchObject({ id: withdraw.id, topicKey: 'deposit-withdraw', topicTitle: 'Deposits and withdrawals', title: 'How do I withdraw?' });
+    expect(detail.data).toMatchObject({
+      id: withdraw.id,
+      topicKey: 'deposit-withdraw',
+      topicTitle: 'Deposits and withdrawals',
+      title: 'How do I withdraw?',
+    });
     expect(detail.data.html).toContain('<a href="/withdraw">Withdraw</a>');
     expect((await call('GET', '/api/help/987654')).code).toBe(4004);
   });
@@ -94,20 +99,39 @@ describe('help', () => {
   });
 
   it('creates, updates and deletes topics and articles, each audited once with before and after', async () => {
-    const topic = (await admin<AdminHelpTopic>('POST', '/api/admin/help/topics/create', { key: 'cards', titleZh: '卡', titleEn: 'Cards', sortOrder: 60 })).data;
+    const topic = (
+      await admin<AdminHelpTopic>('POST', '/api/admin/help/topics/create', { key: 'cards', titleZh: '卡', titleEn: 'Cards', sortOrder: 60 })
+    ).data;
     expect(topic).toMatchObject({ key: 'cards', titleEn: 'Cards', sortOrder: 60 });
-    const renamed = await admin<AdminHelpTopic>('POST', `/api/admin/help/topics/${topic.id}/update`, { key: 'cards', titleZh: '银行卡', titleEn: 'Bank cards', sortOrder: 5 });
+    const renamed = await admin<AdminHelpTopic>('POST', `/api/admin/help/topics/${topic.id}/update`, {
+      key: 'cards',
+      titleZh: '银行卡',
+      titleEn: 'Bank cards',
+      sortOrder: 5,
+    });
     expect(renamed.data.titleEn).toBe('Bank cards');
     expect((await list()).data.topics.map((x) => x.key)).not.toContain('cards');
 
-    const body = { topicId: topic.id, titleZh: '绑定银行卡', titleEn: 'Adding a card', bodyZh: '暂不支持。', bodyEn: 'Not yet **supported**.' };
+    const body = {
+      topicId: topic.id,
+      titleZh: '绑定银行卡',
+      titleEn: 'Adding a card',
+      bodyZh: '暂不支持。',
+      bodyEn: 'Not yet **supported**.',
+    };
     const article = (await admin<AdminHelpArticle>('POST', '/api/admin/help/articles/create', body)).data;
     expect(article).toMatchObject({ topicId: topic.id, htmlEn: '<p>Not yet <strong>supported</strong>.</p>\n' });
-    expect((await list()).data.topics[0]).toMatchObject({ key: 'cards', title: 'Bank cards', articles: [{ id: article.id, title: 'Adding a card' }] });
+    expect((await list()).data.topics[0]).toMatchObject({
+      key: 'cards',
+      title: 'Bank cards',
+      articles: [{ id: article.id, title: 'Adding a card' }],
+    });
     const updated = await admin<AdminHelpArticle>('POST', `/api/admin/help/articles/${article.id}/update`, { ...body, titleEn: 'Cards' });
     expect(updated.data.titleEn).toBe('Cards');
     expect((await admin('POST', `/api/admin/help/topics/${topic.id}/delete`, {})).code).toBe(3007);
-    expect((await admin('POST', `/api/admin/help/articles/${article.id}/delete`, { reason: 'not offered' })).data).toEqual({ id: article.id });
+    expect((await admin('POST', `/api/admin/help/articles/${article.id}/delete`, { reason: 'not offered' })).data).toEqual({
+      id: article.id,
+    });
     expect((await call('GET', `/api/help/${article.id}`)).code).toBe(4004);
     expect((await admin('POST', `/api/admin/help/topics/${topic.id}/delete`)).data).toEqual({ id: topic.id });
 
@@ -126,8 +150,14 @@ describe('help', () => {
       expect(rows[0]!.before !== null, action).toBe(hasBefore);
       expect(rows[0]!.after !== null, action).toBe(hasAfter);
     }
-    expect((await auditRows(t, 'help.topic.update', topic.id))[0]).toMatchObject({ before: { titleEn: 'Cards' }, after: { titleEn: 'Bank cards' } });
-    expect((await auditRows(t, 'help.article.delete', article.id))[0]).toMatchObject({ reason: 'not offered', before: { titleEn: 'Cards' } });
+    expect((await auditRows(t, 'help.topic.update', topic.id))[0]).toMatchObject({
+      before: { titleEn: 'Cards' },
+      after: { titleEn: 'Bank cards' },
+    });
+    expect((await auditRows(t, 'help.article.delete', article.id))[0]).toMatchObject({
+      reason: 'not offered',
+      before: { titleEn: 'Cards' },
+    });
   });
 
   it('refuses bad input and unknown ids, writing nothing', async () => {
@@ -142,7 +172,9 @@ describe('help', () => {
       { topicId: String(topicId) },
       { sortOrder: -1 },
     ]) {
-      expect((await admin('POST', '/api/admin/help/articles/create', { ...good, ...over })).code, JSON.stringify(over).slice(0, 60)).toBe(1001);
+      expect((await admin('POST', '/api/admin/help/articles/create', { ...good, ...over })).code, JSON.stringify(over).slice(0, 60)).toBe(
+        1001,
+      );
     }
     expect((await admin('POST', '/api/admin/help/articles/create', { ...good, topicId: 987654 })).code).toBe(4004);
     expect((await admin('POST', '/api/admin/help/articles/987654/update', good)).code).toBe(4004);
@@ -153,6 +185,8 @@ describe('help', () => {
     expect((await admin('POST', '/api/admin/help/topics/create', { ...topic, key: 'fresh', titleEn: 'a\u202e' })).code).toBe(1001);
     expect((await admin('POST', '/api/admin/help/topics/987654/update', { ...topic, key: 'fresh' })).code).toBe(4004);
     expect((await admin('POST', '/api/admin/help/topics/987654/delete', {})).code).toBe(4004);
-    expect([await countRows(t, 'help_topics'), await countRows(t, 'help_articles'), await countRows(t, 'operator_actions')]).toEqual(before);
+    expect([await countRows(t, 'help_topics'), await countRows(t, 'help_articles'), await countRows(t, 'operator_actions')]).toEqual(
+      before,
+    );
   });
 });

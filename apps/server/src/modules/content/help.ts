@@ -133,7 +133,14 @@ export class HelpService {
       [id],
     );
     if (!row) throw notFound();
-    return { id: row.id, topicKey: row.key, topicTitle: row.topic, title: row.title, html: renderMarkdown(row.body), updatedAt: iso(row.updated_at) };
+    return {
+      id: row.id,
+      topicKey: row.key,
+      topicTitle: row.topic,
+      title: row.title,
+      html: renderMarkdown(row.body),
+      updatedAt: iso(row.updated_at),
+    };
   }
 
   async tree() {
@@ -281,13 +288,24 @@ export async function helpRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/admin/help/articles/:id',
-    { ...operator, schema: { ...admin, summary: 'One article, Markdown and HTML', params: idParams, response: apiResponse(adminHelpArticle) } },
+    {
+      ...operator,
+      schema: { ...admin, summary: 'One article, Markdown and HTML', params: idParams, response: apiResponse(adminHelpArticle) },
+    },
     async (request) => ok(await service.oneArticle(request.params.id), requestLocale(request)),
   );
 
   app.post(
     '/admin/help/topics/create',
-    { ...operator, schema: { ...admin, summary: 'Create a topic (1001 when the key is taken)', body: helpTopicInput, response: apiResponse(adminHelpTopic) } },
+    {
+      ...operator,
+      schema: {
+        ...admin,
+        summary: 'Create a topic (1001 when the key is taken)',
+        body: helpTopicInput,
+        response: apiResponse(adminHelpTopic),
+      },
+    },
     async (request) => ok(await service.createTopic(request.user, request.body), requestLocale(request)),
   );
 
@@ -304,7 +322,13 @@ export async function helpRoutes(fastify: FastifyInstance) {
     '/admin/help/topics/:id/delete',
     {
       ...operator,
-      schema: { ...admin, summary: 'Delete an empty topic (3007 while it has articles)', params: idParams, body: contentReasonBody, response: apiResponse(deletedData) },
+      schema: {
+        ...admin,
+        summary: 'Delete an empty topic (3007 while it has articles)',
+        params: idParams,
+        body: contentReasonBody,
+        response: apiResponse(deletedData),
+      },
     },
     async (request) => ok(await service.deleteTopic(request.user, request.params.id, request.body.reason), requestLocale(request)),
   );
@@ -313,7 +337,12 @@ export async function helpRoutes(fastify: FastifyInstance) {
     '/admin/help/articles/create',
     {
       ...operator,
-      schema: { ...admin, summary: 'Create an article (4004 unknown topicId)', body: helpArticleInput, response: apiResponse(adminHelpArticle) },
+      schema: {
+        ...admin,
+        summary: 'Create an article (4004 unknown topicId)',
+        body: helpArticleInput,
+        response: apiResponse(adminHelpArticle),
+      },
     },
     async (request) => ok(await service.createArticle(request.user, request.body), requestLocale(request)),
   );
@@ -322,7 +351,13 @@ export async function helpRoutes(fastify: FastifyInstance) {
     '/admin/help/articles/:id/update',
     {
       ...operator,
-      schema: { ...admin, summary: 'Replace an article', params: idParams, body: helpArticleInput, response: apiResponse(adminHelpArticle) },
+      schema: {
+        ...admin,
+        summary: 'Replace an article',
+        params: idParams,
+        body: helpArticleInput,
+        response: apiResponse(adminHelpArticle),
+      },
     },
     async (request) => ok(await service.updateArticle(request.user, request.params.id, request.body), requestLocale(request)),
   );

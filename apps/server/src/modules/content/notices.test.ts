@@ -33,7 +33,8 @@ describe('notices', () => {
   const create = (over: Record<string, unknown> = {}) =>
     call<AdminNotice>('POST', '/api/admin/notices/create', { token: operator.token, body: notice(over) });
   const list = (token?: string, query = '') => call<NoticePage>('GET', `/api/notice/list${query}`, { token, lang: 'en-US' });
-  const unread = async (token: string) => (await call<{ unreadCount: number }>('GET', '/api/notice/unread-count', { token })).data.unreadCount;
+  const unread = async (token: string) =>
+    (await call<{ unreadCount: number }>('GET', '/api/notice/unread-count', { token })).data.unreadCount;
 
   it('refuses admin paths to signed-out callers (2001) and non-operators (403); read-all and unread-count need a session', async () => {
     const paths: ['GET' | 'POST', string, unknown?][] = [
@@ -118,7 +119,10 @@ describe('notices', () => {
     const later = (await create({ publishedAt: fromNow(HOUR_MS) })).data;
     expect(later.state).toBe('scheduled');
     const gone = (await create({ titleEn: 'Gone soon' })).data;
-    const retired = await call<AdminNotice>('POST', `/api/admin/notices/${gone.id}/retire`, { token: operator.token, body: { reason: 'typo' } });
+    const retired = await call<AdminNotice>('POST', `/api/admin/notices/${gone.id}/retire`, {
+      token: operator.token,
+      body: { reason: 'typo' },
+    });
     expect(retired.data.state).toBe('retired');
     for (const hidden of [later, gone]) {
       expect((await list(alice.token)).data.list.map((n) => n.id)).not.toContain(hidden.id);
@@ -189,7 +193,12 @@ describe('notices', () => {
     await expect(rolledBack).rejects.toThrow('payout failed');
     expect(await countRows(t, "notices WHERE dedupe_key = 'activity:1:prize:2'")).toBe(0);
     const detail = await call<NoticeDetail>('GET', `/api/notice/${first}`, { token: bob.token, lang: 'en-US' });
-    expect(detail.data).toMatchObject({ kind: 'activity_prize', title: 'You won', personal: true, html: '<p>Prize <strong>10 USDT</strong></p>\n' });
+    expect(detail.data).toMatchObject({
+      kind: 'activity_prize',
+      title: 'You won',
+      personal: true,
+      html: '<p>Prize <strong>10 USDT</strong></p>\n',
+    });
     expect((await call('GET', `/api/notice/${first}`, { token: alice.token })).code).toBe(4004);
   });
 });

@@ -113,25 +113,18 @@ export class NoticeService {
 
   /** One notice the reader may see; opening it marks it read for a signed-in reader. */
   async detail(userId: number | null, id: number, locale: Locale) {
-    const [row] = await this.database.sql.query<NoticeRow>(`SELECT ${COLUMNS} FROM notices n WHERE n.id = $2 AND ${VISIBLE}`, [
-      userId,
-      id,
-    ]);
+    const [row] = await this.database.sql.query<NoticeRow>(`SELECT ${COLUMNS} FROM notices n WHERE n.id = $2 AND ${VISIBLE}`, [userId, id]);
     if (!row) throw notFound();
     if (userId !== null) {
-      await this.database.sql.query('INSERT INTO notice_reads (user_id, notice_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [
-        userId,
-        id,
-      ]);
+      await this.database.sql.query('INSERT INTO notice_reads (user_id, notice_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [userId, id]);
     }
     return { ...readerItem({ ...row, read: true }, locale, userId !== null), html: renderMarkdown(row[`body_${textColumn(locale)}`]) };
   }
 
   async unreadCount(userId: number) {
-    const [row] = await this.database.sql.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM notices n WHERE ${VISIBLE} AND ${UNREAD}`,
-      [userId],
-    );
+    const [row] = await this.database.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM notices n WHERE ${VISIBLE} AND ${UNREAD}`, [
+      userId,
+    ]);
     return { unreadCount: row?.n ?? 0 };
   }
 
@@ -238,13 +231,19 @@ export async function noticeRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/notice/unread-count',
-    { ...signedInOnly, schema: { tags, security: signedIn, summary: 'How many notices you have not read', response: apiResponse(unreadCountData) } },
+    {
+      ...signedInOnly,
+      schema: { tags, security: signedIn, summary: 'How many notices you have not read', response: apiResponse(unreadCountData) },
+    },
     async (request) => ok(await service.unreadCount(request.user.id), requestLocale(request)),
   );
 
   app.post(
     '/notice/read-all',
-    { ...signedInOnly, schema: { tags, security: signedIn, summary: 'Mark every notice you can see as read', response: apiResponse(readAllData) } },
+    {
+      ...signedInOnly,
+      schema: { tags, security: signedIn, summary: 'Mark every notice you can see as read', response: apiResponse(readAllData) },
+    },
     async (request) => ok(await service.readAll(request.user.id), requestLocale(request)),
   );
 
@@ -282,7 +281,16 @@ export async function noticeRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/admin/notices/:id',
-    { ...operator, schema: { tags: adminTags, security: signedIn, summary: 'One notice, Markdown and HTML', params: idParams, response: apiResponse(adminNotice) } },
+    {
+      ...operator,
+      schema: {
+        tags: adminTags,
+        security: signedIn,
+        summary: 'One notice, Markdown and HTML',
+        params: idParams,
+        response: apiResponse(adminNotice),
+      },
+    },
     async (request) => ok(await service.one(request.params.id), requestLocale(request)),
   );
 

@@ -2,7 +2,15 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyMultipart from '@fastify/multipart';
-import { apiResponse, ErrorCode, MAX_UPLOAD_BYTES, UPLOAD_NAME_RE, UPLOAD_PATH_PREFIX, type UploadResult, uploadResult } from '@coffer/contract';
+import {
+  apiResponse,
+  ErrorCode,
+  MAX_UPLOAD_BYTES,
+  UPLOAD_NAME_RE,
+  UPLOAD_PATH_PREFIX,
+  type UploadResult,
+  uploadResult,
+} from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -93,7 +101,14 @@ export async function uploadRoutes(fastify: FastifyInstance) {
       const name = store(dir, bytes, type);
       const data: UploadResult = { url: `${UPLOAD_PATH_PREFIX}${name}`, name, bytes: bytes.length, contentType: type.contentType };
       await inTransaction(database, (q) =>
-        recordOperatorAction(q, { ...operatorOf(request.user), action: 'upload.create', targetType: 'upload', targetId: name, before: null, after: data }),
+        recordOperatorAction(q, {
+          ...operatorOf(request.user),
+          action: 'upload.create',
+          targetType: 'upload',
+          targetId: name,
+          before: null,
+          after: data,
+        }),
       );
       return ok(data, requestLocale(request));
     },
@@ -107,25 +122,21 @@ export async function uploadRoutes(fastify: FastifyInstance) {
 export async function uploadFileRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const dir = uploadDir(app.deps.config.dataDir);
-  app.get(
-    '/uploads/:name',
-    { schema: { hide: true, params: z.object({ name: z.string() }) } },
-    async (request, reply) => {
-      const { name } = request.params;
-      const missing = () => new BizError(ErrorCode.NOT_FOUND, undefined, 404);
-      if (!UPLOAD_NAME_RE.test(name)) throw missing();
-      let bytes: Buffer;
-      try {
-        bytes = await fs.promises.readFile(path.join(dir, name));
-      } catch {
-        throw missing();
-      }
-      const ext = name.slice(name.lastIndexOf('.') + 1) as ImageType['ext'];
-      return reply
-        .header('content-type', CONTENT_TYPES[ext])
-        .header('cache-control', UPLOAD_CACHE_CONTROL)
-        .header('x-content-type-options', 'nosniff')
-        .send(bytes);
-    },
-  );
+  app.get('/uploads/:name', { schema: { hide: true, params: z.object({ name: z.string() }) } }, async (request, reply) => {
+    const { name } = request.params;
+    const missing = () => new BizError(ErrorCode.NOT_FOUND, undefined, 404);
+    if (!UPLOAD_NAME_RE.test(name)) throw missing();
+    let bytes: Buffer;
+    try {
+      bytes = await fs.promises.readFile(path.join(dir, name));
+    } catch {
+      throw missing();
+    }
+    const ext = name.slice(name.lastIndexOf('.') + 1) as ImageType['ext'];
+    return reply
+      .header('content-type', CONTENT_TYPES[ext])
+      .header('cache-control', UPLOAD_CACHE_CONTROL)
+      .header('x-content-type-options', 'nosniff')
+      .send(bytes);
+  });
 }

@@ -20,10 +20,15 @@ describe('deposits on a real chain', () => {
   /** A new watcher each time: a restart between every step must change nothing. */
   const watch = () => new DepositWatcher(t.database, live().adapter, live().chainId).tick();
   const addressOf = async (u: TestUser, code: string) =>
-    (await call<DepositAddress>('POST', '/api/deposit/createAddress', { token: u.token, body: { currencyId: nets[code]!.currencyId, networkId: nets[code]!.id } })).data
-      .address as EvmAddress;
+    (
+      await call<DepositAddress>('POST', '/api/deposit/createAddress', {
+        token: u.token,
+        body: { currencyId: nets[code]!.currencyId, networkId: nets[code]!.id },
+      })
+    ).data.address as EvmAddress;
   const deposits = async (u: TestUser) =>
-    (await call<PageResponse<DepositRecord>>('POST', '/api/deposit/getDepositList', { token: u.token, body: { page: 1, pageSize: 50 } })).data.list;
+    (await call<PageResponse<DepositRecord>>('POST', '/api/deposit/getDepositList', { token: u.token, body: { page: 1, pageSize: 50 } }))
+      .data.list;
   const available = async (u: TestUser, code: string) =>
     (await call<Balance>('GET', `/api/currency/balance/${nets[code]!.currencyId}`, { token: u.token })).data.available;
 
@@ -62,11 +67,20 @@ describe('deposits on a real chain', () => {
   });
 
   it('refuses a network of another currency, an unknown network and a signed-out caller', async () => {
-    const wrong = await call('POST', '/api/deposit/createAddress', { token: alice.token, body: { currencyId: nets.ETH!.currencyId, networkId: nets.USDT!.id } });
+    const wrong = await call('POST', '/api/deposit/createAddress', {
+      token: alice.token,
+      body: { currencyId: nets.ETH!.currencyId, networkId: nets.USDT!.id },
+    });
     expect(wrong.code).toBe(3003);
-    const unknown = await call('POST', '/api/deposit/createAddress', { token: alice.token, body: { currencyId: nets.ETH!.currencyId, networkId: 99999 } });
+    const unknown = await call('POST', '/api/deposit/createAddress', {
+      token: alice.token,
+      body: { currencyId: nets.ETH!.currencyId, networkId: 99999 },
+    });
     expect(unknown.code).toBe(3003);
-    const bad = await call('POST', '/api/deposit/createAddress', { token: alice.token, body: { currencyId: 'x', networkId: nets.ETH!.id } });
+    const bad = await call('POST', '/api/deposit/createAddress', {
+      token: alice.token,
+      body: { currencyId: 'x', networkId: nets.ETH!.id },
+    });
     expect(bad.code).toBe(1001);
     const anon = await call('POST', '/api/deposit/createAddress', { body: { currencyId: nets.ETH!.currencyId, networkId: nets.ETH!.id } });
     expect(anon.code).toBe(2001);
@@ -75,11 +89,21 @@ describe('deposits on a real chain', () => {
   it('shows an ETH deposit at once as pending n/N and credits it exactly once at N, across restarts', async () => {
     await watch(); // cursor at the tip before the deposit
     const address = await addressOf(alice, 'ETH');
-    const faucet = await call<{ txHash: string; amount: string }>('POST', '/api/deposit/faucet', { token: alice.token, body: { networkId: nets.ETH!.id } });
+    const faucet = await call<{ txHash: string; amount: string }>('POST', '/api/deposit/faucet', {
+      token: alice.token,
+      body: { networkId: nets.ETH!.id },
+    });
     expect(faucet).toMatchObject({ code: 0, data: { amount: '1', address } });
     await watch();
     let [dep] = await deposits(alice);
-    expect(dep).toMatchObject({ status: 'pending', amount: '1', txHash: faucet.data.txHash, confirmations: 1, confirmationsRequired: 3, logIndex: -1 });
+    expect(dep).toMatchObject({
+      status: 'pending',
+      amount: '1',
+      txHash: faucet.data.txHash,
+      confirmations: 1,
+      confirmationsRequired: 3,
+      logIndex: -1,
+    });
     expect(await available(alice, 'ETH')).toBe('0');
 
     await local().mine(1);
@@ -97,7 +121,9 @@ describe('deposits on a real chain', () => {
     expect(await available(alice, 'ETH')).toBe('1');
 
     // Rescanning the same blocks from an old cursor (a crash before the cursor moved) credits nothing twice.
-    await t.database.sql.query('update chain_cursors set block_number = block_number - 3, block_hash = (select block_hash from chain_blocks b where b.chain_id = chain_cursors.chain_id and b.block_number = chain_cursors.block_number - 3)');
+    await t.database.sql.query(
+      'update chain_cursors set block_number = block_number - 3, block_hash = (select block_hash from chain_blocks b where b.chain_id = chain_cursors.chain_id and b.block_number = chain_cursors.block_number - 3)',
+    );
     await watch();
     await watch();
     expect(await available(alice, 'ETH')).toBe('1');
@@ -158,7 +184,9 @@ describe('deposits on a real chain', () => {
     await local().client.request({ method: 'anvil_reorg', params: [4, []] } as never);
     await watch();
     expect((await deposits(bob))[0]).toMatchObject({ code: 'USDC', status: 'reorged_after_credit' });
-    const incidents = await t.database.sql.query<{ kind: string; network_id: number }>('select kind, network_id from chain_incidents where resolved_at is null');
+    const incidents = await t.database.sql.query<{ kind: string; network_id: number }>(
+      'select kind, network_id from chain_incidents where resolved_at is null',
+    );
     expect(incidents).toEqual([{ kind: 'reorged_after_credit', network_id: nets.USDC!.id }]);
     const list = (await call<Network[]>('GET', '/api/currency/onchain')).data;
     // Every network of the chain: the unbacked USDC could be swapped to ETH and paid out there.
@@ -173,14 +201,20 @@ describe('deposits on a real chain', () => {
     expect(open.data).toMatchObject([{ kind: 'reorged_after_credit' }]);
     const id = open.data[0]!.id;
     expect((await call('GET', '/api/admin/chain/incidents', { token: bob.token })).status).toBe(403);
-    expect((await call('POST', `/api/admin/chain/incidents/${id}/resolve`, { token: bob.token, body: { resolution: 'x' } })).status).toBe(403);
+    expect((await call('POST', `/api/admin/chain/incidents/${id}/resolve`, { token: bob.token, body: { resolution: 'x' } })).status).toBe(
+      403,
+    );
     const resolved = await call<{ resolvedAt: string | null }>('POST', `/api/admin/chain/incidents/${id}/resolve`, {
       token: ops.token,
       body: { resolution: 'deposit re-sent by the customer; credit kept' },
     });
     expect(resolved.data.resolvedAt).not.toBeNull();
-    expect((await call('POST', `/api/admin/chain/incidents/${id}/resolve`, { token: ops.token, body: { resolution: 'again' } })).code).toBe(3007);
-    expect((await call('POST', '/api/admin/chain/incidents/999999/resolve', { token: ops.token, body: { resolution: 'x' } })).code).toBe(4004);
+    expect((await call('POST', `/api/admin/chain/incidents/${id}/resolve`, { token: ops.token, body: { resolution: 'again' } })).code).toBe(
+      3007,
+    );
+    expect((await call('POST', '/api/admin/chain/incidents/999999/resolve', { token: ops.token, body: { resolution: 'x' } })).code).toBe(
+      4004,
+    );
     const list = (await call<Network[]>('GET', '/api/currency/onchain')).data;
     expect(list.map((n) => n.payoutsFrozen)).toEqual([false, false, false]);
     const pending = await call<unknown[]>('GET', '/api/admin/withdraw/open', { token: ops.token });

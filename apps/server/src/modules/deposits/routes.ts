@@ -49,7 +49,10 @@ export async function depositRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/deposit/getAddressList',
-    { preHandler: app.authenticate, schema: { tags, security, summary: "The user's deposit addresses", response: apiResponse(depositAddressList) } },
+    {
+      preHandler: app.authenticate,
+      schema: { tags, security, summary: "The user's deposit addresses", response: apiResponse(depositAddressList) },
+    },
     async (request) => ok(await listAddresses(database, request.user.id), requestLocale(request)),
   );
 
@@ -72,7 +75,13 @@ export async function depositRoutes(fastify: FastifyInstance) {
     '/deposit/getDepositInfo/:id',
     {
       preHandler: app.authenticate,
-      schema: { tags, security, summary: 'One deposit of the user (4004 otherwise)', params: idParams, response: apiResponse(depositRecord) },
+      schema: {
+        tags,
+        security,
+        summary: 'One deposit of the user (4004 otherwise)',
+        params: idParams,
+        response: apiResponse(depositRecord),
+      },
     },
     async (request) => ok(await depositInfo(database, request.user.id, request.params.id), requestLocale(request)),
   );

@@ -37,18 +37,16 @@ export async function depositAddressFor(
   if (!row) {
     // The index comes first so the address can be derived from it; a lost race wastes one
     // index (gaps are harmless) and the winner's row is read back.
-    const [{ i }] = (await database.sql.query<{ i: number }>("select nextval('deposit_address_index_seq')::int as i")) as [
-      { i: number },
-    ];
+    const [{ i }] = (await database.sql.query<{ i: number }>("select nextval('deposit_address_index_seq')::int as i")) as [{ i: number }];
     await database.sql.query(
       `insert into deposit_addresses (user_id, chain_id, address_index, address) values ($1, $2, $3, $4)
        on conflict (user_id, chain_id) do nothing`,
       [userId, net.chainId, i, wallet.depositAddress(i)],
     );
-    [row] = await database.sql.query<RawAddress>(
-      'select address, created_at from deposit_addresses where user_id = $1 and chain_id = $2',
-      [userId, net.chainId],
-    );
+    [row] = await database.sql.query<RawAddress>('select address, created_at from deposit_addresses where user_id = $1 and chain_id = $2', [
+      userId,
+      net.chainId,
+    ]);
   }
   if (!row) throw new Error('deposit address was not stored');
   return {

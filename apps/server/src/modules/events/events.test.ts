@@ -18,7 +18,10 @@ function readEvents(url: string, headers: Record<string, string>, until: (events
   const opened = new Promise<void>((resolve) => {
     markOpened = resolve;
   });
-  return Object.assign(read(url, headers, until, ms, () => markOpened()), { opened });
+  return Object.assign(
+    read(url, headers, until, ms, () => markOpened()),
+    { opened },
+  );
 }
 
 async function read(url: string, headers: Record<string, string>, until: (events: SseEvent[]) => boolean, ms: number, onOpen: () => void) {
@@ -39,7 +42,11 @@ async function read(url: string, headers: Record<string, string>, until: (events
       while (cut >= 0) {
         const block = buffer.slice(0, cut);
         buffer = buffer.slice(cut + 2);
-        const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
+        const field = (name: string) =>
+          block
+            .split('\n')
+            .find((l) => l.startsWith(`${name}: `))
+            ?.slice(name.length + 2);
         const data = field('data');
         if (data) events.push({ id: field('id')!, event: field('event')!, data: JSON.parse(data) });
         cut = buffer.indexOf('\n\n');
@@ -80,8 +87,12 @@ describe('live events (SSE)', () => {
 
   it('pushes a deposit as it is seen and credited, to its owner only, and replays after Last-Event-ID', async () => {
     const call = client(t);
-    const address = (await call<DepositAddress>('POST', '/api/deposit/createAddress', { token: alice.token, body: { currencyId: eth.currencyId, networkId: eth.id } }))
-      .data.address;
+    const address = (
+      await call<DepositAddress>('POST', '/api/deposit/createAddress', {
+        token: alice.token,
+        body: { currencyId: eth.currencyId, networkId: eth.id },
+      })
+    ).data.address;
     const aliceStream = readEvents(`${base}/api/events`, { 'x-token': alice.token }, (e) => e.some((x) => x.data.status === 'credited'));
     const bobStream = readEvents(`${base}/api/events`, { 'x-token': bob.token }, () => false, 2500);
     await Promise.all([aliceStream.opened, bobStream.opened]);
@@ -95,7 +106,9 @@ describe('live events (SSE)', () => {
 
     // A client that saw only the first event gets the rest again.
     const first = events[0]!;
-    const replay = await readEvents(`${base}/api/events`, { 'x-token': alice.token, 'last-event-id': first.id }, (e) => e.some((x) => x.data.status === 'credited'));
+    const replay = await readEvents(`${base}/api/events`, { 'x-token': alice.token, 'last-event-id': first.id }, (e) =>
+      e.some((x) => x.data.status === 'credited'),
+    );
     expect(replay[0]!.id).not.toBe(first.id);
     expect(replay.some((e) => e.data.status === 'credited')).toBe(true);
   });

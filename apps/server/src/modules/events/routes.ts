@@ -31,7 +31,12 @@ export async function eventRoutes(fastify: FastifyInstance) {
         tags: ['events'],
         security: [{ token: [] }],
         summary: 'Server-sent events of the signed-in user (text/event-stream; data is {type, id, status})',
-        headers: z.object({ 'last-event-id': z.string().regex(/^\d{1,15}$/).optional() }),
+        headers: z.object({
+          'last-event-id': z
+            .string()
+            .regex(/^\d{1,15}$/)
+            .optional(),
+        }),
         response: { 200: envelope(z.null()).describe('Only on failure (e.g. 2001); success is a text/event-stream') },
       },
     },

@@ -22,8 +22,7 @@ describe('operator ledger tools', () => {
 
   const adjust = (body: Record<string, unknown>, opts: { key?: string; lang?: string; token?: string } = {}) =>
     call<AdjustResult>('POST', '/api/admin/ledger/adjust', { token: operator.token, body, ...opts });
-  const available = async () =>
-    (await call<Balance>('GET', `/api/currency/balance/${usdt}`, { token: user.token })).data.available;
+  const available = async () => (await call<Balance>('GET', `/api/currency/balance/${usdt}`, { token: user.token })).data.available;
 
   it('refuses non-operators with HTTP 403 and anonymous callers with 2001', async () => {
     const body = { email: user.email, currency: 'USDT', amount: '1', reason: 'x' };

@@ -5,7 +5,6 @@ import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
 import { listNetworks } from './service.ts';
 
-
 /** Public: the networks each currency moves on, and the settings the app needs at start. */
 export async function networkRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -32,7 +31,13 @@ export async function networkRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/configs',
-    { schema: { tags: ['configs'], summary: 'Public settings of this Coffer (product, networks, faucet)', response: apiResponse(configsData) } },
+    {
+      schema: {
+        tags: ['configs'],
+        summary: 'Public settings of this Coffer (product, networks, faucet)',
+        response: apiResponse(configsData),
+      },
+    },
     async (request) => {
       const list = await listNetworks(database, chain.chainIds);
       return ok(

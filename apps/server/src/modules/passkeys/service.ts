@@ -6,7 +6,6 @@ import {
   type PasskeyLoginOptionsBody,
   type PasskeyOptionsData,
   type PasskeyRegisterBody,
-
 } from '@coffer/contract';
 import {
   type AuthenticationResponseJSON,
@@ -181,9 +180,8 @@ export class PasskeyService {
       .limit(1);
     if (!row?.webauthnChallenge) throw new BizError(ErrorCode.SECOND_FACTOR_EXPIRED);
     const response = body.response as unknown as AuthenticationResponseJSON;
-    const [key] = typeof response.id === 'string'
-      ? await this.db.select().from(passkeys).where(eq(passkeys.credentialId, response.id)).limit(1)
-      : [];
+    const [key] =
+      typeof response.id === 'string' ? await this.db.select().from(passkeys).where(eq(passkeys.credentialId, response.id)).limit(1) : [];
     // A second factor must be a passkey of the account whose password was right.
     if (!key || (row.userId !== null && key.userId !== row.userId)) throw new BizError(ErrorCode.PASSKEY_FAILED);
     let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
@@ -193,7 +191,12 @@ export class PasskeyService {
         expectedChallenge: row.webauthnChallenge,
         expectedOrigin: this.rp.origins,
         expectedRPID: this.rp.rpId,
-        credential: { id: key.credentialId, publicKey: Buffer.from(key.publicKey, 'base64url'), counter: key.counter, transports: transportsOf(key) },
+        credential: {
+          id: key.credentialId,
+          publicKey: Buffer.from(key.publicKey, 'base64url'),
+          counter: key.counter,
+          transports: transportsOf(key),
+        },
         requireUserVerification: true,
       });
     } catch (err) {
@@ -220,4 +223,3 @@ export class PasskeyService {
     return row;
   }
 }
-

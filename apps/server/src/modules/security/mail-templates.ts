@@ -17,7 +17,12 @@ const escapeHtml = (s: string) =>
 
 const copy: Record<
   Locale,
-  { subject: Record<SecurityEventKind, string>; what: Record<SecurityEventKind, string>; where: (d: SecurityEventDetail) => string; advice: string }
+  {
+    subject: Record<SecurityEventKind, string>;
+    what: Record<SecurityEventKind, string>;
+    where: (d: SecurityEventDetail) => string;
+    advice: string;
+  }
 > = {
   'zh-CN': {
     subject: {

@@ -83,8 +83,7 @@ export async function securityRoutes(fastify: FastifyInstance) {
         response: apiResponse(signInPage),
       },
     },
-    async (request) =>
-      ok(await service.signIns(request.user.id, request.body.page, request.body.pageSize), requestLocale(request)),
+    async (request) => ok(await service.signIns(request.user.id, request.body.page, request.body.pageSize), requestLocale(request)),
   );
 
   app.get(

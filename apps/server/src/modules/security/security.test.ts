@@ -1,11 +1,4 @@
-import type {
-  AntiPhishingData,
-  Envelope,
-  LoginData,
-  RevokeOthersData,
-  SecuritySessionList,
-  SignInPage,
-} from '@coffer/contract';
+import type { AntiPhishingData, Envelope, LoginData, RevokeOthersData, SecuritySessionList, SignInPage } from '@coffer/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, LAST_SEEN_EVERY_MS } from '../../core/session.ts';
@@ -15,8 +8,7 @@ import { decodeMail, mailsTo, pause, sendMailUrl, signUp } from '../auth/test-he
 import { totpFor } from '../two-factor/totp.ts';
 import { deviceName } from './user-agent.ts';
 
-const CHROME_MAC =
-  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
+const CHROME_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
 const SAFARI_IOS =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:131.0) Gecko/20100101 Firefox/131.0';

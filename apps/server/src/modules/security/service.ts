@@ -1,10 +1,4 @@
-import {
-  type AntiPhishingData,
-  maskPhrase,
-  type RevokeOthersData,
-  type SecuritySessionList,
-  type SignInPage,
-} from '@coffer/contract';
+import { type AntiPhishingData, maskPhrase, type RevokeOthersData, type SecuritySessionList, type SignInPage } from '@coffer/contract';
 import { and, count, desc, eq, gt, isNull, ne, sql } from 'drizzle-orm';
 import { notFound } from '../../core/errors.ts';
 import { announceRevoked } from '../../core/session.ts';
@@ -15,8 +9,7 @@ import { deviceName } from './user-agent.ts';
 /** Most sessions listed (most recently used first). */
 const SESSIONS_LISTED = 100;
 
-const active = (userId: number) =>
-  and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date()));
+const active = (userId: number) => and(eq(sessions.userId, userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date()));
 
 export class SecurityService {
   constructor(private readonly db: Db) {}
@@ -57,7 +50,10 @@ export class SecurityService {
       .set({ revokedAt: new Date() })
       .where(and(active(userId), ne(sessions.id, currentSessionId)))
       .returning({ id: sessions.id });
-    announceRevoked(this.db, rows.map((r) => r.id));
+    announceRevoked(
+      this.db,
+      rows.map((r) => r.id),
+    );
     return { revoked: rows.length };
   }
 

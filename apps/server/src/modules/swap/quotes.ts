@@ -112,11 +112,7 @@ export async function quotedPrice(database: Database, userId: number, body: Swap
     [body.quoteId],
   );
   if (!q || q.user_id !== userId) throw quoteExpired('quoteId: unknown quote');
-  if (
-    q.from_currency_id !== body.fromCurrencyId ||
-    q.to_currency_id !== body.toCurrencyId ||
-    !new Decimal(q.from_amount).eq(body.amount)
-  ) {
+  if (q.from_currency_id !== body.fromCurrencyId || q.to_currency_id !== body.toCurrencyId || !new Decimal(q.from_amount).eq(body.amount)) {
     throw quoteExpired('quoteId: the quote was for another request');
   }
   if (q.used_at !== null) throw quoteExpired('quoteId: already used');

@@ -127,7 +127,13 @@ export async function swapRoutes(fastify: FastifyInstance) {
     '/swap/:id',
     {
       preHandler: app.authenticate,
-      schema: { tags, security: signedIn, summary: 'One of the user’s swaps (4004 otherwise)', params: idParams, response: apiResponse(swapRecord) },
+      schema: {
+        tags,
+        security: signedIn,
+        summary: 'One of the user’s swaps (4004 otherwise)',
+        params: idParams,
+        response: apiResponse(swapRecord),
+      },
     },
     async (request) => {
       const record = await service.findOwn(request.user.id, request.params.id);

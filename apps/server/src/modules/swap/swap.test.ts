@@ -68,7 +68,10 @@ describe('swap API', () => {
       await q(`update swap_pairs set enabled = false where from_currency_id = $1 and to_currency_id = $2`, [BTC, ETH]);
       const res = await call<{ list: SwapPair[] }>('GET', '/api/swap/rates');
       expect(res.data.list).toHaveLength(11);
-      const quote = await call('POST', '/api/swap/quote', { token: alice.token, body: { fromCurrencyId: BTC, toCurrencyId: ETH, amount: '1' } });
+      const quote = await call('POST', '/api/swap/quote', {
+        token: alice.token,
+        body: { fromCurrencyId: BTC, toCurrencyId: ETH, amount: '1' },
+      });
       expect(quote.code).toBe(3003);
       await q(`update swap_pairs set enabled = true where from_currency_id = $1 and to_currency_id = $2`, [BTC, ETH]);
     });
@@ -101,7 +104,9 @@ describe('swap API', () => {
       const ttl = new Date(res.data.expiresAt).getTime() - before;
       expect(ttl).toBeGreaterThan(13_000);
       expect(ttl).toBeLessThan(17_000);
-      const [row] = await q<{ user_id: number; used_at: unknown }>(`select user_id, used_at from swap_quotes where id = $1`, [res.data.quoteId]);
+      const [row] = await q<{ user_id: number; used_at: unknown }>(`select user_id, used_at from swap_quotes where id = $1`, [
+        res.data.quoteId,
+      ]);
       expect(row).toMatchObject({ user_id: alice.uid, used_at: null });
     });
 
@@ -137,12 +142,18 @@ describe('swap API', () => {
     });
 
     it('refuses a JSON number amount, missing fields, unknown currencies and same-currency swaps', async () => {
-      const num = await call('POST', '/api/swap/quote', { token: alice.token, body: { fromCurrencyId: USDT, toCurrencyId: ETH, amount: 5 } });
+      const num = await call('POST', '/api/swap/quote', {
+        token: alice.token,
+        body: { fromCurrencyId: USDT, toCurrencyId: ETH, amount: 5 },
+      });
       expect(num.code).toBe(1001);
       expect(num.message).toContain('amount');
       const missing = await call('POST', '/api/swap/quote', { token: alice.token, body: { fromCurrencyId: USDT, amount: '5' } });
       expect(missing.code).toBe(1001);
-      const unknown = await call('POST', '/api/swap/quote', { token: alice.token, body: { fromCurrencyId: 999, toCurrencyId: ETH, amount: '5' } });
+      const unknown = await call('POST', '/api/swap/quote', {
+        token: alice.token,
+        body: { fromCurrencyId: 999, toCurrencyId: ETH, amount: '5' },
+      });
       expect(unknown.code).toBe(3003);
       const same = await call('POST', '/api/swap/quote', {
         token: alice.token,
@@ -155,7 +166,10 @@ describe('swap API', () => {
 
     it('refuses an amount too small to receive anything', async () => {
       await q(`update swap_pairs set min_amount = null where from_currency_id = $1 and to_currency_id = $2`, [USDT, BTC]);
-      const res = await call('POST', '/api/swap/quote', { token: alice.token, body: { fromCurrencyId: USDT, toCurrencyId: BTC, amount: '0.000001' } });
+      const res = await call('POST', '/api/swap/quote', {
+        token: alice.token,
+        body: { fromCurrencyId: USDT, toCurrencyId: BTC, amount: '0.000001' },
+      });
       expect(res.code).toBe(3002);
       await q(`update swap_pairs set min_amount = 1 where from_currency_id = $1 and to_currency_id = $2`, [USDT, BTC]);
     });
@@ -205,7 +219,9 @@ describe('swap API', () => {
         ['available', '4482.0135'],
         ['fees', '4.4865'],
       ]);
-      const [entry] = await q<{ kind: string; user_id: number }>(`select kind, user_id from journal_entries where id = $1`, [res.data.entryId]);
+      const [entry] = await q<{ kind: string; user_id: number }>(`select kind, user_id from journal_entries where id = $1`, [
+        res.data.entryId,
+      ]);
       expect(entry).toEqual({ kind: 'swap', user_id: u.uid });
       await expectStored(res.data, u.token);
     });
@@ -282,7 +298,11 @@ describe('swap API', () => {
       expect(unknown.code).toBe(3006);
 
       await q(`update swap_quotes set expires_at = now() - interval '1 second' where id = $1`, [mine.data.quoteId]);
-      const expired = await call('POST', '/api/swap/apply', { token: alice.token, key: key(), body: { ...body, quoteId: mine.data.quoteId } });
+      const expired = await call('POST', '/api/swap/apply', {
+        token: alice.token,
+        key: key(),
+        body: { ...body, quoteId: mine.data.quoteId },
+      });
       expect(expired.code).toBe(3006);
 
       // A move within the tolerance (0.1% < 0.2%) still honours the quote at the quoted amounts.
@@ -509,7 +529,15 @@ describe('swap API', () => {
       await credit(t.database, poor.uid, 'USDT', '1');
       await letUsdcHouseOwe();
       const toUsdc = { from: USDT, to: USDC, fromAmount: '10', toAmount: '9.98', fee: '0.01', feeCurrency: USDC, rate: '0.999' };
-      const toBtc = { from: USDT, to: BTC, fromAmount: '10', toAmount: '0.00016616', fee: '0.00000017', feeCurrency: BTC, rate: '0.0000166' };
+      const toBtc = {
+        from: USDT,
+        to: BTC,
+        fromAmount: '10',
+        toAmount: '0.00016616',
+        fee: '0.00000017',
+        feeCurrency: BTC,
+        rate: '0.0000166',
+      };
       const k1 = key();
       const items = [
         { user: rich1.uid, key: k1, hash: 'h1', ...toUsdc }, // done

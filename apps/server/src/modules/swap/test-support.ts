@@ -23,9 +23,9 @@ export async function credit(database: Database, uid: number, code: string, amou
 /** A bare entry straight through ledger_post (no business row): for statement lines of any kind. */
 export async function rawPosting(database: Database, uid: number, code: string, amount: string, kind: string): Promise<number> {
   const cid = await currencyId(database, code);
-  const [{ e }] = (await database.sql.query<{ e: number }>(`select ledger_open_entry($1, null, null, null, 'test') as e`, [
-    kind,
-  ])) as [{ e: number }];
+  const [{ e }] = (await database.sql.query<{ e: number }>(`select ledger_open_entry($1, null, null, null, 'test') as e`, [kind])) as [
+    { e: number },
+  ];
   const negated = amount.startsWith('-') ? amount.slice(1) : `-${amount}`;
   await database.sql.query(
     `select ledger_post($1, array[ledger_account(null, $2, 'world'), ledger_account($3, $2, 'available')], $4::numeric[])`,
@@ -42,4 +42,3 @@ export async function balanceOf(database: Database, uid: number | null, code: st
   );
   return rows[0] ? rows[0].balance.replace(/\.?0+$/, '') || '0' : '0';
 }
-

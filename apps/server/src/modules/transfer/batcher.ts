@@ -34,16 +34,7 @@ export const TRANSFER_BATCH: GroupCommitStatement<BatchItem, BatchRow, BatchRow>
   sql: 'select * from coffer_transfer_batch($1, $2, $3, $4, $5::numeric[], $6, $7, $8)',
   params(items) {
     const col = <K extends keyof BatchItem>(k: K) => items.map((item) => item[k]);
-    return [
-      col('tokenHash'),
-      col('toUid'),
-      col('toEmail'),
-      col('currencyId'),
-      col('amount'),
-      col('memo'),
-      col('key'),
-      col('hash'),
-    ];
+    return [col('tokenHash'), col('toUid'), col('toEmail'), col('currencyId'), col('amount'), col('memo'), col('key'), col('hash')];
   },
   state: (raw) => raw.b_state,
   row: (raw) => raw,

@@ -50,8 +50,7 @@ describe('transfers', () => {
     call<TransferResult>('POST', '/api/transfer/transferByEmail', { token: u.token, body, ...opts });
   const sendUid = (u: TestUser, body: Record<string, unknown>, opts: { key?: string; lang?: string } = {}) =>
     call<TransferResult>('POST', '/api/transfer/transferByUID', { token: u.token, body, ...opts });
-  const countTransfers = async () =>
-    Number((await t.database.sql.query<{ n: number }>('select count(*) as n from transfers'))[0]!.n);
+  const countTransfers = async () => Number((await t.database.sql.query<{ n: number }>('select count(*) as n from transfers'))[0]!.n);
 
   let firstId = 0;
 
@@ -94,12 +93,21 @@ describe('transfers', () => {
     ]);
     expect(bobAll.data.list[2]).toMatchObject({ id: firstId, counterparty: { uid: alice.uid, maskedEmail: 'a***e@example.com' } });
 
-    const bobIn = await call<Page>('POST', '/api/transfer/clientPage', { token: bob.token, body: { page: 1, pageSize: 10, direction: 'in' } });
+    const bobIn = await call<Page>('POST', '/api/transfer/clientPage', {
+      token: bob.token,
+      body: { page: 1, pageSize: 10, direction: 'in' },
+    });
     expect(bobIn.data.total).toBe(2);
     expect(bobIn.data.list.every((r) => r.direction === 'in')).toBe(true);
-    const aliceOut = await call<Page>('POST', '/api/transfer/clientPage', { token: alice.token, body: { page: 1, pageSize: 10, direction: 'out' } });
+    const aliceOut = await call<Page>('POST', '/api/transfer/clientPage', {
+      token: alice.token,
+      body: { page: 1, pageSize: 10, direction: 'out' },
+    });
     expect(aliceOut.data.total).toBe(3);
-    const aliceBtc = await call<Page>('POST', '/api/transfer/clientPage', { token: alice.token, body: { page: 1, pageSize: 10, currencyId: btc } });
+    const aliceBtc = await call<Page>('POST', '/api/transfer/clientPage', {
+      token: alice.token,
+      body: { page: 1, pageSize: 10, currencyId: btc },
+    });
     expect(aliceBtc.data.list.map((r) => r.code)).toEqual(['BTC']);
 
     const page2 = await call<Page>('POST', '/api/transfer/clientPage', { token: alice.token, body: { page: 2, pageSize: 2 } });
@@ -276,7 +284,10 @@ describe('transfers', () => {
 
   it('previews a recipient by e-mail or uid', async () => {
     const byEmail = await call<Recipient>('GET', '/api/transfer/recipient?email=BOB%40example.com', { token: alice.token });
-    expect(byEmail).toMatchObject({ code: 0, data: { uid: bob.uid, maskedEmail: 'b***b@example.com', nickname: 'Bob', avatar: 'preset:3' } });
+    expect(byEmail).toMatchObject({
+      code: 0,
+      data: { uid: bob.uid, maskedEmail: 'b***b@example.com', nickname: 'Bob', avatar: 'preset:3' },
+    });
     const byUid = await call<Recipient>('GET', `/api/transfer/recipient?uid=${carol.uid}`, { token: alice.token });
     expect(byUid.data).toEqual({ uid: carol.uid, maskedEmail: 'c***l@example.com', nickname: 'Carol', avatar: null });
     expect((await call('GET', '/api/transfer/recipient?email=nobody%40example.com', { token: alice.token })).code).toBe(3004);
@@ -412,7 +423,12 @@ describe('transfers', () => {
       Array.from({ length: 32 }, async (_, c) => {
         const codes: number[] = [];
         for (let k = 0; k < 5; k++) {
-          const res = await sendUid(senders[c % senders.length]!, { uid: receiver.uid, currencyId: usdt, amount: '0.5', memo: `c${c} #${k}` });
+          const res = await sendUid(senders[c % senders.length]!, {
+            uid: receiver.uid,
+            currencyId: usdt,
+            amount: '0.5',
+            memo: `c${c} #${k}`,
+          });
           codes.push(res.code);
         }
         return codes;

@@ -5,7 +5,20 @@ export const UTF8_BOM = '\uFEFF';
 
 const HEADERS: Record<Locale, string[]> = {
   'zh-CN': ['流水号', '时间(UTC)', '类型', '币种', '金额', '变动后余额', '对方', '参考', '汇率', '手续费', '手续费币种', '备注'],
-  'en-US': ['ID', 'Time (UTC)', 'Type', 'Currency', 'Amount', 'Balance after', 'Counterparty', 'Reference', 'Rate', 'Fee', 'Fee currency', 'Memo'],
+  'en-US': [
+    'ID',
+    'Time (UTC)',
+    'Type',
+    'Currency',
+    'Amount',
+    'Balance after',
+    'Counterparty',
+    'Reference',
+    'Rate',
+    'Fee',
+    'Fee currency',
+    'Memo',
+  ],
 };
 
 /**

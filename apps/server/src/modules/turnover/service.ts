@@ -81,9 +81,7 @@ export function toItem(r: LineRow): TurnoverItem {
     amount: trimDecimal(r.amount),
     balanceAfter: trimDecimal(r.balance_after),
     counterparty:
-      isTransfer && r.cp_uid !== null
-        ? { uid: r.cp_uid, maskedEmail: maskEmail(r.cp_email ?? ''), nickname: r.cp_nickname ?? '' }
-        : null,
+      isTransfer && r.cp_uid !== null ? { uid: r.cp_uid, maskedEmail: maskEmail(r.cp_email ?? ''), nickname: r.cp_nickname ?? '' } : null,
     reference: r.swap_id !== null ? `${r.swap_from}→${r.swap_to}` : null,
     memo: isTransfer ? r.entry_memo : null,
     rate: trimOrNull(r.swap_rate),

@@ -60,7 +60,14 @@ describe('turnover (statement)', () => {
     // gross = 300 × 0.000332333333333333 = 0.0996999999999999; fee = ⌈gross × 0.001⌉₁₈ = 0.0000997
     expect(swap).toMatchObject({ rate: '0.000332333333333333', toAmount: '0.0996002999999999', fee: '0.0000997' });
     const [deposit, swapIn, swapOut, transfer, adjustment] = res.data.list;
-    expect(swapOut).toMatchObject({ reference: 'USDT→ETH', rate: swap.rate, fee: swap.fee, feeCurrency: 'ETH', counterparty: null, memo: null });
+    expect(swapOut).toMatchObject({
+      reference: 'USDT→ETH',
+      rate: swap.rate,
+      fee: swap.fee,
+      feeCurrency: 'ETH',
+      counterparty: null,
+      memo: null,
+    });
     expect(swapIn!.entryId).toBe(swapOut!.entryId);
     expect(transfer).toMatchObject({
       counterparty: { uid: bob.uid, maskedEmail: 'b***r@test.coffer', nickname: 'bob.turnover' },
@@ -104,7 +111,14 @@ describe('turnover (statement)', () => {
   });
 
   it('refuses bad filters and anonymous calls', async () => {
-    for (const body of [{ pageSize: 0 }, { pageSize: 101 }, { page: 0 }, { type: 'DROP TABLE' }, { from: 'last week' }, { currencyId: -1 }]) {
+    for (const body of [
+      { pageSize: 0 },
+      { pageSize: 101 },
+      { page: 0 },
+      { type: 'DROP TABLE' },
+      { from: 'last week' },
+      { currencyId: -1 },
+    ]) {
       const res = await page(alice.token, body);
       expect(res.code, JSON.stringify(body)).toBe(1001);
     }
@@ -122,7 +136,15 @@ describe('turnover (statement)', () => {
       type: 'swap',
       amount: '-300',
       entry: { id: swap.entryId, kind: 'swap' },
-      swap: { id: swap.id, fromCurrency: 'USDT', toCurrency: 'ETH', fromAmount: '300', toAmount: swap.toAmount, rate: swap.rate, fee: swap.fee },
+      swap: {
+        id: swap.id,
+        fromCurrency: 'USDT',
+        toCurrency: 'ETH',
+        fromAmount: '300',
+        toAmount: swap.toAmount,
+        rate: swap.rate,
+        fee: swap.fee,
+      },
     });
     // Only the user's own two postings of the entry, never the house or fees legs.
     expect(res.data.entry.postings.map((p) => [p.currency, p.amount])).toEqual([

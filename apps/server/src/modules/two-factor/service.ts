@@ -82,10 +82,7 @@ export class TwoFactorService {
     };
   }
 
-  async loginSecondFactor(
-    body: LoginSecondFactorBody,
-    client: { userAgent?: string; ip?: string },
-  ): Promise<LoginData> {
+  async loginSecondFactor(body: LoginSecondFactorBody, client: { userAgent?: string; ip?: string }): Promise<LoginData> {
     const challenge = await liveChallenge(this.db, 'second_factor', body.challenge);
     const userId = challenge.userId!;
     try {

@@ -35,8 +35,7 @@ export function newTotpSecret(): string {
 }
 
 const RECOVERY_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
-export const hashRecoveryCode = (code: string) =>
-  crypto.createHash('sha256').update(code.replace('-', '').toLowerCase()).digest('hex');
+export const hashRecoveryCode = (code: string) => crypto.createHash('sha256').update(code.replace('-', '').toLowerCase()).digest('hex');
 
 export function newRecoveryCodes(): string[] {
   return Array.from({ length: RECOVERY_CODE_COUNT }, () => {
@@ -77,9 +76,7 @@ async function useRecoveryCode(database: Database, userId: number, code: string)
   const rows = await database.db
     .update(recoveryCodes)
     .set({ usedAt: new Date() })
-    .where(
-      and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, hashRecoveryCode(code)), isNull(recoveryCodes.usedAt)),
-    )
+    .where(and(eq(recoveryCodes.userId, userId), eq(recoveryCodes.codeHash, hashRecoveryCode(code)), isNull(recoveryCodes.usedAt)))
     .returning({ id: recoveryCodes.id });
   return rows.length === 1;
 }

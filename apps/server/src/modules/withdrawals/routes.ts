@@ -66,7 +66,13 @@ export async function withdrawRoutes(fastify: FastifyInstance) {
     '/withdraw/limits',
     {
       preHandler: app.authenticate,
-      schema: { tags, security, summary: 'Fee, bounds and what is left of today’s limit on a network', querystring: withdrawQuoteQuery, response: apiResponse(withdrawLimits) },
+      schema: {
+        tags,
+        security,
+        summary: 'Fee, bounds and what is left of today’s limit on a network',
+        querystring: withdrawQuoteQuery,
+        response: apiResponse(withdrawLimits),
+      },
     },
     async (request) => ok(await limitsOf(database, request.user.id, request.query.networkId), requestLocale(request)),
   );
@@ -75,7 +81,13 @@ export async function withdrawRoutes(fastify: FastifyInstance) {
     '/withdraw/list',
     {
       preHandler: app.authenticate,
-      schema: { tags, security, summary: "The user's withdrawals, newest first", body: withdrawListBody, response: apiResponse(withdrawPage) },
+      schema: {
+        tags,
+        security,
+        summary: "The user's withdrawals, newest first",
+        body: withdrawListBody,
+        response: apiResponse(withdrawPage),
+      },
     },
     async (request) => ok(await withdrawalPage(database, request.user.id, request.body), requestLocale(request)),
   );
@@ -84,7 +96,13 @@ export async function withdrawRoutes(fastify: FastifyInstance) {
     '/withdraw/detail/:id',
     {
       preHandler: app.authenticate,
-      schema: { tags, security, summary: 'One withdrawal of the user (4004 otherwise)', params: idParams, response: apiResponse(withdrawRecord) },
+      schema: {
+        tags,
+        security,
+        summary: 'One withdrawal of the user (4004 otherwise)',
+        params: idParams,
+        response: apiResponse(withdrawRecord),
+      },
     },
     async (request) => ok(await withdrawalRecord(database, request.params.id, request.user.id), requestLocale(request)),
   );

@@ -1,4 +1,11 @@
-import type { PageResponse, WithdrawApplyBody, WithdrawApplyData, WithdrawLimits, WithdrawListBody, WithdrawRecord } from '@coffer/contract';
+import type {
+  PageResponse,
+  WithdrawApplyBody,
+  WithdrawApplyData,
+  WithdrawLimits,
+  WithdrawListBody,
+  WithdrawRecord,
+} from '@coffer/contract';
 import { ErrorCode, WITHDRAW_CANCELLABLE } from '@coffer/contract';
 import { sql } from 'drizzle-orm';
 import { BizError, notFound } from '../../core/errors.ts';

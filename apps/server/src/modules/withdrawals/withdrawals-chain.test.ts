@@ -24,7 +24,9 @@ describe('money in and out on a real chain (API + leader loop)', () => {
     (await call<Balance>('GET', `/api/currency/balance/${nets[code]!.currencyId}`, { token: alice.token })).data;
   const code = async () => {
     await t.database.sql.query("update email_codes set created_at = created_at - interval '2 minutes'");
-    expect((await call('GET', `/api/sendMail?email=${encodeURIComponent(alice.email)}&type=withdraw`, { token: alice.token })).code).toBe(0);
+    expect((await call('GET', `/api/sendMail?email=${encodeURIComponent(alice.email)}&type=withdraw`, { token: alice.token })).code).toBe(
+      0,
+    );
     return t.mailbox.lastCode(alice.email);
   };
   const withdrawal = async (id: number) => (await call<WithdrawRecord>('GET', `/api/withdraw/detail/${id}`, { token: alice.token })).data;

@@ -25,7 +25,14 @@ describe('withdrawals (API)', () => {
     call<WithdrawApplyData>('POST', '/api/withdraw/apply', {
       token: u.token,
       key: opts.key,
-      body: { currencyId: eth.currencyId, networkId: eth.id, address: outside, amount: '1', code: opts.code ?? (await codeFor(u)), ...body },
+      body: {
+        currencyId: eth.currencyId,
+        networkId: eth.id,
+        address: outside,
+        amount: '1',
+        code: opts.code ?? (await codeFor(u)),
+        ...body,
+      },
     });
   const balance = async (u: TestUser) => (await call<Balance>('GET', `/api/currency/balance/${eth.currencyId}`, { token: u.token })).data;
 
@@ -134,23 +141,36 @@ describe('withdrawals (API)', () => {
     const big = await apply(alice, { amount: '60' });
     await pastResend();
     expect(big.data.status).toBe('review');
-    expect((await call('POST', `/api/admin/withdraw/${big.data.id}/approve`, { token: alice.token, body: { reason: 'mine' } })).status).toBe(403);
-    const approved = await call<WithdrawRecord>('POST', `/api/admin/withdraw/${big.data.id}/approve`, { token: operator.token, body: { reason: 'known customer' } });
+    expect(
+      (await call('POST', `/api/admin/withdraw/${big.data.id}/approve`, { token: alice.token, body: { reason: 'mine' } })).status,
+    ).toBe(403);
+    const approved = await call<WithdrawRecord>('POST', `/api/admin/withdraw/${big.data.id}/approve`, {
+      token: operator.token,
+      body: { reason: 'known customer' },
+    });
     expect(approved.data).toMatchObject({ status: 'queued', reason: 'known customer' });
-    expect((await call('POST', `/api/admin/withdraw/${big.data.id}/reject`, { token: operator.token, body: { reason: 'x' } })).code).toBe(3007);
+    expect((await call('POST', `/api/admin/withdraw/${big.data.id}/reject`, { token: operator.token, body: { reason: 'x' } })).code).toBe(
+      3007,
+    );
 
     await fund(t, alice.uid, 'ETH', '100');
     const before = await balance(alice);
     const other = await apply(alice, { amount: '51' }, { code: await codeFor(alice) });
     await pastResend();
     expect(other.data.status).toBe('review');
-    const rejected = await call<WithdrawRecord>('POST', `/api/admin/withdraw/${other.data.id}/reject`, { token: operator.token, body: { reason: 'address on a sanctions list' } });
+    const rejected = await call<WithdrawRecord>('POST', `/api/admin/withdraw/${other.data.id}/reject`, {
+      token: operator.token,
+      body: { reason: 'address on a sanctions list' },
+    });
     expect(rejected.data).toMatchObject({ status: 'rejected', reason: 'address on a sanctions list' });
     expect(await balance(alice)).toEqual(before);
   });
 
   it('lists the user’s withdrawals newest first with filters', async () => {
-    const page = await call<PageResponse<WithdrawRecord>>('POST', '/api/withdraw/list', { token: alice.token, body: { page: 1, pageSize: 2 } });
+    const page = await call<PageResponse<WithdrawRecord>>('POST', '/api/withdraw/list', {
+      token: alice.token,
+      body: { page: 1, pageSize: 2 },
+    });
     expect(page.data.total).toBeGreaterThanOrEqual(4);
     expect(page.data.list).toHaveLength(2);
     expect(page.data.list[0]!.id).toBeGreaterThan(page.data.list[1]!.id);
@@ -159,12 +179,18 @@ describe('withdrawals (API)', () => {
       body: { page: 1, pageSize: 20, status: 'cancelled' },
     });
     expect(cancelled.data.list.every((w) => w.status === 'cancelled')).toBe(true);
-    const none = await call<PageResponse<WithdrawRecord>>('POST', '/api/withdraw/list', { token: operator.token, body: { page: 1, pageSize: 20 } });
+    const none = await call<PageResponse<WithdrawRecord>>('POST', '/api/withdraw/list', {
+      token: operator.token,
+      body: { page: 1, pageSize: 20 },
+    });
     expect(none.data.total).toBe(0);
   });
 
   it('refuses payouts on a frozen network (3012)', async () => {
-    await t.database.sql.query("insert into chain_incidents (network_id, chain_id, kind, detail) values ($1, 31337, 'reconcile_drift', 'test')", [eth.id]);
+    await t.database.sql.query(
+      "insert into chain_incidents (network_id, chain_id, kind, detail) values ($1, 31337, 'reconcile_drift', 'test')",
+      [eth.id],
+    );
     const res = await apply(alice, { amount: '1' });
     await pastResend();
     expect(res.code).toBe(3012);

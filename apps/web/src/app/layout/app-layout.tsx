@@ -90,9 +90,7 @@ export function AppLayout() {
       <main className={meta.flush ? 'app-main' : 'app-main app-main--padded'}>
         <Outlet />
       </main>
-      {isTabPath(path) ? (
-        <AppTabBar icons={TAB_ICONS} />
-      ) : null}
+      {isTabPath(path) ? <AppTabBar icons={TAB_ICONS} /> : null}
     </div>
   );
 }

@@ -39,8 +39,7 @@ export function ChainStatusTag({
   testId?: string;
 }) {
   const { t } = useTranslation();
-  const color =
-    kind === 'deposit' ? DEPOSIT_COLORS[status as DepositStatus] : WITHDRAW_COLORS[status as WithdrawStatus];
+  const color = kind === 'deposit' ? DEPOSIT_COLORS[status as DepositStatus] : WITHDRAW_COLORS[status as WithdrawStatus];
   return (
     <span className={`chain-status chain-status--${color ?? 'default'}`} data-testid={testId} data-status={status}>
       {t(`chain.${kind}Status.${status}`, { defaultValue: status })}

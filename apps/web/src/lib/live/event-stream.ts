@@ -118,9 +118,7 @@ export function startEventStream(options: EventStreamOptions): EventStream {
     };
     let openedAt: number | null = null;
     const outcome = (): AttemptOutcome =>
-      stopped.signal.aborted
-        ? { kind: 'aborted' }
-        : { kind: 'retry', healthy: openedAt !== null && now() - openedAt >= healthyAfterMs };
+      stopped.signal.aborted ? { kind: 'aborted' } : { kind: 'retry', healthy: openedAt !== null && now() - openedAt >= healthyAfterMs };
     try {
       armIdle();
       const response = await doFetch(options.url, {

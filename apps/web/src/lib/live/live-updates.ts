@@ -8,12 +8,7 @@ import { type EventStream, startEventStream } from './event-stream';
 import { publishLiveEvent, setLiveStatus } from './status';
 
 /** Keys a live event makes stale: balances, deposits, withdrawals (details and limits among them), statements. */
-const ALWAYS: readonly QueryKey[] = [
-  queryKeys.balances.all,
-  queryKeys.deposits.all,
-  queryKeys.withdrawals.all,
-  queryKeys.turnover.all,
-];
+const ALWAYS: readonly QueryKey[] = [queryKeys.balances.all, queryKeys.deposits.all, queryKeys.withdrawals.all, queryKeys.turnover.all];
 
 /**
  * Reads one event's data. Only what the app acts on is checked (a known type, an integer

@@ -6,7 +6,6 @@ import { queryKeys } from '../query-keys';
  * lib/query-keys' deposits and withdrawals families (one definition per resource).
  */
 
-
 export function depositDetailKey(id: number): QueryKey {
   return queryKeys.deposits.detail(id);
 }

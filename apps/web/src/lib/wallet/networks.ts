@@ -6,7 +6,6 @@ import { queryKeys } from '../query-keys';
 
 /* GET /api/currency/onchain (public): the networks each currency moves on. Shared by charge and withdraw. */
 
-
 export function getNetworks(): Promise<Network[]> {
   return apiGet<Network[]>('/currency/onchain');
 }
@@ -24,9 +23,7 @@ export type NetworkUse = 'deposit' | 'withdraw';
 
 /** The networks of one currency usable for deposits or withdrawals, in the server's order. */
 export function networksFor(networks: readonly Network[] | undefined, currencyId: number | undefined, use: NetworkUse): Network[] {
-  return (networks ?? []).filter(
-    (n) => n.currencyId === currencyId && (use === 'deposit' ? n.depositEnabled : n.withdrawEnabled),
-  );
+  return (networks ?? []).filter((n) => n.currencyId === currencyId && (use === 'deposit' ? n.depositEnabled : n.withdrawEnabled));
 }
 
 /** The currencies that have at least one network for this use (a currency without networks moves only inside Coffer). */

@@ -73,7 +73,8 @@ function changesOf(activity: ActivityAdmin, v: ActivityForm): ActivityUpdateBody
 }
 
 function initialOf(activity: ActivityAdmin | null): Partial<ActivityForm> {
-  if (!activity) return { metric: 'swap_volume_usdt', minScore: '0', prizeCurrency: 'USDT', prizes: [{ rankFrom: 1, rankTo: 1, amount: '' }] };
+  if (!activity)
+    return { metric: 'swap_volume_usdt', minScore: '0', prizeCurrency: 'USDT', prizes: [{ rankFrom: 1, rankTo: 1, amount: '' }] };
   const starts = fromIso(activity.startsAt);
   const ends = fromIso(activity.endsAt);
   return {
@@ -89,8 +90,11 @@ export function ActivityModal({ activity, onClose }: { activity: ActivityAdmin |
   const currencies = useCurrencies();
   const [form] = Form.useForm<ActivityForm>();
   const metric = Form.useWatch('metric', form);
-  const save = useWrite((v: ActivityForm) =>
-      activity ? updateActivity(changesOf(activity, v)) : createActivity({ ...fieldsOf(v), reason: v.reason?.trim() || undefined }), { invalidate: ACTIVITIES_KEY, done: onClose });
+  const save = useWrite(
+    (v: ActivityForm) =>
+      activity ? updateActivity(changesOf(activity, v)) : createActivity({ ...fieldsOf(v), reason: v.reason?.trim() || undefined }),
+    { invalidate: ACTIVITIES_KEY, done: onClose },
+  );
   const currencyOptions = (currencies.data ?? []).map((c) => ({ value: c.code, label: c.code }));
 
   return (
@@ -127,7 +131,11 @@ export function ActivityModal({ activity, onClose }: { activity: ActivityAdmin |
           <Form.Item name="period" label={t('activities.period')} rules={[{ required: true, message: t('validation.required') }]}>
             <DatePicker.RangePicker showTime />
           </Form.Item>
-          <Form.Item name="minScore" label={t('activities.minScore')} rules={[requiredRule(t), { pattern: /^\d+(\.\d+)?$/, message: t('validation.amount') }]}>
+          <Form.Item
+            name="minScore"
+            label={t('activities.minScore')}
+            rules={[requiredRule(t), { pattern: /^\d+(\.\d+)?$/, message: t('validation.amount') }]}
+          >
             <Input inputMode="decimal" maxLength={AMOUNT_INPUT_MAX} style={{ width: 120 }} />
           </Form.Item>
           <Form.Item name="prizeCurrency" label={t('activities.prizeCurrency')} rules={[requiredRule(t)]}>
@@ -140,26 +148,51 @@ export function ActivityModal({ activity, onClose }: { activity: ActivityAdmin |
               {fields.map((field) => (
                 <Space key={field.key} align="start">
                   <Form.Item name={[field.name, 'rankFrom']} rules={[{ required: true, message: t('validation.required') }]}>
-                    <InputNumber aria-label={t('activities.rankFrom')} placeholder={t('activities.rankFrom')} min={1} max={ACTIVITY_MAX_PRIZE_RANK} precision={0} />
+                    <InputNumber
+                      aria-label={t('activities.rankFrom')}
+                      placeholder={t('activities.rankFrom')}
+                      min={1}
+                      max={ACTIVITY_MAX_PRIZE_RANK}
+                      precision={0}
+                    />
                   </Form.Item>
                   <Form.Item name={[field.name, 'rankTo']} rules={[{ required: true, message: t('validation.required') }]}>
-                    <InputNumber aria-label={t('activities.rankTo')} placeholder={t('activities.rankTo')} min={1} max={ACTIVITY_MAX_PRIZE_RANK} precision={0} />
+                    <InputNumber
+                      aria-label={t('activities.rankTo')}
+                      placeholder={t('activities.rankTo')}
+                      min={1}
+                      max={ACTIVITY_MAX_PRIZE_RANK}
+                      precision={0}
+                    />
                   </Form.Item>
                   <Form.Item name={[field.name, 'amount']} rules={[requiredRule(t), amountRule(t)]}>
-                    <Input aria-label={t('activities.prize')} placeholder={t('activities.prize')} inputMode="decimal" maxLength={AMOUNT_INPUT_MAX} />
+                    <Input
+                      aria-label={t('activities.prize')}
+                      placeholder={t('activities.prize')}
+                      inputMode="decimal"
+                      maxLength={AMOUNT_INPUT_MAX}
+                    />
                   </Form.Item>
                   <Button onClick={() => remove(field.name)} disabled={fields.length === 1}>
                     {t('activities.removePrize')}
                   </Button>
                 </Space>
               ))}
-              <Button type="dashed" onClick={() => add({ rankFrom: undefined, rankTo: undefined, amount: '' })} disabled={fields.length >= 20}>
+              <Button
+                type="dashed"
+                onClick={() => add({ rankFrom: undefined, rankTo: undefined, amount: '' })}
+                disabled={fields.length >= 20}
+              >
                 {t('activities.addPrize')}
               </Button>
             </Form.Item>
           )}
         </Form.List>
-        <Form.Item name="reason" label={t('common.reason')} rules={[{ max: REASON_MAX, message: t('validation.tooLong', { max: REASON_MAX }) }]}>
+        <Form.Item
+          name="reason"
+          label={t('common.reason')}
+          rules={[{ max: REASON_MAX, message: t('validation.tooLong', { max: REASON_MAX }) }]}
+        >
           <Input.TextArea rows={2} maxLength={REASON_MAX} />
         </Form.Item>
       </Form>

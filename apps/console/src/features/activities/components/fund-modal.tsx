@@ -19,7 +19,8 @@ export function FundModal({ activity, onClose }: { activity: ActivityAdmin; onCl
   // One key for this dialog: a second click after a lost answer replays instead of funding twice.
   const key = useRef(newIdempotencyKey());
   const fund = useMutation({
-    mutationFn: (v: { amount: string; reason: string }) => fundActivity({ id: activity.id, amount: v.amount.trim(), reason: v.reason }, key.current),
+    mutationFn: (v: { amount: string; reason: string }) =>
+      fundActivity({ id: activity.id, amount: v.amount.trim(), reason: v.reason }, key.current),
     onSuccess: (data) => {
       message.success(t('activities.fundDone', data));
       void queryClient.invalidateQueries({ queryKey: ACTIVITIES_KEY });

@@ -41,7 +41,11 @@ export default function AuditTrailPage() {
         <Form.Item name="actor" label={t('common.actor')}>
           <Input allowClear maxLength={320} />
         </Form.Item>
-        <Form.Item name="action" label={t('trail.action')} rules={[{ pattern: /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*\.?$/i, message: t('validation.action') }]}>
+        <Form.Item
+          name="action"
+          label={t('trail.action')}
+          rules={[{ pattern: /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*\.?$/i, message: t('validation.action') }]}
+        >
           <Input allowClear maxLength={64} placeholder="banner." />
         </Form.Item>
         <Form.Item name="targetType" label={t('trail.targetType')}>

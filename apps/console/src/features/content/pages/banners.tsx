@@ -133,9 +133,13 @@ export default function BannersPage() {
   const banners = useBanners();
   const [editing, setEditing] = useState<AdminBanner | null | 'new'>(null);
   const [retiring, setRetiring] = useState<AdminBanner | null>(null);
-  const retire = useWrite(({ id, reason }: { id: number; reason: string }) => retireBanner(id, {
-    reason }), { invalidate: BANNERS_KEY, done: () => setRetiring(null), success: () => t('content.retired'),
-  });
+  const retire = useWrite(
+    ({ id, reason }: { id: number; reason: string }) =>
+      retireBanner(id, {
+        reason,
+      }),
+    { invalidate: BANNERS_KEY, done: () => setRetiring(null), success: () => t('content.retired') },
+  );
   const reorder = useMutation({
     mutationFn: (ids: number[]) => reorderBanners({ ids }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: BANNERS_KEY }),

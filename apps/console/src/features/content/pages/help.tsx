@@ -39,7 +39,11 @@ function TopicModal({ topic, onClose }: { topic: AdminHelpTopic | null; onClose:
       onClose={onClose}
     >
       <Form form={form} layout="vertical" initialValues={topic ?? { sortOrder: 0 }} onFinish={(v) => save.mutate(v)}>
-        <Form.Item name="key" label={t('content.topicKey')} rules={[requiredRule(t), { pattern: /^[a-z][a-z0-9-]{0,31}$/, message: t('validation.topicKey') }]}>
+        <Form.Item
+          name="key"
+          label={t('content.topicKey')}
+          rules={[requiredRule(t), { pattern: /^[a-z][a-z0-9-]{0,31}$/, message: t('validation.topicKey') }]}
+        >
           <Input maxLength={32} />
         </Form.Item>
         <BilingualFields text={null} />

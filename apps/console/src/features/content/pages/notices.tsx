@@ -82,9 +82,13 @@ export default function NoticesPage() {
   const notices = useNotices(query);
   const [creating, setCreating] = useState(false);
   const [retiring, setRetiring] = useState<AdminNotice | null>(null);
-  const retire = useWrite(({ id, reason }: { id: number; reason: string }) => retireNotice(id, {
-    reason }), { invalidate: NOTICES_KEY, done: () => setRetiring(null), success: () => t('content.retired'),
-  });
+  const retire = useWrite(
+    ({ id, reason }: { id: number; reason: string }) =>
+      retireNotice(id, {
+        reason,
+      }),
+    { invalidate: NOTICES_KEY, done: () => setRetiring(null), success: () => t('content.retired') },
+  );
   const en = i18n.language === 'en-US';
 
   return (
@@ -130,7 +134,11 @@ export default function NoticesPage() {
         columns={[
           { title: t('common.id'), dataIndex: 'id' },
           { title: t('content.title'), key: 'title', render: (_, n) => (en ? n.titleEn : n.titleZh) },
-          { title: t('content.audience'), dataIndex: 'uid', render: (uid: number | null) => (uid === null ? t('content.public') : `UID ${uid}`) },
+          {
+            title: t('content.audience'),
+            dataIndex: 'uid',
+            render: (uid: number | null) => (uid === null ? t('content.public') : `UID ${uid}`),
+          },
           { title: t('content.kind'), dataIndex: 'kind' },
           { title: t('content.publishedAt'), dataIndex: 'publishedAt', render: formatTime },
           {

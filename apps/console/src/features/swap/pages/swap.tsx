@@ -13,7 +13,6 @@ import { SWAP_PAIRS_KEY, useSwapPairs } from '../api/pairs';
 import { setHouseLimit } from '../api/set-house-limit';
 import { updateSwapPair } from '../api/update-pair';
 
-
 interface PairForm {
   midRate: string;
   spreadBps: number;
@@ -30,7 +29,7 @@ function PairModal({ pair, onClose }: { pair: AdminSwapPair; onClose: () => void
   const save = useWrite((body: SwapPairUpdateBody) => updateSwapPair(pair.id, body), {
     invalidate: SWAP_PAIRS_KEY,
     done: onClose,
-    success: (data) => data.changed ? t('common.saved') : t('swap.unchanged'),
+    success: (data) => (data.changed ? t('common.saved') : t('swap.unchanged')),
   });
   const submit = (v: PairForm) =>
     save.mutate({
@@ -96,11 +95,14 @@ function PairModal({ pair, onClose }: { pair: AdminSwapPair; onClose: () => void
 function LimitModal({ limit, onClose }: { limit: HouseLimit; onClose: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<{ limit: string; reason: string }>();
-  const save = useWrite((v: { limit: string; reason: string }) => setHouseLimit({ currencyId: limit.currencyId, limit: v.limit.trim(), reason: v.reason }), {
-    invalidate: HOUSE_LIMITS_KEY,
-    done: onClose,
-    success: (data) => data.changed ? t('common.saved') : t('swap.unchanged'),
-  });
+  const save = useWrite(
+    (v: { limit: string; reason: string }) => setHouseLimit({ currencyId: limit.currencyId, limit: v.limit.trim(), reason: v.reason }),
+    {
+      invalidate: HOUSE_LIMITS_KEY,
+      done: onClose,
+      success: (data) => (data.changed ? t('common.saved') : t('swap.unchanged')),
+    },
+  );
   return (
     <FormModal
       title={t('swap.setLimit', { code: limit.code })}

@@ -49,7 +49,9 @@ function ReviewQueue() {
           {
             title: t('common.status'),
             dataIndex: 'status',
-            render: (s: string) => <Tag color={s === 'review' ? 'orange' : 'blue'}>{t(`withdrawals.statuses.${s}`, { defaultValue: s })}</Tag>,
+            render: (s: string) => (
+              <Tag color={s === 'review' ? 'orange' : 'blue'}>{t(`withdrawals.statuses.${s}`, { defaultValue: s })}</Tag>
+            ),
           },
           { title: t('withdrawals.txHash'), dataIndex: 'txHash', render: (v: string | null) => v ?? '—' },
           { title: t('withdrawals.age'), dataIndex: 'ageSeconds' },

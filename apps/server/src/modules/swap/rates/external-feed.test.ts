@@ -134,7 +134,10 @@ describe('swap API on an external feed (RATE_FEED_URL)', () => {
       feed.set('/prices', fresh(11));
       vi.setSystemTime(Date.now() + FEED_CACHE_MS + 100);
       expect((await call<{ list: SwapPair[] }>('GET', '/api/swap/rates')).data.list).toEqual([]);
-      const stale = await call('POST', '/api/swap/quote', { token: u.token, body: { fromCurrencyId: ETH, toCurrencyId: USDT, amount: '1' } });
+      const stale = await call('POST', '/api/swap/quote', {
+        token: u.token,
+        body: { fromCurrencyId: ETH, toCurrencyId: USDT, amount: '1' },
+      });
       expect(stale.code).toBe(3003);
     } finally {
       vi.useRealTimers();

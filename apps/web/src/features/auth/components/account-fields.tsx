@@ -37,7 +37,13 @@ export function EmailCodeField({ form, type }: { form: FormInstance; type: MailT
       rules={[schemaRule(emailCode, t('validation.code'))]}
       extra={<SendCodeButton type={type} getEmail={getEmail} />}
     >
-      <Input name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={EMAIL_CODE_LENGTH} placeholder={t('auth.codePlaceholder')} />
+      <Input
+        name="code"
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        maxLength={EMAIL_CODE_LENGTH}
+        placeholder={t('auth.codePlaceholder')}
+      />
     </Form.Item>
   );
 }

@@ -1,5 +1,5 @@
 import { resetPasswordBody } from '@coffer/contract/auth';
-import { Form, } from 'antd-mobile';
+import { Form } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { showFieldError } from '../../../lib/form-errors';
@@ -21,7 +21,6 @@ export default function ForgotPasswordPage() {
   const { search } = useLocation();
   const resetPassword = useResetPassword();
   const [form] = Form.useForm<Values>();
-
 
   const onFinish = async (values: Values) => {
     const body = resetPasswordBody.parse({ email: values.email, code: values.code, password: values.password });

@@ -119,13 +119,7 @@ export default function LoginPage() {
             {t('twoFactor.verify')}
           </Button>
           {second.methods.includes('passkey') ? (
-            <Button
-              block
-              size="large"
-              loading={usingPasskey}
-              onClick={() => passkey(second.challenge)}
-              data-testid="login-2fa-passkey"
-            >
+            <Button block size="large" loading={usingPasskey} onClick={() => passkey(second.challenge)} data-testid="login-2fa-passkey">
               {t('passkeys.useInstead')}
             </Button>
           ) : null}
@@ -156,12 +150,7 @@ export default function LoginPage() {
           label={t('auth.password')}
           rules={[schemaRule(loginBody.shape.password, t('validation.passwordRequired'))]}
         >
-          <Input
-            name="password"
-            type="password"
-            autoComplete="current-password"
-            placeholder={t('auth.passwordPlaceholder')}
-          />
+          <Input name="password" type="password" autoComplete="current-password" placeholder={t('auth.passwordPlaceholder')} />
         </Form.Item>
       </Form>
       <div className="px-4">

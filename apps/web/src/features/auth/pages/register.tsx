@@ -28,7 +28,6 @@ export default function RegisterPage() {
   const queryClient = useQueryClient();
   const [form] = Form.useForm<Values>();
 
-
   const onFinish = async (values: Values) => {
     const body = registerBody.parse({
       email: values.email,

@@ -25,14 +25,7 @@ export function RankBoard({ ranking, myRank }: { ranking: ActivityRanking; myRan
             aria-current={mine ? 'true' : undefined}
           >
             <span className={`ranking-rank ranking-rank--${Math.min(row.rank, 4)}`}>{row.rank}</span>
-            <img
-              className="ranking-avatar"
-              src={avatarUrl(row.avatar)}
-              alt=""
-              width={AVATAR_PX}
-              height={AVATAR_PX}
-              loading="lazy"
-            />
+            <img className="ranking-avatar" src={avatarUrl(row.avatar)} alt="" width={AVATAR_PX} height={AVATAR_PX} loading="lazy" />
             <span className="ranking-name truncate">{row.name}</span>
             <span className="ranking-score ranking-num">
               {formatCompact(row.score, SCORE_DECIMALS)}

@@ -96,9 +96,7 @@ export default function BannerRankingPage() {
           <h2 id="ranking-board-title" className="ranking-section-title">
             {t('ranking.board')}
           </h2>
-          {ranking.data ? (
-            <span className="wallet-muted">{t('ranking.qualified', { count: ranking.data.qualified })}</span>
-          ) : null}
+          {ranking.data ? <span className="wallet-muted">{t('ranking.qualified', { count: ranking.data.qualified })}</span> : null}
         </div>
         {ranking.data ? (
           <RankBoard ranking={ranking.data} myRank={mine.data?.rank ?? null} />

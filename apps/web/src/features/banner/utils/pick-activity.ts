@@ -8,9 +8,7 @@ export function pickActivity(items: readonly ActivitySummary[]): ActivitySummary
   const byStart = (a: ActivitySummary, b: ActivitySummary) => Date.parse(b.startsAt) - Date.parse(a.startsAt);
   const live = items.filter((a) => a.status === 'live').sort(byStart);
   if (live[0]) return live[0];
-  const upcoming = items
-    .filter((a) => a.status === 'upcoming')
-    .sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt));
+  const upcoming = items.filter((a) => a.status === 'upcoming').sort((a, b) => Date.parse(a.startsAt) - Date.parse(b.startsAt));
   if (upcoming[0]) return upcoming[0];
   const closed = [...items].sort((a, b) => Date.parse(b.endsAt) - Date.parse(a.endsAt));
   return closed[0] ?? null;

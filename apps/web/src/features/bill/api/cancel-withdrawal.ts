@@ -1,7 +1,7 @@
 import type { WithdrawRecord } from '@coffer/contract/chain';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
-import { withdrawalDetailKey, } from '../../../lib/wallet/chain-keys';
+import { withdrawalDetailKey } from '../../../lib/wallet/chain-keys';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** POST /api/withdraw/cancel/{id}: allowed in review and queued (3007 after that); answers the updated record. */

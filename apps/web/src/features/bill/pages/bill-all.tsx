@@ -73,7 +73,14 @@ export default function BillAllPage() {
     <div className="wallet-page" data-testid="statement-page">
       <div className="bill-statement-head">
         <h1>{t('statement.title')}</h1>
-        <Button size="small" fill="outline" color="primary" loading={exporting} onClick={() => void onExport()} data-testid="statement-export">
+        <Button
+          size="small"
+          fill="outline"
+          color="primary"
+          loading={exporting}
+          onClick={() => void onExport()}
+          data-testid="statement-export"
+        >
           <span className="inline-flex items-center gap-1">
             <DownlandOutline />
             {t('statement.export')}

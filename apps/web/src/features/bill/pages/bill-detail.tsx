@@ -168,7 +168,9 @@ function TurnoverDetailView({ detail }: { detail: TurnoverDetail }) {
             {detail.memo}
           </Row>
         ) : null}
-        {detail.rate ? <Row label={t('bill.fields.rate')}>{formatRateValue(detail.rate, { code: detail.currency, decimals: 18 })}</Row> : null}
+        {detail.rate ? (
+          <Row label={t('bill.fields.rate')}>{formatRateValue(detail.rate, { code: detail.currency, decimals: 18 })}</Row>
+        ) : null}
         {detail.fee ? <Row label={t('bill.fields.fee')}>{`${formatAmount(detail.fee)} ${detail.feeCurrency ?? ''}`}</Row> : null}
         <Row label={t('bill.fields.time')}>{formatDateTime(detail.createdAt)}</Row>
       </div>
@@ -191,7 +193,6 @@ function TurnoverDetailView({ detail }: { detail: TurnoverDetail }) {
     </div>
   );
 }
-
 
 /** /bill/detail?type=transfer|swap|turnover|charge|withdraw&id=N */
 export default function BillDetailPage() {

@@ -94,11 +94,7 @@ describe('withdrawTimeline', () => {
       'rejected:error',
     ]);
     expect(states(withdrawTimeline({ ...withdrawal, status: 'cancelled' }))).toEqual(['submitted:finish', 'cancelled:finish']);
-    expect(states(withdrawTimeline({ ...withdrawal, status: 'failed' }))).toEqual([
-      'submitted:finish',
-      'queued:finish',
-      'failed:error',
-    ]);
+    expect(states(withdrawTimeline({ ...withdrawal, status: 'failed' }))).toEqual(['submitted:finish', 'queued:finish', 'failed:error']);
     expect(states(withdrawTimeline({ ...withdrawal, status: 'failed', txHash: `0x${'cd'.repeat(32)}` }))).toEqual([
       'submitted:finish',
       'queued:finish',

@@ -48,8 +48,7 @@ function pathSteps(record: WithdrawRecord, withReview: boolean): TimelineStep[] 
   const path = WITHDRAW_PATH.filter((status) => withReview || status !== 'review');
   const current = path.indexOf(record.status);
   return path.map((status, index) => {
-    const state: StepState =
-      index < current || record.status === 'completed' ? 'finish' : index === current ? 'process' : 'wait';
+    const state: StepState = index < current || record.status === 'completed' ? 'finish' : index === current ? 'process' : 'wait';
     return {
       key: status,
       state,

@@ -21,15 +21,7 @@ export default function ChartsPage() {
         {VOLUME.map(({ day, value }) => {
           const height = (value / max) * 50;
           return (
-            <rect
-              key={day}
-              x={(day - 1) * 20 + 4}
-              y={55 - height}
-              width={12}
-              height={height}
-              rx={2}
-              fill="var(--adm-color-primary)"
-            />
+            <rect key={day} x={(day - 1) * 20 + 4} y={55 - height} width={12} height={height} rx={2} fill="var(--adm-color-primary)" />
           );
         })}
       </svg>

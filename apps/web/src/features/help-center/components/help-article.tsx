@@ -39,9 +39,7 @@ export function HelpArticleView({ id }: { id: number }) {
       <h1 className="help-article-title" data-testid="help-article-title">
         {title}
       </h1>
-      <p className="wallet-muted help-article-meta">
-        {t('help.updatedAt', { time: formatDateTime(updatedAt) })}
-      </p>
+      <p className="wallet-muted help-article-meta">{t('help.updatedAt', { time: formatDateTime(updatedAt) })}</p>
       <RichHtml html={html} testId="help-article-body" />
     </article>
   );

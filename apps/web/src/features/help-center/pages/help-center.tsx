@@ -13,7 +13,6 @@ import { useDebounced } from '../hooks/use-debounced';
 import { HELP_QUERY_MAX, SEARCH_DEBOUNCE_MS, searchQuery } from '../utils/search-query';
 import { recordIdParam } from '../../../lib/record-id';
 
-
 function HelpTopics() {
   const { t } = useTranslation();
   const [params, setParams] = useSearchParams();
@@ -34,7 +33,12 @@ function HelpTopics() {
     body = <EmptyState title={q ? t('help.noMatch', { q }) : t('help.empty')} testId="help-empty" />;
   } else {
     body = topics.map((topic) => (
-      <section key={topic.key} className="card help-topic" aria-labelledby={`help-topic-${topic.key}`} data-testid={`help-topic-${topic.key}`}>
+      <section
+        key={topic.key}
+        className="card help-topic"
+        aria-labelledby={`help-topic-${topic.key}`}
+        data-testid={`help-topic-${topic.key}`}
+      >
         <h2 id={`help-topic-${topic.key}`} className="help-topic-title">
           {topic.title}
         </h2>

@@ -14,6 +14,11 @@ const UNSENDABLE = new RegExp(FORBIDDEN_SINGLE_LINE.source, 'g');
  */
 export function searchQuery(input: string): string | undefined {
   // A cut inside an emoji would leave half a surrogate pair, which the server refuses too.
-  const q = input.replace(UNSENDABLE, '').trim().slice(0, HELP_QUERY_MAX).replace(/[\ud800-\udbff]$/, '').trim();
+  const q = input
+    .replace(UNSENDABLE, '')
+    .trim()
+    .slice(0, HELP_QUERY_MAX)
+    .replace(/[\ud800-\udbff]$/, '')
+    .trim();
   return q === '' ? undefined : q;
 }

@@ -76,11 +76,7 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
               </button>
             </div>
             <div className="home-total" data-testid="home-total">
-              {total ? (
-                shown(`≈ ${formatFiat(total.total, referenceCurrency)}`)
-              ) : (
-                <Skeleton.Title animated />
-              )}
+              {total ? shown(`≈ ${formatFiat(total.total, referenceCurrency)}`) : <Skeleton.Title animated />}
             </div>
             {total?.unpriced.length ? (
               <p className="home-hero-hint text-xs">{t('assets.unpriced', { codes: total.unpriced.join(', ') })}</p>
@@ -130,9 +126,7 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
                           </div>
                         ) : null}
                         {isZeroAmount(balance.frozen) ? null : (
-                          <div className="wallet-muted">
-                            {t('assets.frozen', { amount: shown(formatMoney(balance.frozen, money)) })}
-                          </div>
+                          <div className="wallet-muted">{t('assets.frozen', { amount: shown(formatMoney(balance.frozen, money)) })}</div>
                         )}
                       </div>
                     }

@@ -28,9 +28,7 @@ export default function HomePage() {
   // visitors (and the first paint) never download the HTTP client.
   useEffect(() => {
     if (!signedIn || user) return;
-    void import('../../../lib/current-user')
-      .then(({ refreshCurrentUser }) => refreshCurrentUser(queryClient))
-      .catch(() => undefined);
+    void import('../../../lib/current-user').then(({ refreshCurrentUser }) => refreshCurrentUser(queryClient)).catch(() => undefined);
   }, [signedIn, user, queryClient]);
 
   const greeting = user ? t('home.greeting', { name: user.nickname || user.email }) : t('auth.tagline');

@@ -26,12 +26,7 @@ export interface TotalValue {
  * The worth of one balance in the reference currency, cut to `decimals` (toward the house),
  * or null when no rate prices it: X -> ref pairs multiply, ref -> X pairs divide.
  */
-export function valueIn(
-  balance: BalanceLike,
-  pairs: readonly PairLike[],
-  reference: string,
-  decimals: number,
-): string | null {
+export function valueIn(balance: BalanceLike, pairs: readonly PairLike[], reference: string, decimals: number): string | null {
   if (balance.code === reference) return multiplyAmounts(balance.total, '1', decimals);
   const direct = pairs.find((p) => p.fromCurrency === balance.code && p.toCurrency === reference);
   if (direct && !isZeroAmount(direct.rate)) return multiplyAmounts(balance.total, direct.rate, decimals);
@@ -45,12 +40,7 @@ export function valueIn(
  * public swap rates. Each term is cut to `decimals` before adding, so the figure never
  * shows more than the user could get.
  */
-export function totalValue(
-  balances: readonly BalanceLike[],
-  pairs: readonly PairLike[],
-  reference: string,
-  decimals: number,
-): TotalValue {
+export function totalValue(balances: readonly BalanceLike[], pairs: readonly PairLike[], reference: string, decimals: number): TotalValue {
   const terms: string[] = [];
   const unpriced: string[] = [];
   for (const balance of balances) {

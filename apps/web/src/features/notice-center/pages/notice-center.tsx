@@ -23,7 +23,11 @@ function NoticeRow({ notice }: { notice: NoticeItem }) {
       data-testid={`notice-row-${notice.id}`}
       data-unread={unread}
       prefix={
-        <span className={unread ? 'notice-dot notice-dot--unread' : 'notice-dot'} aria-hidden data-testid={unread ? 'notice-unread-dot' : undefined} />
+        <span
+          className={unread ? 'notice-dot notice-dot--unread' : 'notice-dot'}
+          aria-hidden
+          data-testid={unread ? 'notice-unread-dot' : undefined}
+        />
       }
       description={
         <span>

@@ -12,7 +12,6 @@ import { formatDateTime } from '../../../lib/wallet/format';
 import { useNotice } from '../api/get-notice';
 import { recordIdParam } from '../../../lib/record-id';
 
-
 /** /noticeCenter/detail?id=: the notice's body; opening it marks it read. */
 export default function NoticeDetailPage() {
   const { t } = useTranslation();

@@ -64,9 +64,7 @@ export default function PasskeysPage() {
     <div className="flex flex-col gap-4">
       <p className="wallet-muted m-0 px-1">{t('passkeys.intro')}</p>
       <List header={t('passkeys.yours')} mode="card" className="m-0!" data-testid="passkey-list">
-        {items.length === 0 && passkeys.isSuccess ? (
-          <List.Item data-testid="passkeys-empty">{t('passkeys.none')}</List.Item>
-        ) : null}
+        {items.length === 0 && passkeys.isSuccess ? <List.Item data-testid="passkeys-empty">{t('passkeys.none')}</List.Item> : null}
         {items.map((p) => (
           <List.Item
             key={p.id}
@@ -103,15 +101,7 @@ export default function PasskeysPage() {
           />
         </section>
       ) : null}
-      <Button
-        block
-        color="primary"
-        size="large"
-        loading={adding}
-        disabled={!codeReady}
-        onClick={add}
-        data-testid="passkey-add"
-      >
+      <Button block color="primary" size="large" loading={adding} disabled={!codeReady} onClick={add} data-testid="passkey-add">
         {t('passkeys.add')}
       </Button>
     </div>

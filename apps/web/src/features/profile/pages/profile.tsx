@@ -64,13 +64,7 @@ export default function ProfilePage() {
 
       <nav className="profile-actions card" aria-label={t('profile.assets')}>
         {actions.map((action) => (
-          <button
-            key={action.to}
-            type="button"
-            className="profile-action"
-            data-testid={action.testId}
-            onClick={() => navigate(action.to)}
-          >
+          <button key={action.to} type="button" className="profile-action" data-testid={action.testId} onClick={() => navigate(action.to)}>
             <span className="profile-action-icon">{action.icon}</span>
             <span>{action.label}</span>
           </button>
@@ -98,11 +92,7 @@ export default function ProfilePage() {
         </List.Item>
       </List>
 
-      <NicknameDialog
-        visible={editingNickname}
-        current={user?.nickname ?? ''}
-        onClose={() => setEditingNickname(false)}
-      />
+      <NicknameDialog visible={editingNickname} current={user?.nickname ?? ''} onClose={() => setEditingNickname(false)} />
       <AvatarPicker visible={pickingAvatar} current={user?.avatar ?? null} onClose={() => setPickingAvatar(false)} />
     </div>
   );

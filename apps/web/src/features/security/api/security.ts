@@ -1,14 +1,7 @@
-import type {
-  AntiPhishingData,
-  RevokeOthersData,
-  SecuritySessionList,
-  SignInPage,
-  SignInsBody,
-} from '@coffer/contract/security';
+import type { AntiPhishingData, RevokeOthersData, SecuritySessionList, SignInPage, SignInsBody } from '@coffer/contract/security';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiGet, apiPost } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
-
 
 export const getSessions = () => apiGet<SecuritySessionList>('/security/sessions');
 export const revokeSession = (id: number) => apiPost<null>(`/security/sessions/${id}/revoke`);

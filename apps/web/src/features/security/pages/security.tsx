@@ -136,7 +136,11 @@ export default function SecurityPage() {
                 data-testid="security-phrase-input"
                 aria-label={t('security.phrase')}
               />
-              {phraseError && <span className="wallet-muted" role="alert" data-testid="security-phrase-error">{phraseError}</span>}
+              {phraseError && (
+                <span className="wallet-muted" role="alert" data-testid="security-phrase-error">
+                  {phraseError}
+                </span>
+              )}
               <div className="flex gap-2">
                 <Button
                   color="primary"

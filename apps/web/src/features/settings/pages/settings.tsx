@@ -37,11 +37,7 @@ export default function SettingsPage() {
   return (
     <div className="flex flex-col gap-4">
       <List header={t('settings.appearance')} mode="card" className="m-0!">
-        <List.Item
-          data-testid="settings-language"
-          extra={t(`languages.${language}`)}
-          onClick={() => setChoosingLanguage(true)}
-        >
+        <List.Item data-testid="settings-language" extra={t(`languages.${language}`)} onClick={() => setChoosingLanguage(true)}>
           {t('settings.language')}
         </List.Item>
         <List.Item

@@ -17,8 +17,7 @@ export function applySwap(body: SwapApplyBody, idempotencyKey: string): Promise<
 export function useApplySwap() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ body, idempotencyKey }: { body: SwapApplyBody; idempotencyKey: string }) =>
-      applySwap(body, idempotencyKey),
+    mutationFn: ({ body, idempotencyKey }: { body: SwapApplyBody; idempotencyKey: string }) => applySwap(body, idempotencyKey),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.balances.all });
       void queryClient.invalidateQueries({ queryKey: queryKeys.swaps.all });

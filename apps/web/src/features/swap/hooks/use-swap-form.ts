@@ -39,7 +39,11 @@ export function useSwapForm(onEdited: () => void) {
 
   const pairs = rates.data?.list ?? [];
   const byId = new Map<number, Currency>(currencies.data?.map((c) => [c.id, c]) ?? []);
-  const known = (ids: number[]) => ids.map((id) => byId.get(id)).filter((c): c is Currency => c !== undefined).sort(bySort);
+  const known = (ids: number[]) =>
+    ids
+      .map((id) => byId.get(id))
+      .filter((c): c is Currency => c !== undefined)
+      .sort(bySort);
   const fromOptions = known([...new Set(pairs.map((p) => p.fromCurrencyId))]);
   const toOptionsFor = (id: number | undefined) => known(pairs.filter((p) => p.fromCurrencyId === id).map((p) => p.toCurrencyId));
 

@@ -41,9 +41,7 @@ export function useTransferForm() {
   const currency: Currency | undefined = options.find((c) => c.id === currencyId) ?? options[0];
   const balance = useBalance(currency?.id);
   const available = balance.data?.available ?? null;
-  const rules = currency
-    ? { decimals: currency.decimals, min: currency.transferMin, max: currency.transferMax, available }
-    : null;
+  const rules = currency ? { decimals: currency.decimals, min: currency.transferMin, max: currency.transferMax, available } : null;
   const check = rules ? checkAmountInput(amount, rules) : null;
   const localAmountError = check && !check.ok && rules && currency ? amountErrorText(t, check.error, rules, currency.code) : null;
   const amountError = serverAmountError ?? (showErrors ? localAmountError : null);

@@ -1,9 +1,4 @@
-import type {
-  TwoFactorDisableBody,
-  TwoFactorEnableBody,
-  TwoFactorEnableData,
-  TwoFactorSetupData,
-} from '@coffer/contract/two-factor';
+import type { TwoFactorDisableBody, TwoFactorEnableBody, TwoFactorEnableData, TwoFactorSetupData } from '@coffer/contract/two-factor';
 import { apiPost } from '../../../lib/api-client';
 
 export const setupTwoFactor = () => apiPost<TwoFactorSetupData>('/2fa/setup');

@@ -143,14 +143,7 @@ export default function TwoFactorPage() {
           aria-label={t('twoFactor.codePlaceholder')}
           data-testid="2fa-code"
         />
-        <Button
-          block
-          color="primary"
-          loading={busy}
-          disabled={!totpCode.safeParse(code).success}
-          onClick={enable}
-          data-testid="2fa-enable"
-        >
+        <Button block color="primary" loading={busy} disabled={!totpCode.safeParse(code).success} onClick={enable} data-testid="2fa-enable">
           {t('twoFactor.enable')}
         </Button>
       </section>

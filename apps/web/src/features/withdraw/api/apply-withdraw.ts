@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
 import { type FieldErrors, fieldCodesOf } from '../../../lib/form-errors';
 import { IDEMPOTENCY_HEADER } from '../../../lib/idempotency';
-import { withdrawalDetailKey, } from '../../../lib/wallet/chain-keys';
+import { withdrawalDetailKey } from '../../../lib/wallet/chain-keys';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** Refusals of a withdrawal shown under the field they concern (issue 9 item 2); others pop up. */

@@ -82,9 +82,7 @@ export function useWithdrawForm() {
         : null),
     amount: serverErrors.amount ?? localAmountError(),
     code: serverErrors.code ?? (withdrawApplyBody.shape.code.safeParse(code).success ? null : t('validation.code')),
-    totp: needsTotp
-      ? (serverErrors.totp ?? (secondFactorCode.safeParse(totp).success ? null : t('twoFactor.codeRequired')))
-      : null,
+    totp: needsTotp ? (serverErrors.totp ?? (secondFactorCode.safeParse(totp).success ? null : t('twoFactor.codeRequired'))) : null,
   };
   /** What the page shows under each field: local checks once Next was pressed, the server's at once. */
   const shown = (field: Field) => (showErrors ? errors[field] : null);

@@ -122,9 +122,7 @@ export default function WithdrawPage() {
         email={form.user?.email}
       />
 
-      {form.needsTotp ? (
-        <TotpField value={values.totp} onChange={change.totp} error={form.shown('totp')} onFocus={closeKeyboard} />
-      ) : null}
+      {form.needsTotp ? <TotpField value={values.totp} onChange={change.totp} error={form.shown('totp')} onFocus={closeKeyboard} /> : null}
 
       <Button
         block
