@@ -277,6 +277,12 @@ async function serveConsole(app: FastifyInstance, distDir: string, tls: boolean)
   app.get(`${CONSOLE_PREFIX}/*`, { schema: { hide: true } }, handler);
 }
 
+/**
+ * The web app's files with fixed names that say which build is current (service worker and
+ * manifest): revalidated on every use, so a deploy reaches installed apps (docs/decisions/025-pwa.md).
+ */
+const WEB_APP_UNHASHED = new Set(['index.html', 'sw.js', 'manifest.webmanifest']);
+
 /** The built web app from the same port, with history fallback for client routes. */
 async function serveWebApp(app: FastifyInstance, distDir: string) {
   const indexFile = path.join(distDir, 'index.html');
@@ -292,6 +298,8 @@ async function serveWebApp(app: FastifyInstance, distDir: string) {
         // Hashed assets never change; index.html must always be fresh.
         if (filePath.includes(`${path.sep}assets${path.sep}`)) {
           reply.header('cache-control', 'public, max-age=31536000, immutable');
+        } else if (WEB_APP_UNHASHED.has(path.basename(filePath).replace(/\.(br|gz)$/, ''))) {
+          reply.header('cache-control', 'no-cache');
         }
       },
     });

@@ -72,6 +72,9 @@ export function appPolicy(html: string, tls: boolean): string {
     // data: for uploaded avatars (stored as data: URLs); https: for banner and help images given by URL.
     'img-src': ["'self'", 'data:', 'https:'],
     'connect-src': ["'self'"],
+    // The installable app (docs/decisions/025-pwa.md): its service worker and manifest.
+    'worker-src': ["'self'"],
+    'manifest-src': ["'self'"],
     'object-src': ["'none'"],
     'base-uri': ["'none'"],
     'form-action': ["'self'"],
@@ -79,6 +82,23 @@ export function appPolicy(html: string, tls: boolean): string {
   };
   if (tls) directives['upgrade-insecure-requests'] = [];
   return serialize(directives);
+}
+
+/** The web app's service worker (apps/web/src/pwa/), served from the site root for scope "/". */
+export const SERVICE_WORKER_PATH = '/sw.js';
+
+/**
+ * A service worker runs under the policy of its own script's answer, so the resource policy
+ * (default-src 'none') would refuse its fetches: it may fetch from its own origin, nothing else.
+ */
+function serviceWorkerPolicy(): string {
+  return serialize({
+    'default-src': ["'none'"],
+    'connect-src': ["'self'"],
+    'frame-ancestors': ["'none'"],
+    'base-uri': ["'none'"],
+    'form-action': ["'none'"],
+  });
 }
 
 /** Where the operator console lives (apps/console, served by app.ts with its own index). */
@@ -167,11 +187,12 @@ export function installSecurityHeaders(app: FastifyInstance, opts: SecurityHeade
   const indexPolicy = indexPolicySource(opts.webDistDir, opts.hsts);
   const docs = docsPolicy(opts.hsts);
   const resource = resourcePolicy();
+  const worker = serviceWorkerPolicy();
 
   app.addHook('onSend', async (request, reply, payload) => {
     reply.headers(common);
     const type = String(reply.getHeader('content-type') ?? '');
-    let policy = resource;
+    let policy = request.url.split('?')[0] === SERVICE_WORKER_PATH ? worker : resource;
     // The console's page set its own policy with this answer's nonce (app.ts, serveConsole).
     const preset = reply.getHeader('content-security-policy');
     if (type.startsWith('text/html') && typeof preset === 'string' && request.url.startsWith(CONSOLE_PREFIX)) return payload;
