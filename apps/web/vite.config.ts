@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react';
 import UnoCSS from 'unocss/vite';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
 import { precompress } from '../../scripts/vite/precompress.ts';
+import { serviceWorker } from './src/pwa/build.ts';
 
 /**
  * The landing route stays a lazy chunk (spec §2: every route loads on demand), but the
@@ -71,6 +72,8 @@ export default defineConfig(({ command, mode }) => {
       // The landing route, and antd-mobile's English pack that main.tsx waits for.
       preloadLandingRoute(['/src/features/home/pages/home.tsx', '/antd-mobile/es/locales/en-US.js']),
       localeChunkMap(),
+      // The installable app's offline shell (issue 10 item 6; docs/decisions/025-pwa.md).
+      serviceWorker(['/favicon.svg', '/manifest.webmanifest']),
       precompress({ brotli: true }),
     ],
     server: {

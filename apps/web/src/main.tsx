@@ -10,6 +10,7 @@ import { createAppRouter } from './app/router';
 import { loadAntdLocale } from './lib/antd-locale';
 import { initI18n } from './lib/i18n';
 import { queryClient } from './lib/query-client';
+import { registerServiceWorker } from './pwa/register';
 import { applyLanguage, useLanguageStore } from './stores/language';
 import { applyTheme, useThemeStore } from './stores/theme';
 
@@ -33,3 +34,6 @@ void initI18n(language).then(() => {
     </StrictMode>,
   );
 });
+
+// After load: the offline shell for the next visit (issue 10 item 6).
+registerServiceWorker();
