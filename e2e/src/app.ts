@@ -53,6 +53,11 @@ interface PhoneOptions {
   token?: string;
   localStorage?: Record<string, string>;
   deviceScaleFactor?: number;
+  /**
+   * The app's service worker (apps/web/src/pwa) is blocked unless a test asks for it: it
+   * would change what a context finds offline, and only e2e/src/pwa.test.ts is about that.
+   */
+  serviceWorkers?: 'allow' | 'block';
 }
 
 /** An iPhone 13 context whose browser language is `lang`, optionally already signed in. */
@@ -63,6 +68,7 @@ export async function newPhone(browser: Browser, lang: Lang, options: PhoneOptio
     ...(options.deviceScaleFactor ? { deviceScaleFactor: options.deviceScaleFactor } : {}),
     locale: lang,
     baseURL: baseURL(),
+    serviceWorkers: options.serviceWorkers ?? 'block',
     storageState: {
       cookies: [],
       origins: [
@@ -120,7 +126,10 @@ export function storedToken(page: Page): Promise<string | null> {
 
 /** Waits for a toast showing exactly `text` (an earlier toast may still be fading out). */
 export async function waitForToast(page: Page, text: string) {
-  await page.locator('.adm-toast-main').filter({ hasText: new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`) }).waitFor();
+  await page
+    .locator('.adm-toast-main')
+    .filter({ hasText: new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`) })
+    .waitFor();
 }
 
 function escapeRegExp(text: string): string {

@@ -8,7 +8,11 @@ import { startSmtpCapture } from './mailbox';
 
 export const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 export const WEB_DIR = join(REPO_ROOT, 'apps/web');
-export const WEB_DIST_DIR = join(WEB_DIR, 'dist');
+/**
+ * E2E_WEB_DIST_DIR serves a web build made elsewhere (`npx vite build --outDir <dir>` in
+ * apps/web), never rebuilt by the suite: a run can test a build without touching apps/web/dist.
+ */
+export const WEB_DIST_DIR = process.env.E2E_WEB_DIST_DIR ? resolve(process.env.E2E_WEB_DIST_DIR) : join(WEB_DIR, 'dist');
 export const CONSOLE_DIR = join(REPO_ROOT, 'apps/console');
 export const CONSOLE_DIST_DIR = join(CONSOLE_DIR, 'dist');
 
@@ -54,7 +58,13 @@ export function webBuildIsStale(): boolean {
   const index = join(WEB_DIST_DIR, 'index.html');
   if (!existsSync(index)) return true;
   const built = statSync(index).mtimeMs;
-  const sources = [join(WEB_DIR, 'src'), join(WEB_DIR, 'public'), join(WEB_DIR, 'index.html'), join(WEB_DIR, 'vite.config.ts'), join(REPO_ROOT, 'packages/contract/src')];
+  const sources = [
+    join(WEB_DIR, 'src'),
+    join(WEB_DIR, 'public'),
+    join(WEB_DIR, 'index.html'),
+    join(WEB_DIR, 'vite.config.ts'),
+    join(REPO_ROOT, 'packages/contract/src'),
+  ];
   return sources.some((source) => existsSync(source) && newestMtime(source) > built);
 }
 
@@ -63,7 +73,12 @@ export function consoleBuildIsStale(): boolean {
   const index = join(CONSOLE_DIST_DIR, 'index.html');
   if (!existsSync(index)) return true;
   const built = statSync(index).mtimeMs;
-  const sources = [join(CONSOLE_DIR, 'src'), join(CONSOLE_DIR, 'index.html'), join(CONSOLE_DIR, 'vite.config.ts'), join(REPO_ROOT, 'packages/contract/src')];
+  const sources = [
+    join(CONSOLE_DIR, 'src'),
+    join(CONSOLE_DIR, 'index.html'),
+    join(CONSOLE_DIR, 'vite.config.ts'),
+    join(REPO_ROOT, 'packages/contract/src'),
+  ];
   return sources.some((source) => existsSync(source) && newestMtime(source) > built);
 }
 
@@ -79,7 +94,9 @@ function build(workspace: string) {
 /** `npm run build` of the web app and the operator console, each only when missing or stale. */
 export function ensureWebBuild(log: (line: string) => void = () => {}) {
   const skip = process.env.E2E_SKIP_BUILD === '1';
-  if (!(skip && existsSync(join(WEB_DIST_DIR, 'index.html'))) && webBuildIsStale()) {
+  if (process.env.E2E_WEB_DIST_DIR) {
+    if (!existsSync(join(WEB_DIST_DIR, 'index.html'))) throw new Error(`E2E_WEB_DIST_DIR: no index.html in ${WEB_DIST_DIR}`);
+  } else if (!(skip && existsSync(join(WEB_DIST_DIR, 'index.html'))) && webBuildIsStale()) {
     log('[e2e] building the web app');
     build('@coffer/web');
   }

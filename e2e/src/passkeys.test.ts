@@ -13,6 +13,8 @@ function newLocalhostPhone(browser: Browser, token?: string): Promise<BrowserCon
     ...devices['iPhone 13'],
     locale: 'en-US',
     baseURL: localhostURL(),
+    // As newPhone (app.ts): the app's service worker is only e2e/src/pwa.test.ts's business.
+    serviceWorkers: 'block',
     storageState: {
       cookies: [],
       origins: [{ origin: localhostURL(), localStorage: token ? [{ name: KEYS.token, value: token }] : [] }],
