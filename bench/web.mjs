@@ -5,6 +5,8 @@
  *   npm run bench:web                 # build, measure, 3 Lighthouse runs
  *   npm run bench:web -- --runs=5     # more Lighthouse runs (the median is reported)
  *   npm run bench:web -- --no-build   # measure the existing apps/web/dist
+ *   BENCH_WEB_DIST=/tmp/x npm run bench:web -- --no-build   # measure a web build elsewhere
+ *                                     # (built there without --no-build; the console stays apps/console/dist)
  *
  * 1. Builds apps/web (production).
  * 2. Initial JS/CSS for "/": the files index.html loads (entry script, modulepreloads of
@@ -18,6 +20,8 @@
  * 4. The operator console (apps/console, served at /console/, desktop only): its initial JS
  *    (index.html's entry + modulepreloads), and with the dashboard route's chunks added
  *    (what a signed-in operator's first page needs). Reported only: it has no budget.
+ * 5. The service worker (apps/web/src/pwa), when the build has one: bytes over the network
+ *    and time to the tab bar on a first and on a repeat signed-out visit of "/". Reported only.
  * Budgets: initial JS for "/" (index.html's set) <= 150 kB gzip; Lighthouse mobile
  * performance >= 95 and accessibility >= 95 (medians). Exits 1 when a budget is missed. It also reports whether the server compresses the assets, since
  * Lighthouse's simulated 4G link makes that decisive.
@@ -31,7 +35,9 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
-const DIST = join(ROOT, 'apps/web/dist');
+// Another directory lets a build be measured without touching apps/web/dist (which the e2e
+// suite builds and reads).
+const DIST = process.env.BENCH_WEB_DIST ? resolve(process.env.BENCH_WEB_DIST) : join(ROOT, 'apps/web/dist');
 const CONSOLE_DIST = join(ROOT, 'apps/console/dist');
 /** The console's base path (apps/console/vite.config.ts). */
 const CONSOLE_BASE = '/console/';
@@ -203,6 +209,68 @@ async function recordBrowserLoad(baseURL) {
   }
 }
 
+/** Playwright can leave a service worker's navigation-preload answer pending for good. */
+const settle = (promise, fallback, ms = 3000) =>
+  Promise.race([promise.catch(() => fallback), new Promise((r) => setTimeout(() => r(fallback), ms))]);
+
+/**
+ * A signed-out phone visit of "/" twice: the first installs the service worker (apps/web/src/pwa),
+ * the second is the repeat visit it serves. For each: body bytes that crossed the connection
+ * (the page's requests the worker did not answer, plus the worker's own fetches; an HTTP-cache
+ * hit counts 0), how many requests had one, and the time until the tab bar shows. Null when the build has no service worker.
+ */
+async function recordRepeatVisit(baseURL) {
+  if (!existsSync(join(DIST, 'sw.js'))) return null;
+  const { chromium, devices } = await import('playwright-core');
+  const browser = await chromium.launch({ executablePath: CHROME_PATH, headless: true, args: CHROME_FLAGS });
+  try {
+    const context = await browser.newContext({ ...devices['iPhone 13'], locale: 'en-US' });
+    const page = await context.newPage();
+    const visit = async (go) => {
+      const pending = [];
+      const onFinished = (request) =>
+        pending.push(
+          (async () => {
+            const response = await settle(request.response(), null);
+            const sizes = await settle(request.sizes(), null);
+            const viaWorker = request.serviceWorker() !== null || !response?.fromServiceWorker();
+            // Bodies only: Chromium reports header sizes for HTTP-cache hits too.
+            return viaWorker && sizes ? Math.max(0, sizes.responseBodySize) : 0;
+          })(),
+        );
+      context.on('requestfinished', onFinished);
+      const started = Date.now();
+      await go();
+      await page.locator('.adm-tab-bar').waitFor();
+      const ms = Date.now() - started;
+      await page.waitForTimeout(1500);
+      context.off('requestfinished', onFinished);
+      const sizes = await Promise.all(pending);
+      return { ms, bytes: sizes.reduce((a, b) => a + b, 0), requests: sizes.filter((b) => b > 0).length };
+    };
+    const first = await visit(() => page.goto(`${baseURL}/`));
+    // Installed, in control, and holding every hashed file the first visit loaded.
+    await page.waitForFunction(
+      async () => {
+        if (!navigator.serviceWorker.controller) return false;
+        const held = new Set();
+        for (const name of await caches.keys()) for (const r of await (await caches.open(name)).keys()) held.add(new URL(r.url).pathname);
+        return performance
+          .getEntriesByType('resource')
+          .map((e) => new URL(e.name).pathname)
+          .every((path) => !path.startsWith('/assets/') || held.has(path));
+      },
+      undefined,
+      { timeout: 30_000, polling: 250 },
+    );
+    const repeat = await visit(() => page.reload());
+    await context.close();
+    return { first, repeat };
+  } finally {
+    await browser.close();
+  }
+}
+
 /** The content-encoding the server picks for the entry script when the browser offers br and gzip. */
 async function serverCompression(baseURL) {
   const html = await (await fetch(`${baseURL}/`)).text();
@@ -243,7 +311,8 @@ function lighthouseOnce(url, outFile) {
 async function main() {
   if (build) {
     console.log('building apps/web ...');
-    execFileSync('npm', ['run', 'build', '-w', '@coffer/web'], {
+    const outDir = process.env.BENCH_WEB_DIST ? ['--', '--outDir', DIST, '--emptyOutDir'] : [];
+    execFileSync('npm', ['run', 'build', '-w', '@coffer/web', ...outDir], {
       cwd: ROOT,
       stdio: ['ignore', 'ignore', 'inherit'],
       env: { ...process.env, NODE_ENV: 'production' },
@@ -255,7 +324,7 @@ async function main() {
       env: { ...process.env, NODE_ENV: 'production' },
     });
   }
-  if (!existsSync(join(DIST, 'index.html'))) throw new Error('apps/web/dist/index.html missing; run without --no-build');
+  if (!existsSync(join(DIST, 'index.html'))) throw new Error(`${DIST}/index.html missing; run without --no-build`);
 
   const entry = staticEntry();
   const initialJs = table('initial JS for "/": index.html (entry script + modulepreloads)', entry.js);
@@ -263,6 +332,7 @@ async function main() {
 
   const server = await startServer();
   let compression;
+  let repeatFigure = 'not measured';
   let results = [];
   try {
     compression = await serverCompression(server.baseURL);
@@ -270,6 +340,12 @@ async function main() {
     table('browser, signed-out visit of "/": all JS fetched until network idle (adds after-paint widgets)', recorded.js);
     table('browser, signed-out visit of "/": all CSS fetched until network idle', recorded.css);
     console.log(`\nserver compression of the entry script (accept-encoding: br, gzip): ${compression}`);
+    const repeat = await recordRepeatVisit(server.baseURL);
+    repeatFigure = repeat
+      ? `first visit ${kb(repeat.first.bytes)} kB in ${repeat.first.requests} requests, tab bar at ${repeat.first.ms} ms;` +
+        ` repeat visit ${kb(repeat.repeat.bytes)} kB in ${repeat.repeat.requests} requests, tab bar at ${repeat.repeat.ms} ms`
+      : 'no service worker in the build';
+    console.log(`service worker, signed-out visit of "/" (over the network): ${repeatFigure}`);
 
     const outDir = mkdtempSync(join(tmpdir(), 'coffer-lh-'));
     for (let i = 1; i <= runs; i += 1) {
@@ -310,6 +386,7 @@ async function main() {
   console.log(`  Lighthouse mobile performance ${score} >= ${BUDGET_LIGHTHOUSE}: ${lhOk ? 'PASS' : 'FAIL'}`);
   console.log(`  Lighthouse mobile accessibility ${a11y} >= ${BUDGET_LIGHTHOUSE_A11Y}: ${a11yOk ? 'PASS' : 'FAIL'}`);
   console.log(`\nreported, no budget: operator console initial JS ${consoleFigure}`);
+  console.log(`reported, no budget: service worker ${repeatFigure}`);
   if (!lhOk && compression === 'none') {
     console.log('  (the server sends the assets uncompressed; the build ships .br/.gz next to each file)');
   }
