@@ -71,11 +71,33 @@ export async function openPostgres(url: string, poolSize = 20): Promise<Database
   };
 }
 
+/**
+ * PGlite's shared buffers (PostgreSQL's default, which PGlite keeps, is 128 MB, touched at
+ * start). Measured on this machine (2026-11-22): a PGlite process is 341 MB resident right after
+ * opening with 128 MB and 236 MB with 16 MB, 370 and 247 MB after writing 200,000 rows. The
+ * embedded mode serves one small deployment; its pages stay in the OS cache either way.
+ */
+export const PGLITE_SHARED_BUFFERS_MB = 16;
+
+function pgliteOptions(dataDir?: string, loadDataDir?: Blob) {
+  return {
+    ...(dataDir && { dataDir }),
+    ...(loadDataDir && { loadDataDir }),
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS_MB}MB`],
+  };
+}
+
 /** PGlite: the embedded default. `dataDir` undefined means in memory (tests). */
 export async function openPglite(dataDir?: string, loadDataDir?: Blob): Promise<Database> {
   if (dataDir) fs.mkdirSync(dataDir, { recursive: true });
+  if (dataDir && !loadDataDir && !fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    // A new data directory: PGlite runs initdb in its own WebAssembly instance, whose memory
+    // (~100 MB resident) stays with the PGlite object. Create, close, and open again, so the
+    // long-lived instance never carried initdb.
+    await (await PGlite.create(pgliteOptions(dataDir))).close();
+  }
   // One options object: PGlite.create(undefined, options) ignores its options.
-  const client = await PGlite.create({ ...(dataDir && { dataDir }), ...(loadDataDir && { loadDataDir }) });
+  const client = await PGlite.create(pgliteOptions(dataDir, loadDataDir));
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     kind: 'pglite',
