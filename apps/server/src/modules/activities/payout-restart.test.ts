@@ -151,22 +151,23 @@ describe('activity payout survives a kill between two winners', () => {
       database = await shared.open();
       expect(await payoutTick(database)).toEqual({ activities: 0, paid: 0 });
       const prizes = await database.sql.query<{ user_id: number; n: number; total: string }>(
-        `select e.user_id, count(*) as n, sum(p.amount)::text as total from journal_entries e
+        `select e.user_id, count(*) as n, trim_scale(sum(p.amount))::text as total from journal_entries e
        join postings p on p.entry_id = e.id join accounts a on a.id = p.account_id and a.user_id = e.user_id
        where e.kind = 'activity_prize' group by e.user_id order by e.user_id`,
       );
-      expect(prizes.map((p) => [Number(p.user_id), Number(p.n), Number(p.total)])).toEqual(
-        winners.map((w, i) => [w.uid, 1, i === 0 ? 30 : 10]),
+      expect(prizes.map((p) => [Number(p.user_id), Number(p.n), p.total])).toEqual(
+        winners.map((w, i) => [w.uid, 1, i === 0 ? '30' : '10']),
       );
       const notices = await database.sql.query<{ user_id: number; n: number }>(
         `select user_id, count(*) as n from notices where kind = 'activity_prize' group by user_id order by user_id`,
       );
       expect(notices.map((n) => [Number(n.user_id), Number(n.n)])).toEqual(winners.map((w) => [w.uid, 1]));
       const [account] = await database.sql.query<{ balance: string }>(
-        `select balance::text as balance from accounts where user_id is null and kind = 'prizes' and currency_id = $1`,
+        `select trim_scale(balance)::text as balance from accounts where user_id is null and kind = 'prizes' and currency_id = $1`,
         [usdt],
       );
-      expect(Number(account!.balance)).toBe(120 - 70);
+      // 120 funded, 30 + 4 × 10 paid: compared as the exact decimal, not a JS number.
+      expect(account!.balance).toBe('50');
       const [s] = await database.sql.query<{ s: string }>('select activity_status($1) as s', [activityId]);
       expect(s!.s).toBe('paid');
       const report = await auditLedger(database);
