@@ -4,6 +4,12 @@
 //
 //   npm run bench:ledger            (env: BENCH_PG_URL, BENCH_SECONDS, BENCH_USERS, BENCH_CLIENTS)
 //
+// The HTTP load comes from wrk (install: apt-get install -y wrk) driven by a Lua script the bench
+// writes (random pairs of the prepared users, each request with its sender's token and a fresh
+// Idempotency-Key, answers counted by envelope code); without wrk, or with BENCH_LOAD=autocannon,
+// from autocannon in this process (a warning is printed: its client costs more CPU). Each run
+// prints the CPU each side used (server process tree, its PostgreSQL backends, load generator).
+//
 // 1. pgbench -i -s 10, then pgbench -c 16 -j 2 -T 15 (tpcb-like) in a fresh database: reference TPS.
 // 2. The real server (tsx apps/server/src/main.ts) on a fresh database and a free port, users
 //    registered through the API (codes read from the console-mode outbox), funded through
@@ -155,6 +161,7 @@ async function startServer(env) {
   }
   return {
     base,
+    pid: child.pid,
     metricsBase: `http://127.0.0.1:${metricsPort}`,
     dataDir,
     /** Resident memory of the server: the process and, with WORKERS > 1, its workers. */
@@ -271,11 +278,229 @@ function batchLine(writer, before, after) {
   return `  batch sizes (${writer}): ${count} batches, mean ${mean.toFixed(1)} items | ${parts.join(' | ')}`;
 }
 
+// ---------------------------------------------------------------- CPU per side
+const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/** CPU seconds (user + system) a process has used so far, 0 once it is gone (Linux /proc). */
+function cpuSeconds(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLK_TCK;
+  } catch {
+    return 0;
+  }
+}
+
+/** A process and its children (the cluster's workers, tsx's esbuild). */
+function processTree(pid) {
+  try {
+    const kids = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    return [pid, ...kids.flatMap((k) => processTree(Number(k)))];
+  } catch {
+    return [pid];
+  }
+}
+
+/** The PostgreSQL backends serving a database (none for PGlite). */
+function backendsOf(databaseUrl) {
+  if (!databaseUrl) return [];
+  const name = new URL(databaseUrl).pathname.slice(1);
+  return psqlAdmin(`select pid from pg_stat_activity where datname = '${name}'`).split('\n').filter(Boolean).map(Number);
+}
+
+/** CPU of each side over a run: snapshot now, `end()` answers cores used since (1 = one core). */
+function cpuMeter(server, databaseUrl) {
+  const snapshot = (pids) => new Map(pids.map((p) => [p, cpuSeconds(p)]));
+  const at = performance.now();
+  const serverStart = snapshot(processTree(server.pid));
+  const pgStart = snapshot(backendsOf(databaseUrl));
+  const self = process.cpuUsage();
+  return {
+    /** `loadPid`: the load generator's process (wrk); without it, this process (autocannon). */
+    end(loadPid) {
+      const seconds = (performance.now() - at) / 1000;
+      // Processes that started during the run count from zero (their whole life is in it).
+      const used = (start, pids) => pids.reduce((t, p) => t + cpuSeconds(p) - (start.get(p) ?? 0), 0);
+      const mine = process.cpuUsage(self);
+      const load = loadPid ? cpuSeconds(loadPid) : (mine.user + mine.system) / 1e6;
+      return {
+        server: used(serverStart, processTree(server.pid)) / seconds,
+        postgres: used(pgStart, backendsOf(databaseUrl)) / seconds,
+        load: load / seconds,
+      };
+    },
+  };
+}
+
+/** "server 0.85, postgres 0.95, load generator 0.20 cores; load average 6.5" */
+function cpuLine(cpu) {
+  const f = (x) => x.toFixed(2);
+  const load = os.loadavg()[0].toFixed(1);
+  return `  cpu (cores): server ${f(cpu.server)}, postgres backends ${f(cpu.postgres)}, load generator ${f(cpu.load)}; load average ${load}`;
+}
+
 // ---------------------------------------------------------------- load
-function runLoad(server, users, ids, run) {
+/**
+ * The load generator: wrk (C, one Lua state per thread) when installed, since autocannon's
+ * client costs about a core of the two that the server and PostgreSQL share, where pgbench's
+ * client costs little; BENCH_LOAD=autocannon forces the old one. Install wrk with
+ * `apt-get install -y wrk` (Debian/Ubuntu) or `brew install wrk`.
+ */
+const WRK = process.env.BENCH_LOAD === 'autocannon' ? null : whichWrk();
+const WRK_THREADS = 2;
+
+function whichWrk() {
+  const res = spawnSync('wrk', ['--version'], { encoding: 'utf8' });
+  return res.error ? null : 'wrk';
+}
+
+/** What the requests of a run are: the path, who sends (the hot run spares its target), to whom. */
+function loadShape(users, run) {
   const hot = run === 'hot';
-  const target = users[0];
-  const senders = hot ? users.slice(1) : users;
+  return {
+    path: run === 'swaps' ? '/api/swap/apply' : '/api/transfer/transferByUID',
+    senders: hot ? users.slice(1) : users,
+    target: hot ? users[0] : null,
+  };
+}
+
+/**
+ * One run; its answer carries the CPU each side used (cores), measured over the load's seconds
+ * less half a second, so the load generator is still alive to be read.
+ */
+async function runLoad(server, users, ids, run, databaseUrl) {
+  const meter = cpuMeter(server, databaseUrl);
+  let loadPid;
+  let cpu;
+  const timer = setTimeout(
+    () => {
+      cpu = meter.end(loadPid);
+    },
+    Math.max(500, SECONDS * 1000 - 500),
+  );
+  try {
+    const out = await (WRK
+      ? runWrk(server, users, ids, run, (pid) => {
+          loadPid = pid;
+        })
+      : runAutocannon(server, users, ids, run));
+    return { ...out, cpu };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A Lua string literal (JSON's escapes are a subset of Lua's for these ASCII values). */
+const luaString = (s) => JSON.stringify(String(s));
+
+/**
+ * wrk script: each request a random pair from the prepared users (the sender's token header,
+ * a fresh Idempotency-Key, as the apps send), each answer's envelope code counted per thread
+ * in response(), summed over threads in done() and printed as one JSON line.
+ */
+function wrkScript(users, ids, run) {
+  const { path: urlPath, senders, target } = loadShape(users, run);
+  const list = (xs) => `{${xs.map((u) => `{uid=${luaString(u.uid)}, token=${luaString(u.token)}}`).join(',\n')}}`;
+  return `-- generated by bench/ledger.mjs
+local users = ${list(users)}
+local senders = ${list(senders)}
+local target = ${target ? `{uid=${luaString(target.uid)}}` : 'nil'}
+local swaps = ${run === 'swaps'}
+local usdt, usdc = ${luaString(ids.usdt)}, ${luaString(ids.usdc)}
+local threads = {}
+
+function setup(thread)
+  thread:set("tid", #threads + 1)
+  table.insert(threads, thread)
+end
+
+function init(args)
+  seq = 0
+  codes = {}
+  math.randomseed(os.time() * 1000 + tid * 7919)
+end
+
+function request()
+  seq = seq + 1
+  local from = senders[math.random(#senders)]
+  local body
+  if swaps then
+    body = string.format('{"fromCurrencyId":%s,"toCurrencyId":%s,"amount":"%d"}', usdt, usdc, math.random(100))
+  else
+    local to = target
+    if to == nil then
+      repeat to = users[math.random(#users)] until to.uid ~= from.uid
+    end
+    body = string.format('{"uid":%s,"currencyId":%s,"amount":"0.%02d"}', to.uid, usdt, math.random(100))
+  end
+  local headers = {
+    ["content-type"] = "application/json",
+    ["x-token"] = from.token,
+    ["idempotency-key"] = "bench-${suffix}-${run}-" .. tid .. "-" .. seq,
+  }
+  return wrk.format("POST", "${urlPath}", headers, body)
+end
+
+function response(status, headers, body)
+  local key
+  if status == 200 then key = string.match(body, '"code":(%-?%d+)') or "unreadable" else key = "http " .. status end
+  codes[key] = (codes[key] or 0) + 1
+end
+
+function done(summary, latency, requests)
+  local total = {}
+  for _, thread in ipairs(threads) do
+    for k, n in pairs(thread:get("codes")) do total[k] = (total[k] or 0) + n end
+  end
+  local parts = {}
+  for k, n in pairs(total) do table.insert(parts, string.format('"%s":%d', k, n)) end
+  local e = summary.errors
+  io.write(string.format('WRK_RESULT {"codes":{%s},"p50":%.3f,"p99":%.3f,"errors":%d}\\n',
+    table.concat(parts, ","), latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    e.connect + e.read + e.write + e.timeout))
+end
+`;
+}
+
+function runWrk(server, users, ids, run, started) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-bench-wrk-'));
+  tmpDirs.push(dir);
+  const script = path.join(dir, `${run}.lua`);
+  // Bodies and ids are JSON literals in the script: ids must be numbers or plain strings.
+  fs.writeFileSync(script, wrkScript(users, { usdt: JSON.stringify(ids.usdt), usdc: JSON.stringify(ids.usdc) }, run));
+  const args = ['-t', String(WRK_THREADS), '-c', String(CLIENTS), '-d', `${SECONDS}s`, '--timeout', '10s', '-s', script, server.base];
+  return new Promise((resolve, reject) => {
+    const child = spawn(WRK, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    started(child.pid);
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      children.delete(child);
+      const line = /WRK_RESULT (.*)/.exec(out)?.[1];
+      if (code !== 0 || !line) return reject(new Error(`wrk exited ${code}:\n${err || out}`));
+      const parsed = JSON.parse(line);
+      const codes = new Map(Object.entries(parsed.codes).map(([k, n]) => [/^-?\d+$/.test(k) ? Number(k) : k, n]));
+      const non2xx = [...codes.entries()].filter(([k]) => typeof k === 'string').reduce((sum, [, n]) => sum + n, 0);
+      const round = (ms) => Math.round(ms * 100) / 100;
+      resolve({
+        result: { latency: { p50: round(parsed.p50), p99: round(parsed.p99) }, errors: parsed.errors, timeouts: 0, non2xx },
+        codes,
+      });
+    });
+  });
+}
+
+function runAutocannon(server, users, ids, run) {
+  const { path: urlPath, senders, target } = loadShape(users, run);
+  const hot = run === 'hot';
   const codes = new Map();
   return new Promise((resolve, reject) => {
     const instance = autocannon(
@@ -287,7 +512,7 @@ function runLoad(server, users, ids, run) {
         requests: [
           {
             method: 'POST',
-            path: run === 'swaps' ? '/api/swap/apply' : '/api/transfer/transferByUID',
+            path: urlPath,
             setupRequest(req) {
               const from = senders[Math.floor(Math.random() * senders.length)];
               const headers = {
@@ -361,7 +586,9 @@ async function benchServer(label, env, runs) {
       }
       const unit = run === 'swaps' ? 'swaps' : 'transfers';
       const before = await batchSizes(server, unit);
-      rows[run] = summarize(`${label} ${run}`, await runLoad(server, users, ids, run), unit);
+      const load = await runLoad(server, users, ids, run, env.DATABASE_URL);
+      rows[run] = summarize(`${label} ${run}`, load, unit);
+      if (load.cpu) console.log(cpuLine(load.cpu));
       const rss = server.rssMb();
       rows.rss.afterRuns.push(rss);
       console.log(`${label} ${run}: resident memory at the end of the load ${rss} MB`);
@@ -377,7 +604,12 @@ async function benchServer(label, env, runs) {
 }
 
 async function main() {
-  console.log(`ledger bench: ${CLIENTS} clients, ${SECONDS} s per run, ${USERS} users, ${os.cpus().length} CPUs\n`);
+  const load = WRK ? `wrk (${WRK_THREADS} threads)` : 'autocannon';
+  console.log(`ledger bench: ${CLIENTS} clients, ${SECONDS} s per run, ${USERS} users, ${os.cpus().length} CPUs, load from ${load}\n`);
+  if (!WRK && process.env.BENCH_LOAD !== 'autocannon') {
+    console.log('WARNING: wrk not found, falling back to autocannon, whose client takes about a core from the server and');
+    console.log('PostgreSQL (lower figures than pgbench, whose client is light). Install wrk: apt-get install -y wrk\n');
+  }
   const pgbench = RUN_PGBENCH ? pgbenchReference() : undefined;
   if (pgbench) console.log(`pgbench tpcb-like: ${pgbench.tps.toFixed(0)} TPS (latency avg ${pgbench.latencyAvgMs} ms)\n`);
   const pg = MODES.includes('postgres')
