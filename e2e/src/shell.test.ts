@@ -201,6 +201,36 @@ describe.each(LANGS)('app shell (%s)', (lang: Lang) => {
     expect(colours).toEqual({ bar: 'rgb(0, 171, 169)', spinner: 'rgb(0, 171, 169)' });
   });
 
+  it('shows the progress bar while a navigation waits, with no made-up ARIA roles', async () => {
+    await open(page, '/');
+    // Hold the guard's user fetch so the bar stays up long enough to look at.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const handled: Promise<void>[] = [];
+    await page.route('**/api/getCurrentUser', (route) => {
+      const done = held.then(() => route.continue());
+      handled.push(done);
+      return done;
+    });
+    try {
+      await page.locator('.adm-tab-bar').getByText(t(lang, 'tabs.profile'), { exact: true }).click();
+      const bar = page.locator('#nprogress .bar');
+      await bar.waitFor();
+      // nprogress's default template says role="bar" / role="spinner" (not ARIA roles: axe critical).
+      expect(await page.locator('#nprogress [role]').count()).toBe(0);
+      expect(await bar.getAttribute('aria-hidden')).toBe('true');
+      // The bar is still driven (found by class now): it has been moved from its start.
+      expect(await bar.evaluate((el) => (el as HTMLElement).style.transform)).toMatch(/translate/);
+    } finally {
+      release();
+      await Promise.all(handled);
+      await page.unroute('**/api/getCurrentUser');
+    }
+    await page.locator('#nprogress').waitFor({ state: 'detached' });
+  });
+
   it('shows a 403 from the user fetch once, without retrying it', async () => {
     const refused = await newPhone(browser, lang, { token: user.token });
     const refusedPage = await refused.newPage();
