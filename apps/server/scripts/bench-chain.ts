@@ -6,8 +6,6 @@
 // latency at N=1 with the leader loop running. Ends with the exactly-once check and the audit.
 // Database: PGlite in memory, or BENCH_DATABASE_URL (PostgreSQL, a fresh database is made).
 // Usage: npm run bench:chain [-- blocks=2000]
-import crypto from 'node:crypto';
-import pg from 'pg';
 import { createWalletClient, encodeFunctionData, http, parseEther } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
@@ -19,6 +17,7 @@ import { startLocalChain } from '../src/chain/local-chain.ts';
 import { testTokenAbi } from '../src/chain/test-token.ts';
 import { DepositWatcher } from '../src/chain/watcher.ts';
 import { type Database, migrateDatabase, openPglite, openPostgres } from '../src/db/client.ts';
+import { createScratchDatabase } from '../src/db/scratch.ts';
 import { auditLedger } from '../src/ledger/audit.ts';
 
 const BLOCKS = Number(process.argv.find((a) => a.startsWith('blocks='))?.split('=')[1] ?? 2000);
@@ -36,23 +35,14 @@ async function openDatabase(): Promise<Database> {
     await migrateDatabase(database);
     return database;
   }
-  const name = `coffer_bench_${crypto.randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openPostgres(url.toString(), 10);
+  const scratch = await createScratchDatabase(adminUrl, 'coffer_bench');
+  const database = await openPostgres(scratch.url, 10);
   await migrateDatabase(database);
   return {
     ...database,
     async close() {
       await database.close();
-      const drop = new pg.Client({ connectionString: adminUrl });
-      await drop.connect();
-      await drop.query(`drop database if exists ${name} with (force)`);
-      await drop.end();
+      await scratch.drop();
     },
   };
 }

@@ -1,13 +1,12 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
+import { createScratchDatabase } from '../db/scratch.ts';
 import { createTestDatabase, testDbKind } from '../test/harness.ts';
 import { startJobsLeader } from './jobs-leader.ts';
 
@@ -104,26 +103,18 @@ function childrenOf(pid: number): number[] {
 
 describe.runIf(testDbKind === 'postgres')('WORKERS=2 on PostgreSQL', () => {
   const adminUrl = process.env.TEST_DATABASE_URL ?? '';
-  const name = `coffer_t_${crypto.randomBytes(6).toString('hex')}`;
+  let scratch: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-cluster-'));
   let primary: ChildProcess | undefined;
 
   afterAll(async () => {
     if (primary && primary.exitCode === null) primary.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await scratch?.drop();
   });
 
   it('serves from two processes on one port, restarts a killed worker, and stops on SIGTERM', async () => {
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
+    scratch = await createScratchDatabase(adminUrl, 'coffer_t');
     const port = await freePort();
     let out = '';
     primary = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -131,7 +122,7 @@ describe.runIf(testDbKind === 'postgres')('WORKERS=2 on PostgreSQL', () => {
       env: {
         ...process.env,
         WORKERS: '2',
-        DATABASE_URL: url.toString(),
+        DATABASE_URL: scratch.url,
         DATABASE_POOL_SIZE: '4',
         CHAIN: 'off',
         PORT: String(port),

@@ -1,3 +1,4 @@
+import pino from 'pino';
 /**
  * What the server may write to its log about a request and an error. Never the parameters of a
  * statement: driver errors carry them (PGlite sets `params` and `query`; drizzle's
@@ -83,3 +84,6 @@ export function errorCode(error: unknown): string | undefined {
   if (typeof err?.cause?.code === 'string') return err.cause.code;
   return undefined;
 }
+
+/** A logger that writes nothing (tests, the simulator): pino itself at level silent. */
+export const silentLog = pino({ level: 'silent' });

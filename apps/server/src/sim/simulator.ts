@@ -4,13 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { ErrorCode } from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../app.ts';
 import { startChain } from '../chain/runtime.ts';
 import { loadConfig } from '../config.ts';
 import { isBizError } from '../core/errors.ts';
 import { createSession, TOKEN_HEAD } from '../core/session.ts';
 import { type Database, migrateDatabase, openPglite, openPostgres } from '../db/client.ts';
+import { createScratchDatabase } from '../db/scratch.ts';
 import { users } from '../db/schema/index.ts';
 import { type AdjustInput, adjustBalance } from '../ledger/adjust.ts';
 import { auditLedger } from '../ledger/audit.ts';
@@ -31,6 +31,7 @@ import {
 import { Model, type RowCounts, type SwapEffect } from './model.ts';
 import { decimal, fromMinor, units } from './money.ts';
 import { Prng } from './prng.ts';
+import { silentLog } from '../core/log.ts';
 
 /**
  * The ledger simulator (issue 11 item 8): from a seed, M steps of transfers, swaps,
@@ -806,20 +807,9 @@ async function openEnvironment(databaseUrl: string | undefined): Promise<Environ
   let raw: Database;
   let drop = async () => {};
   if (databaseUrl) {
-    const name = `coffer_sim_${crypto.randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: databaseUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(databaseUrl);
-    url.pathname = `/${name}`;
-    raw = await openPostgres(url.toString(), 20);
-    drop = async () => {
-      const c = new pg.Client({ connectionString: databaseUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    };
+    const scratch = await createScratchDatabase(databaseUrl, 'coffer_sim');
+    raw = await openPostgres(scratch.url, 20);
+    drop = scratch.drop;
   } else {
     raw = await openPglite();
   }
@@ -863,16 +853,3 @@ async function openEnvironment(databaseUrl: string | undefined): Promise<Environ
     },
   };
 }
-
-const noop = () => {};
-const silentLog = {
-  level: 'silent',
-  fatal: noop,
-  error: noop,
-  warn: noop,
-  info: noop,
-  debug: noop,
-  trace: noop,
-  silent: noop,
-  child: () => silentLog,
-} as never;

@@ -1,4 +1,5 @@
-import { createPostgresTemplate, dropPostgresDatabase, PG_TEMPLATE_ENV, PGLITE_SNAPSHOT_ENV, pgliteSnapshot } from './template-db.ts';
+import { dropPostgresDatabase } from '../db/scratch.ts';
+import { createPostgresTemplate, PG_TEMPLATE_ENV, PGLITE_SNAPSHOT_ENV, pgliteSnapshot } from './template-db.ts';
 
 /**
  * vitest globalSetup: migrates once per run (see template-db.ts) and hands the result to the

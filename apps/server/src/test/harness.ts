@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +7,9 @@ import { startChain } from '../chain/runtime.ts';
 import { loadConfig } from '../config.ts';
 import { type Database, migrateDatabase, openPglite, openPostgres } from '../db/client.ts';
 import { createMailer, type Mailer } from '../mail/mailer.ts';
-import { adminQuery, databaseUrl, dropPostgresDatabase, PG_TEMPLATE_ENV, PGLITE_SNAPSHOT_ENV } from './template-db.ts';
+import { createScratchDatabase } from '../db/scratch.ts';
+import { PG_TEMPLATE_ENV, PGLITE_SNAPSHOT_ENV } from './template-db.ts';
+import { silentLog } from '../core/log.ts';
 
 /**
  * API tests run against PGlite by default and against the machine's PostgreSQL when
@@ -72,16 +73,15 @@ export async function createTestDatabase(): Promise<Database> {
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  const name = `coffer_t_${crypto.randomBytes(6).toString('hex')}`;
   const template = process.env[PG_TEMPLATE_ENV];
-  await adminQuery(adminUrl, template ? `create database ${name} template ${template}` : `create database ${name}`);
-  const database = await openPostgres(databaseUrl(adminUrl, name), 20);
+  const scratch = await createScratchDatabase(adminUrl, 'coffer_t', template);
+  const database = await openPostgres(scratch.url, 20);
   if (!template) await migrateDatabase(database);
   return {
     ...database,
     async close() {
       await database.close();
-      await dropPostgresDatabase(adminUrl, name);
+      await scratch.drop();
     },
   };
 }
@@ -143,16 +143,3 @@ export async function createTestApp(
 }
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
-
-const noop = () => {};
-const silentLog = {
-  level: 'silent',
-  fatal: noop,
-  error: noop,
-  warn: noop,
-  info: noop,
-  debug: noop,
-  trace: noop,
-  silent: noop,
-  child: () => silentLog,
-} as never;

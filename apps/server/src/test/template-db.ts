@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { migrateDatabase, migrationsFolder, openPglite, openPostgres } from '../db/client.ts';
+import { createScratchDatabase } from '../db/scratch.ts';
 
 /**
  * Migrating a fresh database costs ~2 s per test file on PGlite (mostly its initdb), ~8 s on a
@@ -86,9 +86,8 @@ const STALE_SNAPSHOT_MS = 24 * 60 * 60 * 1000;
 
 /** Creates and migrates a template database next to `adminUrl`; returns its name. */
 export async function createPostgresTemplate(adminUrl: string): Promise<string> {
-  const name = `coffer_tpl_${crypto.randomBytes(6).toString('hex')}`;
-  await adminQuery(adminUrl, `create database ${name}`);
-  const database = await openPostgres(databaseUrl(adminUrl, name), 2);
+  const { name, url } = await createScratchDatabase(adminUrl, 'coffer_tpl');
+  const database = await openPostgres(url, 2);
   try {
     await migrateDatabase(database);
   } finally {
@@ -96,24 +95,4 @@ export async function createPostgresTemplate(adminUrl: string): Promise<string> 
     await database.close();
   }
   return name;
-}
-
-export async function dropPostgresDatabase(adminUrl: string, name: string): Promise<void> {
-  await adminQuery(adminUrl, `drop database if exists ${name} with (force)`);
-}
-
-export function databaseUrl(adminUrl: string, name: string): string {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-export async function adminQuery(adminUrl: string, text: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  try {
-    await admin.query(text);
-  } finally {
-    await admin.end();
-  }
 }

@@ -1,13 +1,12 @@
 import { spawn } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ActivityFundResult } from '@coffer/contract';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, migrateDatabase, openPglite, openPostgres } from '../../db/client.ts';
+import { createScratchDatabase } from '../../db/scratch.ts';
 import { auditLedger } from '../../ledger/audit.ts';
 import { createTestApp, type TestApp, testDbKind } from '../../test/harness.ts';
 import { client, createUser, fund, type TestUser } from '../../test/users.ts';
@@ -32,23 +31,11 @@ async function sharedDatabase(): Promise<{ open: () => Promise<Database>; childE
       drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
     };
   }
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `coffer_t_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!, 'coffer_t');
   return {
-    open: () => openPostgres(url.toString(), 10),
-    childEnv: { CHILD_DATABASE_URL: url.toString() },
-    drop: async () => {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
+    open: () => openPostgres(scratch.url, 10),
+    childEnv: { CHILD_DATABASE_URL: scratch.url },
+    drop: scratch.drop,
   };
 }
 
