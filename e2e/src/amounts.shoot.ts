@@ -1,26 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, it } from 'vitest';
 import { connectBrowser, createUser, KEYS, LANGS, type Lang, newPhone, t } from './app';
-import { REPO_ROOT } from './harness';
 import { apiSwap, fund, openPage, typeAmount } from './wallet-support';
+import { capture } from './shoot-support';
 
 /**
  * Issue 9 item 1 screens into docs/screenshots: home with each asset's USDT value and the
  * hide-balances switch, and the swap quote at display precision with the natural rate.
  * `SCREENSHOTS=1 npx vitest run --config e2e/vitest.config.ts src/amounts.shoot.ts`.
  */
-const outDir = process.env.SCREENSHOTS_DIR ?? join(REPO_ROOT, 'docs/screenshots');
-mkdirSync(outDir, { recursive: true });
-
-async function capture(page: Page, file: string) {
-  await page.locator('.adm-skeleton').first().waitFor({ state: 'detached' });
-  await page.evaluate(() => document.fonts.ready);
-  await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete));
-  await page.screenshot({ path: join(outDir, `${file}.png`) });
-}
-
 let browser: Browser;
 beforeAll(async () => {
   browser = await connectBrowser();

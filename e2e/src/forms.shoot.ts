@@ -1,27 +1,15 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { ErrorCode, errorMessages } from '@coffer/contract/errors';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, it } from 'vitest';
 import { connectBrowser, createUser, KEYS, LANGS, type Lang, newPhone, t } from './app';
-import { REPO_ROOT } from './harness';
 import { apiSwap, apiTransfer, fund, openPage } from './wallet-support';
+import { capture } from './shoot-support';
 
 /**
  * Issue 9 screens changed last: a refusal said under its field (transfer's recipient), the
  * records tabs and the statement's filters as keyboard-reachable buttons (filter open).
  * `SCREENSHOTS=1 npx vitest run --config e2e/vitest.config.ts src/forms.shoot.ts`.
  */
-const outDir = process.env.SCREENSHOTS_DIR ?? join(REPO_ROOT, 'docs/screenshots');
-mkdirSync(outDir, { recursive: true });
-
-async function capture(page: Page, file: string) {
-  await page.locator('.adm-skeleton').first().waitFor({ state: 'detached' });
-  await page.locator('#nprogress').waitFor({ state: 'detached' });
-  await page.evaluate(() => document.fonts.ready);
-  await page.screenshot({ path: join(outDir, `${file}.png`) });
-}
-
 let browser: Browser;
 beforeAll(async () => {
   browser = await connectBrowser();

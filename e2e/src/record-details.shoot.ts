@@ -1,27 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, it } from 'vitest';
 import { connectBrowser, createUser, LANGS, type Lang, newPhone, t } from './app';
-import { REPO_ROOT } from './harness';
 import { apiSwap, apiTransfer, fund, openPage } from './wallet-support';
+import { capture } from './shoot-support';
 
 /**
  * Issue 9 items 5-7 screens into docs/screenshots: transfer and swap details in plain words,
  * the keypad's dropped-decimal hint, the recipient found while typing.
  * `SCREENSHOTS=1 npx vitest run --config e2e/vitest.config.ts src/record-details.shoot.ts`.
  */
-const outDir = process.env.SCREENSHOTS_DIR ?? join(REPO_ROOT, 'docs/screenshots');
-mkdirSync(outDir, { recursive: true });
-
-async function capture(page: Page, file: string) {
-  await page.locator('.adm-toast-main').waitFor({ state: 'detached' });
-  await page.locator('.adm-skeleton').first().waitFor({ state: 'detached' });
-  await page.evaluate(() => document.fonts.ready);
-  await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete));
-  await page.screenshot({ path: join(outDir, `${file}.png`) });
-}
-
 let browser: Browser;
 beforeAll(async () => {
   browser = await connectBrowser();

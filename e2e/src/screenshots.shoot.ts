@@ -1,43 +1,17 @@
-import { mkdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Network } from '@coffer/contract/chain';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBrowser, createUser, KEYS, LANGS, type Lang, mailDir, newPhone, type TestUser, text } from './app';
-import { REPO_ROOT } from './harness';
 import { waitForCode } from './mailbox';
 import { createBanner, createLiveActivity, createNotice, gradientPng, uidOf, uploadImage } from './content-support';
 import { apiSwap, fund, must, openPage, typeAmount } from './wallet-support';
+import { capture } from './shoot-support';
 
 /**
  * Captures the main screens into docs/screenshots, in both languages and in dark mode:
  * `SCREENSHOTS=1 npx vitest run --config e2e/vitest.config.ts` (or `npm run screenshots
  * -w @coffer/e2e`). SCREENSHOTS_DIR writes elsewhere.
  */
-const outDir = process.env.SCREENSHOTS_DIR ?? join(REPO_ROOT, 'docs/screenshots');
-mkdirSync(outDir, { recursive: true });
-
-interface CaptureOptions {
-  /** The whole page, not only the viewport (the long money pages). */
-  fullPage?: boolean;
-  /** Wait for toasts to leave first (pages that hide them do not). */
-  waitForToasts?: boolean;
-}
-
-async function capture(page: Page, file: string, { fullPage = false, waitForToasts = true }: CaptureOptions = {}) {
-  // Let toasts, the progress bar and loading skeletons finish, and fonts and images load.
-  if (waitForToasts) await page.locator('.adm-toast-main').waitFor({ state: 'detached' });
-  await page.locator('#nprogress').waitFor({ state: 'detached' });
-  await page.locator('.adm-skeleton').first().waitFor({ state: 'detached' });
-  await page.evaluate(() => document.fonts.ready);
-  await page.waitForFunction(() => Array.from(document.images).every((image) => image.complete));
-  // From the top: the sticky nav bar then sits where it belongs in a full-page picture.
-  if (fullPage) await page.evaluate(() => window.scrollTo(0, 0));
-  const target = join(outDir, `${file}.png`);
-  await page.screenshot({ path: target, fullPage });
-  expect(statSync(target).size, file).toBeGreaterThan(10_000);
-}
-
 /**
  * Signed in, the app keeps its live event stream (GET /api/events) open, so the network
  * never goes idle: pages are ready when their content is (see capture).
