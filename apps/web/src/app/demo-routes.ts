@@ -1,4 +1,7 @@
 import type { RouteObject } from 'react-router';
+import { ensureFeatureMessages } from '../lib/i18n';
+import { withProviders } from './lazy-providers';
+import { loadPages } from './load-pages';
 import { DEMO_PATHS } from './route-meta';
 
 /**
@@ -8,5 +11,17 @@ import { DEMO_PATHS } from './route-meta';
 export const demoRoutes: RouteObject[] = DEMO_PATHS.map((path) => ({
   path: path.slice(1),
   caseSensitive: true,
-  lazy: async () => ({ Component: (await import('../features/demo/pages')).demoPages[path] }),
+  lazy: async () => {
+    // Like every page but the landing one: the page providers and the feature texts alongside.
+    const [{ default: Component }] = await Promise.all([
+      withProviders(async () => {
+        const page = (await (await loadPages()).loadDemoPages()).demoPages[path];
+        // route-meta's demo list and the demo pages' table name the same paths.
+        if (!page) throw new Error(`no demo page for ${path}`);
+        return { default: page };
+      }),
+      ensureFeatureMessages(),
+    ]);
+    return { Component };
+  },
 }));

@@ -1,7 +1,4 @@
-import type { QueryClient } from '@tanstack/react-query';
-import { ErrorCode } from '@coffer/contract/errors';
 import { type LoaderFunctionArgs, redirect } from 'react-router';
-import { isApiError } from '../lib/api-error';
 import { clearSession, isSignedIn } from '../lib/session';
 import { loginPath } from '../lib/sign-in-return';
 import { startProgress } from './progress';
@@ -13,7 +10,7 @@ import { applyDocumentTitle } from './title';
  * The route guard of spec §2, run as the root route's loader so it finishes before the
  * next page renders. Step 5 (ending the progress bar) is a router subscription in router.tsx.
  */
-export function createGuard(queryClient: QueryClient) {
+export function createGuard() {
   return async function guard({ request }: LoaderFunctionArgs) {
     startProgress();
     const url = new URL(request.url);
@@ -25,17 +22,24 @@ export function createGuard(queryClient: QueryClient) {
     // answer 2001 and put up a red "not signed in" pop-up for a tap on Me (issue 9 item 3).
     if (!isSignedIn()) throw redirect(loginPath(target));
     // Loaded here, not at the top: public pages (the landing page among them) then start
-    // without the HTTP client in their bundle.
+    // without the HTTP client, TanStack Query or the error codes in their bundle.
+    let modules: [typeof import('../lib/current-user'), typeof import('../lib/query-client')];
     try {
-      const { refreshCurrentUser } = await import('../lib/current-user');
+      modules = await Promise.all([import('../lib/current-user'), import('../lib/query-client')]);
+    } catch {
+      // Their chunks did not arrive: the page renders inside the frame, with its own error
+      // state or the in-frame retry when its chunk fails too.
+      return null;
+    }
+    const [{ refreshCurrentUser, isNotSignedIn }, { queryClient }] = modules;
+    try {
       await refreshCurrentUser(queryClient);
     } catch (error) {
-      if (isApiError(error, ErrorCode.NOT_SIGNED_IN)) {
+      if (isNotSignedIn(error)) {
         clearSession();
         throw redirect(loginPath(target));
       }
-      // Transport failures (the module's chunk or the request) let the page render inside
-      // the frame; it shows its own error state, or the in-frame retry when its chunk fails.
+      // Transport failures let the page render inside the frame; it shows its own error state.
     }
     return null;
   };

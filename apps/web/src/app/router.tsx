@@ -1,4 +1,3 @@
-import type { QueryClient } from '@tanstack/react-query';
 import { type ComponentType, useState } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { ensureFeatureMessages } from '../lib/i18n';
@@ -7,6 +6,8 @@ import { loginPath } from '../lib/sign-in-return';
 import { demoRoutes } from './demo-routes';
 import { createGuard } from './guard';
 import { AppLayout } from './layout/app-layout';
+import { withProviders } from './lazy-providers';
+import { loadPages } from './load-pages';
 import { PageLoadFailed, RootError, RouteError } from './layout/route-error';
 import { doneProgress } from './progress';
 
@@ -52,41 +53,49 @@ function lazyPage(load: LoadPage): RouteObject['lazy'] {
   };
 }
 
-function page(path: string, load: LoadPage): RouteObject {
+async function loadPage(path: string): Promise<PageModule> {
+  const load = (await loadPages()).pages[path];
+  if (!load) throw new Error(`no page for ${path}`);
+  return load();
+}
+
+function page(path: string): RouteObject {
+  const load = () => loadPage(path);
   // caseSensitive keeps routing in step with the exact-path rules in route-meta.ts.
-  // Every page but the landing one may use the feature texts (lib/i18n.ts): they load alongside.
+  // Every page but the landing one may use the feature texts (lib/i18n.ts) and the page
+  // providers (TanStack Query, antd's locale: lazy-providers.ts); they load alongside.
   return {
     path,
     caseSensitive: true,
-    lazy: lazyPage(async () => (await Promise.all([load(), ensureFeatureMessages()]))[0]),
+    lazy: lazyPage(async () => (await Promise.all([withProviders(load), ensureFeatureMessages()]))[0]),
   };
 }
 
 const appRoutes: RouteObject[] = [
   { index: true, lazy: lazyPage(() => import('../features/home/pages/home')) },
-  page('swap', () => import('../features/swap/pages/swap')),
-  page('bill/all', () => import('../features/bill/pages/bill-all')),
-  page('profile', () => import('../features/profile/pages/profile')),
-  page('bill', () => import('../features/bill/pages/bill-list')),
-  page('bill/detail', () => import('../features/bill/pages/bill-detail')),
-  page('charge', () => import('../features/charge/pages/charge')),
-  page('withdraw', () => import('../features/withdraw/pages/withdraw')),
-  page('transfer', () => import('../features/transfer/pages/transfer')),
-  page('login', () => import('../features/auth/pages/login')),
-  page('register', () => import('../features/auth/pages/register')),
-  page('forgot-password', () => import('../features/auth/pages/forgot-password')),
-  page('settings', () => import('../features/settings/pages/settings')),
-  page('settings/2fa', () => import('../features/two-factor/pages/two-factor')),
-  page('settings/passkeys', () => import('../features/passkeys/pages/passkeys')),
-  page('settings/security', () => import('../features/security/pages/security')),
-  page('helpCenter', () => import('../features/help-center/pages/help-center')),
-  page('noticeCenter', () => import('../features/notice-center/pages/notice-center')),
-  page('noticeCenter/detail', () => import('../features/notice-center/pages/notice-detail')),
-  page('banner/detail', () => import('../features/banner/pages/banner-detail')),
-  page('banner/ranking', () => import('../features/banner/pages/banner-ranking')),
+  page('swap'),
+  page('bill/all'),
+  page('profile'),
+  page('bill'),
+  page('bill/detail'),
+  page('charge'),
+  page('withdraw'),
+  page('transfer'),
+  page('login'),
+  page('register'),
+  page('forgot-password'),
+  page('settings'),
+  page('settings/2fa'),
+  page('settings/passkeys'),
+  page('settings/security'),
+  page('helpCenter'),
+  page('noticeCenter'),
+  page('noticeCenter/detail'),
+  page('banner/detail'),
+  page('banner/ranking'),
 ];
 
-export function createAppRouter(queryClient: QueryClient) {
+export function createAppRouter() {
   const router = createBrowserRouter([
     {
       id: 'root',
@@ -94,14 +103,14 @@ export function createAppRouter(queryClient: QueryClient) {
       Component: AppLayout,
       ErrorBoundary: RootError,
       HydrateFallback: EmptyFallback,
-      loader: createGuard(queryClient),
+      loader: createGuard(),
       // The guard runs before every navigation, not only when the root match changes.
       shouldRevalidate: () => true,
       children: [
         {
           // Pathless: a page's error renders in the layout's outlet, keeping the bars.
           ErrorBoundary: RouteError,
-          children: [...appRoutes, ...demoRoutes, page('*', () => import('../features/misc/pages/not-found'))],
+          children: [...appRoutes, ...demoRoutes, page('*')],
         },
       ],
     },

@@ -1,6 +1,8 @@
+import { ErrorCode } from '@coffer/contract/errors';
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { type UserInfo, useUserStore } from '../stores/user';
 import { apiGet } from './api-client';
+import { isApiError } from './api-error';
 import { queryKeys } from './query-keys';
 
 /*
@@ -30,4 +32,9 @@ export async function refreshCurrentUser(queryClient: QueryClient): Promise<User
   const user = await queryClient.fetchQuery({ ...getCurrentUserQueryOptions(), staleTime: 0, networkMode: 'always' });
   useUserStore.getState().setUser(user);
   return user;
+}
+
+/** The server's answer that the session is gone (code 2001): the guard signs the user out. */
+export function isNotSignedIn(error: unknown): boolean {
+  return isApiError(error, ErrorCode.NOT_SIGNED_IN);
 }

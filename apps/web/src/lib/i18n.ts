@@ -15,8 +15,9 @@ const loaders: Record<AppLanguage, () => Promise<{ default: Messages }>> = {
 
 /**
  * Texts only other pages use (charge, withdraw, chain statuses, two-factor, passkeys, security
- * centre, statement, form validation): a second file per language, merged in when the first
- * page other than the landing one loads, so `/` does not carry them (budget: 150 kB gzip).
+ * centre, statement, form validation, profile, settings and the language names, the demo and
+ * not-found pages): a second file per language, merged in when the first page other than the
+ * landing one loads, so `/` does not carry them (docs/decisions/026-landing-bundle.md).
  */
 const featureLoaders: Record<AppLanguage, () => Promise<{ default: Messages }>> = {
   'zh-CN': () => import('../locales/features/zh-CN.json'),

@@ -1,9 +1,9 @@
 // antd's tab bar look, without its component: its items are divs a keyboard cannot reach.
 import 'antd-mobile/es/components/tab-bar/tab-bar.css';
-import { SafeArea } from 'antd-mobile';
+import 'antd-mobile/es/components/safe-area/safe-area.css';
 import type { KeyboardEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NavLink } from 'react-router';
+import { AppNavLink } from '../nav';
 import { TABS } from '../route-meta';
 
 type TabPath = (typeof TABS)[number]['path'];
@@ -25,7 +25,7 @@ export function AppTabBar({ icons }: { icons: Record<TabPath, ReactNode> }) {
     <nav className="adm-tab-bar app-tab-bar" aria-label={t('nav.tabs')}>
       <div className="adm-tab-bar-wrap">
         {TABS.map((tab) => (
-          <NavLink
+          <AppNavLink
             key={tab.path}
             to={tab.path}
             end
@@ -34,10 +34,11 @@ export function AppTabBar({ icons }: { icons: Record<TabPath, ReactNode> }) {
           >
             <span className="adm-tab-bar-item-icon">{icons[tab.path]}</span>
             <span className="adm-tab-bar-item-title adm-tab-bar-item-title-with-icon">{t(tab.label)}</span>
-          </NavLink>
+          </AppNavLink>
         ))}
       </div>
-      <SafeArea position="bottom" />
+      {/* antd's SafeArea markup: its component would bring antd-mobile's JS to the first screen. */}
+      <div className="adm-safe-area adm-safe-area-position-bottom" />
     </nav>
   );
 }

@@ -1,9 +1,9 @@
 import { Swiper } from 'antd-mobile';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { useBanners } from '../api/get-banners';
 import { bannerSlotExpected, inAppTarget, rememberBannerSlot } from '../utils/banner-slot';
+import { AppLink } from '../../../app/nav';
 
 /** Banner images are 2:1 (e.g. 750 x 375); the box keeps that ratio whatever the image. */
 const IMAGE_WIDTH = 750;
@@ -44,7 +44,7 @@ export default function BannerCarousel() {
           const target = inAppTarget(banner.link.target) ?? '/';
           return (
             <Swiper.Item key={banner.id}>
-              <Link
+              <AppLink
                 to={target}
                 className="banner-slide"
                 aria-label={banner.title}
@@ -61,7 +61,7 @@ export default function BannerCarousel() {
                   draggable={false}
                 />
                 <span className="banner-slide-title">{banner.title}</span>
-              </Link>
+              </AppLink>
             </Swiper.Item>
           );
         })}

@@ -1,11 +1,11 @@
 import '../../../components/wallet/wallet.css';
 import { List, Skeleton } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
 import { formatRateValue } from '../../../lib/amount-format';
 import { useSwapRates } from '../../../lib/wallet/swap-rates';
 import { REFERENCE_CURRENCY } from '../utils/total-value';
+import { AppLink } from '../../../app/nav';
 
 /** Signed-out home: what one unit of each currency fetches in USDT right now. */
 export default function PublicRates() {
@@ -17,9 +17,9 @@ export default function PublicRates() {
     <section className="card" data-testid="public-rates">
       <div className="mb-1 flex items-center justify-between">
         <h2 className="m-0 text-base font-semibold">{t('assets.rates')}</h2>
-        <Link to="/swap" className="text-sm">
+        <AppLink to="/swap" className="text-sm">
           {t('assets.goSwap')}
-        </Link>
+        </AppLink>
       </div>
       {rates.isPending ? (
         <Skeleton.Paragraph animated lineCount={3} />

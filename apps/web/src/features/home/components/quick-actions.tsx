@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { DepositIcon, SendIcon, SwapIcon, WithdrawIcon } from '../../../components/icons';
+import { AppLink } from '../../../app/nav';
 
 /** Charge, withdraw, transfer, swap. Plain links: this renders in the first paint of /. */
 export function QuickActions() {
@@ -16,10 +16,10 @@ export function QuickActions() {
       <h2 className="m-0 mb-3 text-base font-semibold">{t('home.quickActions')}</h2>
       <nav className="grid grid-cols-4 gap-2">
         {actions.map((action) => (
-          <Link key={action.to} to={action.to} className="home-action" data-testid={`home-action-${action.id}`}>
+          <AppLink key={action.to} to={action.to} className="home-action" data-testid={`home-action-${action.id}`}>
             <span className="home-action-icon">{action.icon}</span>
             <span>{action.label}</span>
-          </Link>
+          </AppLink>
         ))}
       </nav>
     </section>

@@ -1,16 +1,17 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { withProviders } from '../../../app/lazy-providers';
+import { AppLink } from '../../../app/nav';
 import { isSignedIn } from '../../../lib/session';
 import { useAfterPaint } from '../../../lib/use-after-paint';
 import { useUserStore } from '../../../stores/user';
 import { QuickActions } from '../components/quick-actions';
 
-// The data-driven parts bring the HTTP client and antd's list widgets; they load after the
-// first paint so the landing chunk stays small (it counts towards the initial bundle).
-const WalletHome = lazy(() => import('../components/wallet-home'));
-const GuestExtras = lazy(() => import('../components/guest-extras'));
+// The data-driven parts bring the HTTP client, TanStack Query and antd's list widgets (with
+// the page providers); they load after the first paint so the landing chunk stays small (it
+// counts towards the initial bundle).
+const WalletHome = lazy(() => withProviders(() => import('../components/wallet-home')));
+const GuestExtras = lazy(() => withProviders(() => import('../components/guest-extras')));
 
 /**
  * Landing tab. Signed out: a welcome with sign-in/sign-up and the public rates. Signed in:
@@ -20,16 +21,17 @@ export default function HomePage() {
   const { t } = useTranslation();
   const user = useUserStore((state) => state.user);
   const signedIn = isSignedIn();
-  const queryClient = useQueryClient();
   const afterPaint = useAfterPaint();
 
   // Home is public, so the guard does not load the user. A signed-in visitor in a new tab
-  // has none stored yet: load it here, through a dynamic import so that signed-out
-  // visitors (and the first paint) never download the HTTP client.
+  // has none stored yet: load it here, through dynamic imports so that signed-out
+  // visitors (and the first paint) never download the HTTP client or TanStack Query.
   useEffect(() => {
     if (!signedIn || user) return;
-    void import('../../../lib/current-user').then(({ refreshCurrentUser }) => refreshCurrentUser(queryClient)).catch(() => undefined);
-  }, [signedIn, user, queryClient]);
+    void Promise.all([import('../../../lib/current-user'), import('../../../lib/query-client')])
+      .then(([{ refreshCurrentUser }, { queryClient }]) => refreshCurrentUser(queryClient))
+      .catch(() => undefined);
+  }, [signedIn, user]);
 
   const greeting = user ? t('home.greeting', { name: user.nickname || user.email }) : t('auth.tagline');
   const brand = (
@@ -65,12 +67,12 @@ export default function HomePage() {
         <h1 className="home-hero-title">{t('auth.tagline')}</h1>
         <p className="home-hero-hint">{t('home.guest')}</p>
         <div className="flex gap-3">
-          <Link className="home-button home-button--solid" to="/login" data-testid="home-login">
+          <AppLink className="home-button home-button--solid" to="/login" data-testid="home-login">
             {t('home.signIn')}
-          </Link>
-          <Link className="home-button" to="/register" data-testid="home-register">
+          </AppLink>
+          <AppLink className="home-button" to="/register" data-testid="home-register">
             {t('home.signUp')}
-          </Link>
+          </AppLink>
         </div>
       </section>
       <QuickActions />
