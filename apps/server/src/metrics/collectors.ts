@@ -193,7 +193,7 @@ export function collectors(deps: MetricsDeps, registry: Registry, failed: (sourc
   };
 }
 
-/** coffer_transfer_batch_v1 -> transfers, coffer_swap_batch_v2 -> swaps (stable across statement versions). */
+/** coffer_transfer_batch_v2 -> transfers, coffer_swap_batch_v2 -> swaps (stable across statement versions). */
 export function writerLabel(statement: string): string {
   const m = /^coffer_([a-z_]+?)_batch(_v\d+)?$/.exec(statement);
   return m ? `${m[1]}s` : statement;

@@ -238,7 +238,7 @@ describe('metrics', () => {
   });
 
   it('names writers by what they write, not by statement version', () => {
-    expect(writerLabel('coffer_transfer_batch_v1')).toBe('transfers');
+    expect(writerLabel('coffer_transfer_batch_v2')).toBe('transfers');
     expect(writerLabel('coffer_swap_batch_v2')).toBe('swaps');
     expect(writerLabel('something_else')).toBe('something_else');
   });
