@@ -145,6 +145,8 @@ describe('deposit watcher against reorgs inside a tick', () => {
     const address = await addressOf(alice, 'USDC');
     const before = await available(alice, 'USDC');
     const hash = await local().faucet(address, 'USDC', 7_000_000n); // 7 USDC
+    // Mined before the watcher looks (on a loaded machine anvil's automine can answer the send first).
+    await local().client.waitForTransactionReceipt({ hash });
     await watch();
     const raw = (await rpc('eth_getRawTransactionByHash', [hash])) as Hex;
     const first = (await deposits(alice)).find((d) => d.txHash === hash)!;

@@ -58,6 +58,7 @@ describe('ledger audit', () => {
         'accounts_within_floor',
         'entry_balanced_per_currency',
         'entry_has_two_postings',
+        'ledger_row_references_exist',
         'posting_currency_matches_account',
         'idempotency_key_unique',
         'business_row_entry_exists',
@@ -158,6 +159,23 @@ describe('ledger audit', () => {
     expect(await failing()).toEqual({ business_row_entry_exists: 1 });
     await q('delete from transfers where id = $1', [ghost!.id]);
     expect(await failing()).toEqual({});
+  });
+
+  it('catches a transfer or entry naming a user or currency that does not exist (no foreign key there, decision 028)', async () => {
+    const [t] = await q<{ id: number; to_user_id: number; currency_id: number; entry_id: number }>(
+      'select id, to_user_id, currency_id, entry_id from transfers order by id limit 1',
+    );
+    await q('update transfers set to_user_id = 999999999, currency_id = 999 where id = $1', [t!.id]);
+    await q('update journal_entries set user_id = 999999998 where id = $1', [t!.entry_id]);
+    expect(await failing()).toEqual({ ledger_row_references_exist: 2 });
+    await q('update transfers set to_user_id = $2, currency_id = $3 where id = $1', [t!.id, t!.to_user_id, t!.currency_id]);
+    await q('update journal_entries set user_id = $2 where id = $1', [t!.entry_id, alice]);
+    expect(await failing()).toEqual({});
+  });
+
+  it('refuses to delete a user or a currency the ledger refers to', async () => {
+    await expect(q('delete from users where id = $1', [bob])).rejects.toMatchObject({ code: 'CB900' });
+    await expect(q('delete from currencies where id = $1', [usdt])).rejects.toMatchObject({ code: 'CB900' });
   });
 
   it('catches a reused idempotency key', async () => {

@@ -141,6 +141,24 @@ const STATIC_CHECKS: Check[] = [
       where w.total > coalesce(f.total, 0)`,
   },
   {
+    // Guarded by no foreign key on these high-volume rows (decision 028, drizzle/0024): the ledger
+    // functions take the ids from the tables, and users and currencies are never deleted.
+    name: 'ledger_row_references_exist',
+    query: `select 'transfers' as source, t.id::text as row_id from transfers t
+      where not exists (select 1 from users u where u.id = t.from_user_id)
+         or not exists (select 1 from users u where u.id = t.to_user_id)
+         or not exists (select 1 from currencies c where c.id = t.currency_id)
+      union all
+      select 'swaps', s.id::text from swaps s
+      where not exists (select 1 from users u where u.id = s.user_id)
+         or not exists (select 1 from currencies c where c.id = s.from_currency_id)
+         or not exists (select 1 from currencies c where c.id = s.to_currency_id)
+         or not exists (select 1 from currencies c where c.id = s.fee_currency_id)
+      union all
+      select 'journal_entries', e.id::text from journal_entries e
+      where e.user_id is not null and not exists (select 1 from users u where u.id = e.user_id)`,
+  },
+  {
     name: 'idempotency_key_unique',
     query: `select user_id, idempotency_key, count(*) as uses from journal_entries
       where idempotency_key is not null group by user_id, idempotency_key having count(*) > 1`,

@@ -6,7 +6,15 @@ import { type BatchItem, TRANSFER_BATCH, transferBatcher } from '../modules/tran
 import { createTestDatabase } from '../test/harness.ts';
 import { createUser, fund, type TestUser } from '../test/users.ts';
 import { auditLedger } from './audit.ts';
-import { type BatchedRow, GroupCommit, type GroupCommitStatement, MAX_ATTEMPTS, MAX_BATCH_ITEMS } from './group-commit.ts';
+import {
+  ALONE_AFTER_CONTENTION,
+  type BatchedRow,
+  BUSY_STATE,
+  GroupCommit,
+  type GroupCommitStatement,
+  MAX_ATTEMPTS,
+  MAX_BATCH_ITEMS,
+} from './group-commit.ts';
 
 /** A driver error as PostgreSQL and PGlite raise it: a SQLSTATE in `code`, and a severity. */
 const sqlError = (code: string, message: string) => Object.assign(new Error(message), { code, severity: 'ERROR' });
@@ -131,6 +139,65 @@ describe('GroupCommit', () => {
     expect(calls).toEqual([['a', 'b', 'c']]);
     // Once the queue drained, items are taken again.
     expect(await writer.submit('f')).toBe('F');
+  });
+
+  /** A PostgreSQL-like database whose items named "held ..." are on accounts another batch holds. */
+  function busyDatabase() {
+    const calls: { items: string[]; wait: boolean[] }[] = [];
+    const stats = { running: 0, mostAtOnce: 0 };
+    const database = {
+      kind: 'postgres',
+      sql: {
+        async query(_text: string, params: unknown[]) {
+          const [items, wait] = params as [string[], boolean[]];
+          calls.push({ items, wait });
+          stats.mostAtOnce = Math.max(stats.mostAtOnce, ++stats.running);
+          await new Promise((r) => setTimeout(r, 5));
+          stats.running--;
+          // Told not to wait, a held item comes back BUSY, having done nothing.
+          return items.map((s, i) => ({
+            b_i: i + 1,
+            b_state: s.startsWith('held') && !wait[i] ? BUSY_STATE : null,
+            value: s.toUpperCase(),
+          }));
+        },
+      },
+    } as unknown as Database;
+    const statement: GroupCommitStatement<string, BatchedRow & { b_state: string | null; value: string }, string> = {
+      ...UPPER,
+      params: (items, wait) => [items, wait],
+    };
+    return { writer: new GroupCommit(database, statement, { maxInFlight: 2 }), calls, stats };
+  }
+  const nextTurn = () => new Promise((r) => setImmediate(r));
+
+  it('runs two batches at once when the statement allows it; an item turned away (BUSY) is sent once more, waiting', async () => {
+    const { writer, calls, stats } = busyDatabase();
+    const first = ['a', 'held b'].map((s) => writer.submit(s));
+    await nextTurn();
+    const second = ['c', 'd', 'held e'].map((s) => writer.submit(s));
+    expect(await Promise.all([...first, ...second])).toEqual(['A', 'HELD B', 'C', 'D', 'HELD E']);
+    expect(stats.mostAtOnce).toBe(2);
+    // Alone in flight, the first batch waits; the second, beside it, does not; the turned-away item is sent again, waiting.
+    expect(calls[0]).toEqual({ items: ['a', 'held b'], wait: [true, true] });
+    expect(calls[1]).toEqual({ items: ['c', 'd', 'held e'], wait: [false, false, false] });
+    expect(calls.slice(2)).toEqual([{ items: ['held e'], wait: [true] }]);
+  });
+
+  it(`runs ${ALONE_AFTER_CONTENTION} batches alone after a batch beside another came back mostly BUSY (a hot account)`, async () => {
+    const { writer, stats } = busyDatabase();
+    const first = writer.submit('a');
+    await nextTurn();
+    const hot = ['held b', 'held c'].map((s) => writer.submit(s));
+    await Promise.all([first, ...hot]);
+    stats.mostAtOnce = 0;
+    const later: Promise<string>[] = [];
+    for (let round = 0; round < 6; round++) {
+      later.push(writer.submit(`x${round}`));
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    expect(await Promise.all(later)).toEqual(later.map((_, i) => `X${i}`));
+    expect(stats.mostAtOnce).toBe(1);
   });
 
   it('refuses a batch size the ledger functions would refuse', () => {

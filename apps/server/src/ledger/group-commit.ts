@@ -10,20 +10,25 @@ export interface BatchedRow {
 
 /**
  * A batch function of the ledger (coffer_transfer_batch, coffer_swap_batch): one statement
- * that takes every item's arguments as arrays, runs each item in its own subtransaction and
- * answers one row per item, tagged with `b_i`.
+ * that takes every item's arguments as arrays and answers one row per item, tagged with `b_i`.
  */
 export interface GroupCommitStatement<Item, Raw extends BatchedRow, Result> {
   /** Name of the prepared statement (change it with the SQL text). */
   name: string;
   sql: string;
-  /** The statement's parameters for these items: one array per argument, in item order. */
-  params(items: readonly Item[]): unknown[];
+  /**
+   * The statement's parameters for these items: one array per argument, in item order. `wait[i]`
+   * says whether item i may wait for locks another batch holds (see GroupCommitLimits.maxInFlight).
+   */
+  params(items: readonly Item[], wait: readonly boolean[]): unknown[];
   /** The SQLSTATE that refused the item (its row's b_state), null when it was done. */
   state(raw: Raw): string | null;
   /** The caller's answer from its item's row. */
   row(raw: Raw): Result;
 }
+
+/** The state of an item refused because another batch held one of its accounts (nothing was done). */
+export const BUSY_STATE = 'BUSY';
 
 /**
  * Items per statement. PostgreSQL caches 64 subtransactions per transaction; each item uses
@@ -52,16 +57,30 @@ const RETRY_SQLSTATES = new Set(['40P01', '40001']);
 /** Runs of one item at most, the first included; after that the refusal is answered as it is. */
 export const MAX_ATTEMPTS = 4;
 
+/**
+ * Batches a writer runs alone after a batch beside another came back with most of its items
+ * BUSY: they share an account (a hot one, as when everyone pays one merchant), so a second batch
+ * would only be turned away again, a wasted statement each time. After these it tries again.
+ */
+export const ALONE_AFTER_CONTENTION = 16;
+
 interface Pending<Item, Result> {
   item: Item;
   resolve: (row: Result) => void;
   reject: (e: unknown) => void;
   /** Statements this item has been sent in so far. */
   attempts: number;
+  /** Sent again after BUSY_STATE: it waits for the locks this time. */
+  wait: boolean;
 }
 
 export interface GroupCommitLimits {
-  /** Batches running at once (default 1, see groupCommit). */
+  /**
+   * Batches running at once (default 1; PGlite: always 1). More than one only for a statement
+   * that honours `wait`: an item sent with wait false must not wait for another batch's locks
+   * but answer BUSY_STATE at once, having done nothing; it is sent again with wait true. So
+   * concurrent batches never queue behind each other on a lock, and an item is turned away once.
+   */
   maxInFlight?: number;
   /** Items per statement (1..MAX_BATCH_ITEMS). */
   maxBatch?: number;
@@ -88,6 +107,8 @@ export class GroupCommit<Item, Raw extends BatchedRow, Result> {
   private queue: Pending<Item, Result>[] = [];
   private inFlight = 0;
   private scheduled = false;
+  /** Batches still to run alone (ALONE_AFTER_CONTENTION). */
+  private aloneFor = 0;
 
   private readonly maxInFlight: number;
   private readonly maxBatch: number;
@@ -98,7 +119,9 @@ export class GroupCommit<Item, Raw extends BatchedRow, Result> {
     private readonly statement: GroupCommitStatement<Item, Raw, Result>,
     limits: GroupCommitLimits = {},
   ) {
-    this.maxInFlight = limits.maxInFlight ?? 1;
+    // PGlite runs one statement at a time: a second batch would only wait in its queue, smaller.
+    const wanted = limits.maxInFlight ?? 1;
+    this.maxInFlight = database.kind === 'postgres' ? wanted : 1;
     this.maxBatch = limits.maxBatch ?? MAX_BATCH_ITEMS;
     this.maxQueued = limits.maxQueued ?? MAX_QUEUED_ITEMS;
     if (this.maxBatch < 1 || this.maxBatch > MAX_BATCH_ITEMS) throw new Error(`maxBatch must be 1..${MAX_BATCH_ITEMS}`);
@@ -113,7 +136,7 @@ export class GroupCommit<Item, Raw extends BatchedRow, Result> {
   submit(item: Item): Promise<Result> {
     if (this.queue.length >= this.maxQueued) return Promise.reject(new BizError(ErrorCode.TOO_MANY_REQUESTS));
     return new Promise((resolve, reject) => {
-      this.queue.push({ item, resolve, reject, attempts: 0 });
+      this.queue.push({ item, resolve, reject, attempts: 0, wait: false });
       this.schedule();
     });
   }
@@ -135,7 +158,7 @@ export class GroupCommit<Item, Raw extends BatchedRow, Result> {
    * it otherwise). Costs one turn of latency, no timer.
    */
   private schedule() {
-    if (this.scheduled || this.inFlight >= this.maxInFlight) return;
+    if (this.scheduled || this.inFlight >= this.limit()) return;
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
@@ -143,12 +166,22 @@ export class GroupCommit<Item, Raw extends BatchedRow, Result> {
     });
   }
 
+  /** Batches that may run now: maxInFlight, or one while contention was seen lately. */
+  private limit(): number {
+    return this.aloneFor > 0 ? 1 : this.maxInFlight;
+  }
+
   private pump() {
-    while (this.inFlight < this.maxInFlight && this.queue.length > 0) {
+    while (this.inFlight < this.limit() && this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
+      // Alone in flight, a batch waits for locks (only other processes can hold them); beside
+      // another batch of this process, only its items already turned away once do.
+      const alone = this.inFlight === 0;
+      if (alone && this.aloneFor > 0) this.aloneFor--;
+      const wait = batch.map((p) => alone || p.wait);
       this.inFlight++;
       const started = performance.now();
-      this.run(batch).finally(() => {
+      this.run(batch, wait).finally(() => {
         observed(this.database, this.statement.name, batch.length, performance.now() - started);
         this.inFlight--;
         this.schedule();
@@ -168,9 +201,9 @@ export class GroupCommit<Item, Raw extends BatchedRow, Result> {
    * outcome unknown, as the commit may have happened before the answer was lost; such a batch
    * is not run again, its items fail (an item with an Idempotency-Key may be sent again safely).
    */
-  private async run(batch: Pending<Item, Result>[]) {
+  private async run(batch: Pending<Item, Result>[], wait: boolean[]) {
     try {
-      this.settle(batch, await this.execute(batch));
+      this.settle(batch, await this.execute(batch, wait), wait);
     } catch (e) {
       // A deadlock or serialization failure of the statement as a whole: nothing of it was
       // committed (see above), so its items run again.
@@ -184,9 +217,9 @@ export class GroupCommit<Item, Raw extends BatchedRow, Result> {
         for (const p of batch) p.reject(e);
         return;
       }
-      for (const p of batch) {
+      for (const [i, p] of batch.entries()) {
         try {
-          this.settle([p], await this.execute([p]));
+          this.settle([p], await this.execute([p], [wait[i]!]), [wait[i]!]);
         } catch (single) {
           if (refusedByDatabase(single) && this.retries(p, sqlState(single))) this.again([p]);
           else p.reject(single);
@@ -195,19 +228,27 @@ export class GroupCommit<Item, Raw extends BatchedRow, Result> {
     }
   }
 
-  private execute(batch: Pending<Item, Result>[]): Promise<Raw[]> {
+  private execute(batch: Pending<Item, Result>[], wait: boolean[]): Promise<Raw[]> {
     for (const p of batch) p.attempts++;
     const { name, sql } = this.statement;
-    return this.database.sql.query<Raw>(sql, this.statement.params(batch.map((p) => p.item)), { name });
+    return this.database.sql.query<Raw>(
+      sql,
+      this.statement.params(
+        batch.map((p) => p.item),
+        wait,
+      ),
+      { name },
+    );
   }
 
   /**
    * Answers each item of a batch from its row (tagged b_i, 1-based within the batch); an item
    * refused with a deadlock or serialization failure is queued again instead (MAX_ATTEMPTS).
    */
-  private settle(batch: Pending<Item, Result>[], rows: Raw[]) {
+  private settle(batch: Pending<Item, Result>[], rows: Raw[], wait: boolean[]) {
     const byIndex = new Map(rows.map((r) => [Number(r.b_i), r]));
     const again: Pending<Item, Result>[] = [];
+    let busy = 0;
     batch.forEach((p, i) => {
       const row = byIndex.get(i + 1);
       if (!row) {
@@ -215,12 +256,21 @@ export class GroupCommit<Item, Raw extends BatchedRow, Result> {
         return;
       }
       try {
-        if (this.retries(p, this.statement.state(row))) again.push(p);
+        const state = this.statement.state(row);
+        if (state === BUSY_STATE) {
+          // Invariant: only an item that was told not to wait is turned away.
+          if (wait[i]) throw new Error(`${this.statement.name} answered ${BUSY_STATE} for an item that waits`);
+          p.wait = true;
+          p.attempts--;
+          busy++;
+          again.push(p);
+        } else if (this.retries(p, state)) again.push(p);
         else p.resolve(this.statement.row(row));
       } catch (e) {
         p.reject(e);
       }
     });
+    if (busy * 2 > batch.length) this.aloneFor = ALONE_AFTER_CONTENTION;
     if (again.length) this.again(again);
   }
 }
@@ -266,15 +316,17 @@ function observed(database: Database, statement: string, size: number, durationM
 
 /**
  * The writer of a statement for a database: one per process, statement and database, with
- * one batch in flight. Measured (bench/ledger.mjs), one batch in flight beat two or four on
- * PostgreSQL too: parallel batches lock overlapping accounts and wait for each other anyway,
- * and every extra batch is an extra commit flush. While a batch runs the next one fills, so
- * HTTP work and database work still overlap. Transfers and swaps have a writer each, so a
- * transfer batch and a swap batch may run together; both lock their accounts in id order.
+ * `limits.maxInFlight` batches in flight (default 1). Batches that wait for each other's
+ * locks gain nothing from running together (measured: two or four in flight lost to one when
+ * they did, decision 008), so a statement runs more than one only when its items never wait
+ * for a sibling batch (BUSY_STATE, decision 028). Transfers and swaps have a writer each, so
+ * a transfer batch and a swap batch may run together; both lock their accounts in id order.
  */
 export function groupCommit<Item, Raw extends BatchedRow, Result>(
   database: Database,
   statement: GroupCommitStatement<Item, Raw, Result>,
+  /** Applied when this call creates the writer (the app creates it at start, from its configuration). */
+  limits: GroupCommitLimits = {},
 ): GroupCommit<Item, Raw, Result> {
   let byName = writers.get(database);
   if (!byName) {
@@ -283,7 +335,7 @@ export function groupCommit<Item, Raw extends BatchedRow, Result>(
   }
   let writer = byName.get(statement.name) as GroupCommit<Item, Raw, Result> | undefined;
   if (!writer) {
-    writer = new GroupCommit(database, statement);
+    writer = new GroupCommit(database, statement, limits);
     byName.set(statement.name, writer as unknown as GroupCommit<unknown, BatchedRow, unknown>);
   }
   return writer;

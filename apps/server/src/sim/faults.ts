@@ -135,7 +135,14 @@ export function withFaults(inner: Database): FaultyDatabase {
         await runThenLose(text, params ?? []);
         throw connectionLost();
       }
-      await inner.sql.query<T>(text, params, opts);
+      try {
+        await inner.sql.query<T>(text, params, opts);
+      } catch (e) {
+        // The statement itself was refused (e.g. 40001: a twin in a concurrent batch took its
+        // key): nothing committed, so no answer was lost. The fault did not happen.
+        fired.pop();
+        throw e;
+      }
       throw connectionLost();
     },
   };

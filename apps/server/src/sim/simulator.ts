@@ -8,7 +8,7 @@ import { buildApp } from '../app.ts';
 import { startChain } from '../chain/runtime.ts';
 import { loadConfig } from '../config.ts';
 import { isBizError } from '../core/errors.ts';
-import { createSession, TOKEN_HEAD } from '../core/session.ts';
+import { createSession, hashToken, TOKEN_HEAD } from '../core/session.ts';
 import { type Database, migrateDatabase, openPglite, openPostgres } from '../db/client.ts';
 import { createScratchDatabase } from '../db/scratch.ts';
 import { users } from '../db/schema/index.ts';
@@ -462,11 +462,11 @@ export async function runSimulation(opts: SimOptions): Promise<SimReport> {
     /** The request item i of a batch statement a fault fired on stands for, if the simulator sent it. */
     const requestAt = (reqs: readonly HttpReq[], f: FiredBatch, i: number): HttpReq | undefined => {
       // coffer_transfer_batch(token_hashes, to_uids, to_emails, currencies, amounts, memos, keys, hashes);
-      // coffer_swap_batch(users, keys, hashes, quotes, froms, tos, from_amounts, to_amounts, fees, fee_currencies, ...).
+      // coffer_swap_batch(token_hashes, keys, hashes, quotes, froms, tos, from_amounts, to_amounts, fees, fee_currencies, ...).
       if (f.writer === 'transfer') return reqs.find((r) => r.kind === 'transfer' && r.memo === (f.params[5] as unknown[])[i]);
-      const uid = Number((f.params[0] as unknown[])[i]);
+      const tokenHash = (f.params[0] as unknown[])[i];
       const key = (f.params[1] as unknown[])[i] ?? null;
-      return reqs.find((r) => r.kind === 'swap' && r.user.uid === uid && r.key === key);
+      return reqs.find((r) => r.kind === 'swap' && hashToken(r.user.token.slice(TOKEN_HEAD.length)) === tokenHash && r.key === key);
     };
     const batchSize = (f: FiredBatch) => (f.params[0] ?? []).length;
     const swapEffectAt = (r: SwapReq, f: FiredBatch, i: number): SwapEffect => ({

@@ -79,7 +79,8 @@ export const journalEntries = pgTable(
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     kind: text('kind').notNull(),
-    userId: bigint('user_id', { mode: 'number' }).references(() => users.id),
+    // No foreign key (decision 028, drizzle/0024): the audit checks it (ledger_row_references_exist).
+    userId: bigint('user_id', { mode: 'number' }),
     idempotencyKey: text('idempotency_key'),
     requestHash: text('request_hash'),
     memo: text('memo'),

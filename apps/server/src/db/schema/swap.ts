@@ -91,16 +91,12 @@ export const swaps = pgTable(
     entryId: bigint('entry_id', { mode: 'number' })
       .notNull()
       .references(() => journalEntries.id),
-    userId: bigint('user_id', { mode: 'number' })
-      .notNull()
-      .references(() => users.id),
+    // User and currencies without a foreign key (decision 028, drizzle/0024), as on transfers:
+    // the audit checks these references (ledger_row_references_exist).
+    userId: bigint('user_id', { mode: 'number' }).notNull(),
     quoteId: bigint('quote_id', { mode: 'number' }).references(() => swapQuotes.id),
-    fromCurrencyId: integer('from_currency_id')
-      .notNull()
-      .references(() => currencies.id),
-    toCurrencyId: integer('to_currency_id')
-      .notNull()
-      .references(() => currencies.id),
+    fromCurrencyId: integer('from_currency_id').notNull(),
+    toCurrencyId: integer('to_currency_id').notNull(),
     fromAmount: money('from_amount').notNull(),
     toAmount: money('to_amount').notNull(),
     rate: money('rate').notNull(),
@@ -108,9 +104,7 @@ export const swaps = pgTable(
     spreadBps: integer('spread_bps').notNull(),
     feeBps: integer('fee_bps').notNull(),
     fee: money('fee').notNull(),
-    feeCurrencyId: integer('fee_currency_id')
-      .notNull()
-      .references(() => currencies.id),
+    feeCurrencyId: integer('fee_currency_id').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

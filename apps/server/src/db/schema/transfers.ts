@@ -16,15 +16,11 @@ export const transfers = pgTable(
     entryId: bigint('entry_id', { mode: 'number' })
       .notNull()
       .references(() => journalEntries.id),
-    fromUserId: bigint('from_user_id', { mode: 'number' })
-      .notNull()
-      .references(() => users.id),
-    toUserId: bigint('to_user_id', { mode: 'number' })
-      .notNull()
-      .references(() => users.id),
-    currencyId: integer('currency_id')
-      .notNull()
-      .references(() => currencies.id),
+    // Users and currency without a foreign key (decision 028, drizzle/0024): a per-row key check
+    // locks the referenced rows on every transfer; the audit checks these references instead.
+    fromUserId: bigint('from_user_id', { mode: 'number' }).notNull(),
+    toUserId: bigint('to_user_id', { mode: 'number' }).notNull(),
+    currencyId: integer('currency_id').notNull(),
     amount: money('amount').notNull(),
     memo: text('memo'),
     /** How the sender named the recipient: 'email' or 'uid'. */

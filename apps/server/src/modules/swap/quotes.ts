@@ -19,7 +19,7 @@ export const QUOTE_RATE_TOLERANCE_BPS = 20;
 
 export const quoteExpired = (detail?: string) => new BizError(ErrorCode.QUOTE_EXPIRED, detail);
 
-interface QuoteRow {
+export interface QuoteRow {
   id: number;
   user_id: number;
   from_currency_id: number;
@@ -102,16 +102,43 @@ export async function quoteSwap(database: Database, rates: RateSource, userId: n
   };
 }
 
+/** The columns of swap_quotes that quoteHolds() reads, as text where they are money. */
+const QUOTE_COLUMNS = `q.id, q.user_id, q.from_currency_id, q.to_currency_id, q.from_amount::text as from_amount,
+  q.to_amount::text as to_amount, q.rate::text as rate, q.mid_rate::text as mid_rate, q.spread_bps, q.fee_bps,
+  q.fee::text as fee, q.fee_currency_id, q.expires_at, q.used_at`;
+
 /** A quote holds if it is this user's, for this request, unused, unexpired, and the rate held still (else 3006). */
 export async function quotedPrice(database: Database, userId: number, body: SwapApplyBody, pair: PricedPair): Promise<SwapPrice> {
-  const [q] = await database.sql.query<QuoteRow>(
-    `select id, user_id, from_currency_id, to_currency_id, from_amount::text as from_amount, to_amount::text as to_amount,
-            rate::text as rate, mid_rate::text as mid_rate, spread_bps, fee_bps, fee::text as fee, fee_currency_id,
-            expires_at, used_at
-       from swap_quotes where id = $1`,
-    [body.quoteId],
+  const [q] = await database.sql.query<QuoteRow>(`select ${QUOTE_COLUMNS} from swap_quotes q where q.id = $1`, [body.quoteId]);
+  return quoteHolds(q, userId, body, pair);
+}
+
+/**
+ * The session of a token hash (of an account not disabled, as requireSession() checks) and the
+ * quote `quoteId`, in one statement: a quoted swap needs its user before the batch to price
+ * from its quote. null: no such session (requireSession() then names the refusal).
+ */
+export async function sessionAndQuote(
+  database: Database,
+  tokenHash: string,
+  quoteId: number,
+): Promise<{ userId: number; quote: QuoteRow | undefined } | null> {
+  const [row] = await database.sql.query<QuoteRow & { session_user: number; quote_id: number | null }>(
+    `select s.user_id as session_user, q.id as quote_id, ${QUOTE_COLUMNS}
+       from sessions s
+       join users u on u.id = s.user_id and u.disabled_at is null
+       left join swap_quotes q on q.id = $2
+      where s.token_hash = $1 and s.revoked_at is null and s.expires_at > now()`,
+    [tokenHash, quoteId],
+    { name: 'swap_session_quote_v1' },
   );
-  if (!q || q.user_id !== userId) throw quoteExpired('quoteId: unknown quote');
+  if (!row) return null;
+  return { userId: Number(row.session_user), quote: row.quote_id === null ? undefined : row };
+}
+
+/** The quoted price if `q` holds for this user and request (see quotedPrice), else 3006. */
+export function quoteHolds(q: QuoteRow | undefined, userId: number, body: SwapApplyBody, pair: PricedPair): SwapPrice {
+  if (!q || Number(q.user_id) !== userId) throw quoteExpired('quoteId: unknown quote');
   if (q.from_currency_id !== body.fromCurrencyId || q.to_currency_id !== body.toCurrencyId || !new Decimal(q.from_amount).eq(body.amount)) {
     throw quoteExpired('quoteId: the quote was for another request');
   }

@@ -1,5 +1,6 @@
 import {
   apiResponse,
+  ErrorCode,
   houseLimitBody,
   houseLimitData,
   idParams,
@@ -12,16 +13,18 @@ import {
   swapRecordPage,
   swapRecordPageBody,
 } from '@coffer/contract';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { notFound } from '../../core/errors.ts';
+import { BizError, notFound } from '../../core/errors.ts';
 import { requestLocale } from '../../core/locale.ts';
 import { operatorOf } from '../../core/operator-audit.ts';
 import { ok } from '../../core/reply.ts';
+import { hashToken, requireSession, tokenFromRequest } from '../../core/session.ts';
 import { idempotencyKeyOf } from '../../core/idempotency-key.ts';
 import { createRateSource } from './rates/index.ts';
 import { applyConfiguredHouseLimits, setHouseLimit } from './house-limits.ts';
 import { QUOTE_RATE_TOLERANCE_BPS } from './quotes.ts';
+import type { SwapCaller } from './apply.ts';
 import { SwapService } from './service.ts';
 
 const tags = ['swap'];
@@ -39,6 +42,13 @@ export async function swapRoutes(fastify: FastifyInstance) {
   const { config, database } = app.deps;
   const service = new SwapService(database, createRateSource(config, database));
   await applyConfiguredHouseLimits(database, config.HOUSE_LIMITS, app.log);
+
+  /** /swap/apply resolves the session inside the swap statement (see apply.ts), as transfers do. */
+  const callerOf = (request: FastifyRequest): SwapCaller => {
+    const token = tokenFromRequest(request);
+    if (!token) throw new BizError(ErrorCode.NOT_SIGNED_IN);
+    return { tokenHash: hashToken(token), requireSession: () => requireSession(database.db, request) };
+  };
 
   app.get(
     '/swap/rates',
@@ -87,7 +97,9 @@ export async function swapRoutes(fastify: FastifyInstance) {
   app.post(
     '/swap/apply',
     {
-      preHandler: app.authenticate,
+      // The session is checked with the swap, so the body is validated first; a bad body from a
+      // signed-out caller must still answer 2001, which only such a request pays a lookup for.
+      attachValidation: true,
       schema: {
         tags,
         security: signedIn,
@@ -103,8 +115,20 @@ export async function swapRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) => {
-      const key = idempotencyKeyOf(request);
-      return ok(await service.apply(request.user.id, request.body, key), requestLocale(request));
+      if (request.validationError) {
+        await requireSession(database.db, request);
+        throw request.validationError;
+      }
+      const caller = callerOf(request);
+      let key: string | null;
+      try {
+        key = idempotencyKeyOf(request);
+      } catch (e) {
+        // 2001 first, as for a bad body.
+        await caller.requireSession();
+        throw e;
+      }
+      return ok(await service.apply(caller, request.body, key), requestLocale(request));
     },
   );
 

@@ -9,7 +9,7 @@ import type {
   SwapRecordPageBody,
 } from '@coffer/contract';
 import type { Database } from '../../db/client.ts';
-import { applySwap } from './apply.ts';
+import { applySwap, type SwapCaller } from './apply.ts';
 import { listRates, quoteSwap } from './quotes.ts';
 import type { RateSource } from './rates/index.ts';
 import { findOwnSwap, swapPage } from './records.ts';
@@ -33,8 +33,8 @@ export class SwapService {
     return quoteSwap(this.database, this.rates, userId, body);
   }
 
-  apply(userId: number, body: SwapApplyBody, idempotencyKey: string | null): Promise<SwapApplyData> {
-    return applySwap(this.database, this.rates, userId, body, idempotencyKey);
+  apply(caller: SwapCaller, body: SwapApplyBody, idempotencyKey: string | null): Promise<SwapApplyData> {
+    return applySwap(this.database, this.rates, caller, body, idempotencyKey);
   }
 
   findOwn(userId: number, swapId: number): Promise<SwapRecord | null> {

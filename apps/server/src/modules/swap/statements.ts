@@ -1,21 +1,32 @@
 import type { GroupCommitStatement } from '../../ledger/group-commit.ts';
 import type { SwapPrice } from './pricing.ts';
 
-/** One swap as coffer_swap_apply() takes it; coffer_swap_batch() takes one array per field. */
+/**
+ * One swap as coffer_swap_batch() takes it (one array per field): the caller's session token
+ * hash, which the batch resolves to its user (no session lookup of its own per request).
+ */
 export interface SwapItem {
-  userId: number;
+  tokenHash: string;
   key: string | null;
   hash: string;
   quoteId: number | null;
   price: SwapPrice;
   fromCurrencyId: number;
   toCurrencyId: number;
+  /** The signature of the pair the price was made from, checked by the batch ('PAIR'); null: not checked. */
+  pairSignature: string | null;
 }
 
 interface SwapBatchRow {
   b_i: number;
-  /** null: done (the rest filled as coffer_swap answers); else the SQLSTATE that refused the item. */
+  /**
+   * null: done (the rest filled as coffer_swap_apply answers); 'AUTH': no session (or the
+   * account is disabled); 'PAIR': priced from a pair that has changed since (nothing written);
+   * else the SQLSTATE that refused the item.
+   */
   b_state: string | null;
+  /** The session's user (null with 'AUTH'). */
+  b_user: number | string | null;
   swap_id: number | string | null;
   replayed: boolean | null;
   key_conflict: boolean | null;
@@ -26,6 +37,7 @@ interface SwapBatchRow {
 
 export interface SwapOutcome {
   state: string | null;
+  userId: number | null;
   swapId: number | null;
   replayed: boolean;
   keyConflict: boolean;
@@ -33,15 +45,15 @@ export interface SwapOutcome {
   createdAt: Date | string | null;
 }
 
-/** coffer_swap_batch() (drizzle/0009, 0016) as a group-commit statement (ledger/group-commit.ts). */
+/** coffer_swap_batch() (drizzle/0023) as a group-commit statement (ledger/group-commit.ts). */
 export const SWAP_BATCH: GroupCommitStatement<SwapItem, SwapBatchRow, SwapOutcome> = {
-  name: 'coffer_swap_batch_v2',
-  sql: `select b_i, b_state, swap_id, replayed, key_conflict, s_entry, s_created
-          from coffer_swap_batch($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::integer[], $6::integer[],
+  name: 'coffer_swap_batch_v4',
+  sql: `select b_i, b_state, b_user, swap_id, replayed, key_conflict, s_entry, s_created
+          from coffer_swap_batch($1::text[], $2::text[], $3::text[], $4::bigint[], $5::integer[], $6::integer[],
                                  $7::numeric[], $8::numeric[], $9::numeric[], $10::integer[], $11::numeric[],
-                                 $12::numeric[], $13::integer[], $14::integer[])`,
+                                 $12::numeric[], $13::integer[], $14::integer[], $15::text[])`,
   params: (items) => [
-    items.map((s) => s.userId),
+    items.map((s) => s.tokenHash),
     items.map((s) => s.key),
     items.map((s) => s.hash),
     items.map((s) => s.quoteId),
@@ -55,10 +67,12 @@ export const SWAP_BATCH: GroupCommitStatement<SwapItem, SwapBatchRow, SwapOutcom
     items.map((s) => s.price.midRate),
     items.map((s) => s.price.spreadBps),
     items.map((s) => s.price.feeBps),
+    items.map((s) => s.pairSignature),
   ],
   state: (r) => r.b_state,
   row: (r) => ({
     state: r.b_state,
+    userId: r.b_user === null ? null : Number(r.b_user),
     swapId: r.swap_id === null ? null : Number(r.swap_id),
     replayed: r.replayed === true,
     keyConflict: r.key_conflict === true,

@@ -1,10 +1,14 @@
 import type { SwapApplyData, SwapPair, SwapQuoteData, SwapRecord, SwapRecordPage } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken, TOKEN_HEAD } from '../../core/session.ts';
 import { auditLedger } from '../../ledger/audit.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { Decimal, plain } from './pricing.ts';
 import { type Client, client } from '../../test/users.ts';
 import { balanceOf, credit, currencyId, makeUser, type SwapTestUser } from './test-support.ts';
+
+/** The session token hash coffer_swap_batch() takes for a user. */
+const tokenHashOf = (u: SwapTestUser) => hashToken(u.token.slice(TOKEN_HEAD.length));
 
 describe('swap API', () => {
   let t: TestApp;
@@ -386,6 +390,32 @@ describe('swap API', () => {
       expect(anonymous.code).toBe(2001);
     });
 
+    it('answers 2001 first without an active session (the batch resolves it), 2010 for a disabled account, and moves nothing', async () => {
+      const u = await makeUser(t.database);
+      await credit(t.database, u.uid, 'USDT', '100');
+      const good = { fromCurrencyId: USDT, toCurrencyId: ETH, amount: '5' };
+      const cases: [string, unknown, string][] = [
+        ['wrong token, good body', good, key()],
+        ['wrong token, bad body', { ...good, amount: '-5' }, key()],
+        ['wrong token, unavailable pair', { ...good, toCurrencyId: 999 }, key()],
+        ['wrong token, bad key', good, 'bad key!'],
+        ['wrong token, a quote', { ...good, quoteId: 1 }, key()],
+      ];
+      for (const [what, body, k] of cases) {
+        const res = await call('POST', '/api/swap/apply', { token: `${TOKEN_HEAD}not-a-session`, key: k, body });
+        expect(res.code, what).toBe(2001);
+      }
+      await q(`update users set disabled_at = now() where id = $1`, [u.uid]);
+      expect((await call('POST', '/api/swap/apply', { token: u.token, key: key(), body: good })).code).toBe(2010);
+      expect((await call('POST', '/api/swap/apply', { token: u.token, key: key(), body: { ...good, quoteId: 1 } })).code).toBe(2010);
+      await q(`update users set disabled_at = null where id = $1`, [u.uid]);
+      await q(`update sessions set revoked_at = now() where user_id = $1`, [u.uid]);
+      expect((await call('POST', '/api/swap/apply', { token: u.token, key: key(), body: good })).code).toBe(2001);
+      expect(await balanceOf(t.database, u.uid, 'USDT')).toBe('100');
+      const [n] = await q<{ n: number }>(`select count(*)::int as n from journal_entries where user_id = $1 and kind = 'swap'`, [u.uid]);
+      expect(n!.n).toBe(0);
+    });
+
     it('replays the same key and body without moving money twice; another body is 3010', async () => {
       const u = await makeUser(t.database);
       await credit(t.database, u.uid, 'USDT', '100');
@@ -540,12 +570,12 @@ describe('swap API', () => {
       };
       const k1 = key();
       const items = [
-        { user: rich1.uid, key: k1, hash: 'h1', ...toUsdc }, // done
-        { user: poor.uid, key: key(), hash: 'h2', ...toUsdc }, // 3001
-        { user: rich2.uid, key: key(), hash: 'h3', ...toBtc }, // 3011 (BTC house at its floor)
-        { user: rich2.uid, key: key(), hash: 'h4', ...toUsdc }, // done
-        { user: rich1.uid, key: k1, hash: 'h1', ...toUsdc }, // replay of the first item
-        { user: rich1.uid, key: k1, hash: 'other', ...toUsdc }, // same key, another request: 3010
+        { user: tokenHashOf(rich1), key: k1, hash: 'h1', ...toUsdc }, // done
+        { user: tokenHashOf(poor), key: key(), hash: 'h2', ...toUsdc }, // 3001
+        { user: tokenHashOf(rich2), key: key(), hash: 'h3', ...toBtc }, // 3011 (BTC house at its floor)
+        { user: tokenHashOf(rich2), key: key(), hash: 'h4', ...toUsdc }, // done
+        { user: tokenHashOf(rich1), key: k1, hash: 'h1', ...toUsdc }, // replay of the first item
+        { user: tokenHashOf(rich1), key: k1, hash: 'other', ...toUsdc }, // same key, another request: 3010
       ];
       const col = <K extends keyof (typeof items)[number]>(k: K) => items.map((i) => i[k]);
       let rows: {
@@ -558,8 +588,8 @@ describe('swap API', () => {
       }[] = [];
       await withBtcHouseAtFloor(async () => {
         rows = await q(
-          `select * from coffer_swap_batch($1::bigint[], $2::text[], $3::text[], $4::bigint[], $5::integer[], $6::integer[],
-             $7::numeric[], $8::numeric[], $9::numeric[], $10::integer[], $11::numeric[], $12::numeric[], $13::integer[], $14::integer[])
+          `select * from coffer_swap_batch($1::text[], $2::text[], $3::text[], $4::bigint[], $5::integer[], $6::integer[],
+             $7::numeric[], $8::numeric[], $9::numeric[], $10::integer[], $11::numeric[], $12::numeric[], $13::integer[], $14::integer[], $15::text[])
            order by b_i`,
           [
             col('user'),
@@ -576,6 +606,7 @@ describe('swap API', () => {
             col('rate'),
             items.map(() => 10),
             items.map(() => 10),
+            items.map(() => null),
           ],
         );
       });
@@ -652,6 +683,149 @@ describe('swap API', () => {
       }
       expect(await Promise.all(people.map((p) => balanceOf(t.database, p.uid, 'BTC')))).toEqual(btcBefore);
       for (const r of results.filter((x) => x.code === 0)) await expectStored(r.data, r.token);
+      const report = await auditLedger(t.database);
+      expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    });
+
+    it('set-based batch: clean swaps, a quote, a refusal, no session, twins, a used quote and a changed pair in one statement', async () => {
+      const [rich1, rich2, poor] = await Promise.all([makeUser(t.database), makeUser(t.database), makeUser(t.database)]);
+      await credit(t.database, rich1.uid, 'USDT', '100');
+      await credit(t.database, rich2.uid, 'USDT', '100');
+      await credit(t.database, poor.uid, 'USDT', '1');
+      await letUsdcHouseOwe();
+      const toUsdc = { from: USDT, to: USDC, fromAmount: '10', toAmount: '9.98', fee: '0.01', feeCurrency: USDC, rate: '0.999' };
+      const [quote] = await q<{ id: string }>(
+        `insert into swap_quotes (user_id, from_currency_id, to_currency_id, from_amount, to_amount, rate, mid_rate,
+                                  spread_bps, fee_bps, fee, fee_currency_id, expires_at)
+         values ($1, $2, $3, 10, 9.98, 0.999, 1, 10, 10, 0.01, $3, now() + interval '1 minute') returning id`,
+        [rich2.uid, USDT, USDC],
+      );
+      const k1 = key();
+      const [kPoor, kQuote, kUsed, kStale] = [key(), key(), key(), key()];
+      const items = [
+        { token: tokenHashOf(rich1), key: k1, hash: 'h1', quote: null, sig: null }, // 1 done
+        { token: tokenHashOf(poor), key: kPoor, hash: 'h2', quote: null, sig: null }, // 2 3001, kept
+        { token: hashToken('no such session'), key: key(), hash: 'h3', quote: null, sig: null }, // 3 AUTH
+        { token: tokenHashOf(rich1), key: k1, hash: 'h1', quote: null, sig: null }, // 4 twin of 1: its replay
+        { token: tokenHashOf(rich2), key: kQuote, hash: 'h5', quote: quote!.id, sig: null }, // 5 done with the quote
+        { token: tokenHashOf(rich2), key: kUsed, hash: 'h6', quote: quote!.id, sig: null }, // 6 the same quote again: 3006, kept
+        { token: tokenHashOf(rich2), key: kStale, hash: 'h7', quote: null, sig: 'not the pair any more' }, // 7 PAIR
+        { token: tokenHashOf(rich2), key: null, hash: 'h8', quote: null, sig: null }, // 8 done, no key
+      ];
+      const rows = await q<{
+        b_i: number;
+        b_state: string | null;
+        b_user: string | number | null;
+        swap_id: string | number | null;
+        replayed: boolean | null;
+        s_entry: string | number | null;
+      }>(
+        `select * from coffer_swap_batch($1::text[], $2::text[], $3::text[], $4::bigint[], $5::integer[], $6::integer[],
+           $7::numeric[], $8::numeric[], $9::numeric[], $10::integer[], $11::numeric[], $12::numeric[], $13::integer[],
+           $14::integer[], $15::text[]) order by b_i`,
+        [
+          items.map((i) => i.token),
+          items.map((i) => i.key),
+          items.map((i) => i.hash),
+          items.map((i) => i.quote),
+          items.map(() => toUsdc.from),
+          items.map(() => toUsdc.to),
+          items.map(() => toUsdc.fromAmount),
+          items.map(() => toUsdc.toAmount),
+          items.map(() => toUsdc.fee),
+          items.map(() => toUsdc.feeCurrency),
+          items.map(() => toUsdc.rate),
+          items.map(() => '1'),
+          items.map(() => 10),
+          items.map(() => 10),
+          items.map((i) => i.sig),
+        ],
+      );
+      expect(rows.map((r) => r.b_state)).toEqual([null, 'CB001', 'AUTH', null, null, 'CB006', 'PAIR', null]);
+      expect(rows.map((r) => (r.b_user === null ? null : Number(r.b_user)))).toEqual([
+        rich1.uid,
+        poor.uid,
+        null,
+        rich1.uid,
+        rich2.uid,
+        rich2.uid,
+        rich2.uid,
+        rich2.uid,
+      ]);
+      const [first, , , twin, quoted, , , noKey] = rows;
+      expect(first).toMatchObject({ replayed: false });
+      expect(twin).toMatchObject({ replayed: true, s_entry: null });
+      expect(Number(twin!.swap_id)).toBe(Number(first!.swap_id));
+      expect(quoted!.s_entry).not.toBeNull();
+      expect(noKey!.s_entry).not.toBeNull();
+      const [used] = await q<{ used: boolean; swap_quote: string }>(
+        `select q.used_at is not null as used, s.quote_id::text as swap_quote from swap_quotes q join swaps s on s.quote_id = q.id
+          where q.id = $1`,
+        [quote!.id],
+      );
+      expect(used).toEqual({ used: true, swap_quote: String(quote!.id) });
+      expect(await balanceOf(t.database, rich1.uid, 'USDT')).toBe('90');
+      expect(await balanceOf(t.database, rich1.uid, 'USDC')).toBe('9.98');
+      expect(await balanceOf(t.database, rich2.uid, 'USDT')).toBe('80');
+      expect(await balanceOf(t.database, rich2.uid, 'USDC')).toBe('19.96');
+      expect(await balanceOf(t.database, poor.uid, 'USDT')).toBe('1');
+      // Refusals kept under their keys; the changed pair's key is left free (nothing of it ran).
+      const byKey = await q<{ idempotency_key: string; refusal: string | null }>(
+        `select idempotency_key, refusal from journal_entries where idempotency_key = any($1::text[]) order by idempotency_key`,
+        [[kPoor, kUsed, kStale]],
+      );
+      expect(Object.fromEntries(byKey.map((r) => [r.idempotency_key, r.refusal]))).toEqual({ [kPoor]: 'CB001', [kUsed]: 'CB006' });
+      // Each clean swap is one balanced entry of five postings with balance_after in order.
+      for (const r of [first!, quoted!, noKey!]) {
+        const [sum] = await q<{ n: number; zero: boolean }>(
+          `select count(*)::int as n, bool_and(s = 0) as zero
+             from (select sum(amount) as s from postings where entry_id = $1 group by currency_id) x`,
+          [r.s_entry],
+        );
+        expect(sum).toEqual({ n: 2, zero: true });
+      }
+      const report = await auditLedger(t.database);
+      expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    });
+
+    it("prices from the process's copy of a pair, but a change applies at once: a new rate, a disabled pair, a lower minimum", async () => {
+      const u = await makeUser(t.database);
+      await credit(t.database, u.uid, 'USDT', '1000');
+      await letUsdcHouseOwe();
+      const swap = (amount: string) =>
+        call<SwapApplyData>('POST', '/api/swap/apply', {
+          token: u.token,
+          key: key(),
+          body: { fromCurrencyId: USDT, toCurrencyId: USDC, amount },
+        });
+      const pair = `from_currency_id = $1 and to_currency_id = $2`;
+      const [before] = await q<{ mid_rate: string; min_amount: string | null }>(
+        `select mid_rate::text as mid_rate, min_amount::text as min_amount from swap_pairs where ${pair}`,
+        [USDT, USDC],
+      );
+      try {
+        expect((await swap('10')).data).toMatchObject({ midRate: '1', rate: '0.999' });
+        // Changed behind the copy's back (no updated_at): the next swap still gets the new rate.
+        await q(`update swap_pairs set mid_rate = 0.5 where ${pair}`, [USDT, USDC]);
+        expect((await swap('10')).data).toMatchObject({ midRate: '0.5', rate: '0.4995', replayed: false });
+        await q(`update swap_pairs set enabled = false where ${pair}`, [USDT, USDC]);
+        expect((await swap('10')).code).toBe(3003);
+        await q(`update swap_pairs set enabled = true, mid_rate = $3::numeric where ${pair}`, [USDT, USDC, before!.mid_rate]);
+        expect((await swap('10')).data).toMatchObject({ midRate: '1', rate: '0.999' });
+        // The copy would refuse 10 under a minimum of 100; the minimum is lowered: the swap lands.
+        await q(`update swap_pairs set min_amount = 100 where ${pair}`, [USDT, USDC]);
+        expect((await swap('10')).code).toBe(3002);
+        expect((await swap('100')).code).toBe(0);
+        await q(`update swap_pairs set min_amount = $3::numeric where ${pair}`, [USDT, USDC, before!.min_amount]);
+        expect((await swap('10')).code).toBe(0);
+      } finally {
+        await q(`update swap_pairs set enabled = true, mid_rate = $3::numeric, min_amount = $4::numeric where ${pair}`, [
+          USDT,
+          USDC,
+          before!.mid_rate,
+          before!.min_amount,
+        ]);
+      }
       const report = await auditLedger(t.database);
       expect(report.checks.filter((c) => !c.ok)).toEqual([]);
     });

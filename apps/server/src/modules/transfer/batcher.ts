@@ -1,5 +1,5 @@
 import type { Database } from '../../db/client.ts';
-import { type GroupCommit, type GroupCommitStatement, groupCommit } from '../../ledger/group-commit.ts';
+import { type GroupCommit, type GroupCommitLimits, type GroupCommitStatement, groupCommit } from '../../ledger/group-commit.ts';
 
 /** One transfer as coffer_transfer_batch() takes it (arrays, one element per item). */
 export interface BatchItem {
@@ -15,7 +15,7 @@ export interface BatchItem {
 
 export interface BatchRow {
   b_i: number;
-  /** null: done; 'AUTH': no active session; else the SQLSTATE that refused the item. */
+  /** null: done; 'AUTH': no active session; 'BUSY': see BUSY_STATE; else the SQLSTATE that refused the item. */
   b_state: string | null;
   t_id: number;
   t_entry: number;
@@ -28,19 +28,23 @@ export interface BatchRow {
   t_replayed: boolean;
 }
 
-/** coffer_transfer_batch() (drizzle/0008) as a group-commit statement. */
+/** coffer_transfer_batch() (drizzle/0022: set-based, decision 028) as a group-commit statement. */
 export const TRANSFER_BATCH: GroupCommitStatement<BatchItem, BatchRow, BatchRow> = {
-  name: 'coffer_transfer_batch_v1',
-  sql: 'select * from coffer_transfer_batch($1, $2, $3, $4, $5::numeric[], $6, $7, $8)',
-  params(items) {
+  name: 'coffer_transfer_batch_v2',
+  sql: 'select * from coffer_transfer_batch($1, $2, $3, $4, $5::numeric[], $6, $7, $8, $9)',
+  params(items, wait) {
     const col = <K extends keyof BatchItem>(k: K) => items.map((item) => item[k]);
-    return [col('tokenHash'), col('toUid'), col('toEmail'), col('currencyId'), col('amount'), col('memo'), col('key'), col('hash')];
+    return [col('tokenHash'), col('toUid'), col('toEmail'), col('currencyId'), col('amount'), col('memo'), col('key'), col('hash'), wait];
   },
   state: (raw) => raw.b_state,
   row: (raw) => raw,
 };
 
-/** The transfer writer of this process for a database (see ledger/group-commit.ts). */
-export function transferBatcher(database: Database): GroupCommit<BatchItem, BatchRow, BatchRow> {
-  return groupCommit(database, TRANSFER_BATCH);
+/**
+ * The transfer writer of this process for a database (see ledger/group-commit.ts). The app
+ * creates it at start with TRANSFER_BATCHES_IN_FLIGHT: a batch beside another one passes
+ * p_wait false, so its items skip accounts the other holds (BUSY) instead of waiting.
+ */
+export function transferBatcher(database: Database, limits?: GroupCommitLimits): GroupCommit<BatchItem, BatchRow, BatchRow> {
+  return groupCommit(database, TRANSFER_BATCH, limits);
 }

@@ -19,6 +19,7 @@ import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
 import { hashToken, requireSession, tokenFromRequest } from '../../core/session.ts';
 import { idempotencyKeyOf } from '../../core/idempotency-key.ts';
+import { transferBatcher } from './batcher.ts';
 import { type Caller, previewRecipient, transfer, transferDetails, transferPage as listTransfers } from './service.ts';
 
 const tags = ['transfer'];
@@ -34,6 +35,8 @@ const TRANSFER_ERRORS =
 export async function transferRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { database, config } = app.deps;
+  // The writer is created here, once, with its configured limit (service.ts then finds it).
+  transferBatcher(database, { maxInFlight: config.TRANSFER_BATCHES_IN_FLIGHT });
 
   /** The hot path resolves the session inside the transfer statement (see service.ts). */
   const callerOf = (request: FastifyRequest): Caller => {

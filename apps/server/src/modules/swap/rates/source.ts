@@ -18,6 +18,13 @@ export interface PairConfig {
   minAmount: string | null;
   maxAmount: string | null;
   updatedAt: Date;
+  /**
+   * coffer_swap_pair_signature() of the row as read: the operator's values pricing uses. The
+   * swap batch refuses to apply a price made from a pair whose signature has changed since
+   * (modules/swap/apply.ts keeps pairs for a moment). Set by loadPairConfigs(); a pair
+   * without it is never priced from a copy.
+   */
+  signature?: string;
 }
 
 /** A pair with the mid rate of the source that priced it and when that price was taken. */
@@ -51,6 +58,7 @@ interface PairRow {
   min_amount: string | null;
   max_amount: string | null;
   updated_at: Date | string;
+  signature: string;
 }
 
 /** Enabled pairs between enabled currencies, optionally one direction. */
@@ -59,7 +67,8 @@ export async function loadPairConfigs(database: Database, direction?: { from: nu
     `select p.id, p.from_currency_id, f.code as from_code, f.decimals as from_decimals,
             p.to_currency_id, t.code as to_code, t.decimals as to_decimals,
             p.mid_rate::text as mid_rate, p.spread_bps, p.fee_bps, p.fee_currency,
-            p.min_amount::text as min_amount, p.max_amount::text as max_amount, p.updated_at
+            p.min_amount::text as min_amount, p.max_amount::text as max_amount, p.updated_at,
+            coffer_swap_pair_signature(p.from_currency_id, p.to_currency_id) as signature
        from swap_pairs p
        join currencies f on f.id = p.from_currency_id
        join currencies t on t.id = p.to_currency_id
@@ -67,7 +76,7 @@ export async function loadPairConfigs(database: Database, direction?: { from: nu
         and ($1::integer is null or (p.from_currency_id = $1 and p.to_currency_id = $2::integer))
       order by f.sort, t.sort, p.id`,
     [direction?.from ?? null, direction?.to ?? null],
-    { name: 'swap_pair_configs_v1' },
+    { name: 'swap_pair_configs_v2' },
   );
   return rows.map((r) => ({
     id: r.id,
@@ -84,5 +93,6 @@ export async function loadPairConfigs(database: Database, direction?: { from: nu
     minAmount: r.min_amount,
     maxAmount: r.max_amount,
     updatedAt: new Date(r.updated_at),
+    signature: r.signature,
   }));
 }
