@@ -12,11 +12,13 @@ import './app/progress.css';
 import { createRoot, type Root } from 'react-dom/client';
 import { startLanding } from './app/landing';
 import { initI18n } from './lib/i18n';
+import { forgetFailedStylesheets } from './lib/lazy-retrying';
 import { isSignedIn } from './lib/session';
 import { registerServiceWorker } from './pwa/register';
 import { applyLanguage, useLanguageStore } from './stores/language';
 import { applyTheme, useThemeStore } from './stores/theme';
 
+forgetFailedStylesheets();
 const language = useLanguageStore.getState().language;
 applyTheme(useThemeStore.getState().theme);
 

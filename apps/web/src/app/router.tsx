@@ -2,6 +2,7 @@ import { type ComponentType, useState } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { ensureFeatureMessages } from '../lib/i18n';
 import { registerNavigate } from '../lib/navigation';
+import { relinkFailedStylesheets } from '../lib/lazy-retrying';
 import { loginPath } from '../lib/sign-in-return';
 import { demoRoutes } from './demo-routes';
 import { createGuard } from './guard';
@@ -43,7 +44,9 @@ function retryingPage(load: LoadPage): ComponentType {
 }
 
 /** Every page is its own chunk (spec §2: all routes load on demand). */
-function lazyPage(load: LoadPage): RouteObject['lazy'] {
+function lazyPage(pageLoad: LoadPage): RouteObject['lazy'] {
+  // A stylesheet that failed before (offline) is linked again first: Vite's preloader won't.
+  const load = () => relinkFailedStylesheets().then(pageLoad);
   return async () => {
     try {
       return { Component: (await load()).default };

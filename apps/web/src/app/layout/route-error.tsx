@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRouteError } from 'react-router';
 import { removeBootScreen } from '../boot';
@@ -23,10 +23,17 @@ function reload() {
 export function RouteError() {
   const { t } = useTranslation();
   const error = useRouteError();
+  const chunkFailure = isChunkFailure(error);
   useEffect(removeBootScreen, []);
+  // A part that could not be fetched is fetched again once the connection is back.
+  useEffect(() => {
+    if (!chunkFailure) return;
+    window.addEventListener('online', reload);
+    return () => window.removeEventListener('online', reload);
+  }, [chunkFailure]);
   return (
     <div className="page-center">
-      <p className="page-hint">{t(isChunkFailure(error) ? 'errors.pageLoadFailed' : 'errors.unexpected')}</p>
+      <p className="page-hint">{t(chunkFailure ? 'errors.pageLoadFailed' : 'errors.unexpected')}</p>
       <button type="button" className="home-button home-button--outline" onClick={reload}>
         {t('common.retry')}
       </button>
@@ -43,6 +50,13 @@ export function PageLoadFailed({ onRetry }: { onRetry: () => Promise<void> }) {
     setBusy(true);
     void onRetry().finally(() => setBusy(false));
   };
+  // The connection coming back is the moment a retry can work: it is made without a tap.
+  const retryOnline = useEffectEvent(retry);
+  useEffect(() => {
+    const onOnline = () => retryOnline();
+    window.addEventListener('online', onOnline);
+    return () => window.removeEventListener('online', onOnline);
+  }, []);
   return (
     <div className="page-center">
       <p className="page-hint">{t('errors.pageLoadFailed')}</p>

@@ -1,6 +1,5 @@
-import { lazy, type ReactNode, Suspense } from 'react';
-
-const ErrorBlock = lazy(() => import('./error-block'));
+import { type ReactNode, Suspense } from 'react';
+import { lazyRetrying } from '../../lib/lazy-retrying';
 
 export interface EmptyStateProps {
   status?: 'empty' | 'default' | 'disconnected' | 'busy';
@@ -10,18 +9,27 @@ export interface EmptyStateProps {
   testId?: string;
 }
 
+type PlainEmptyProps = Partial<Pick<EmptyStateProps, 'title' | 'description' | 'children'>>;
+
+/** Without its illustration: while it loads, and when it cannot (offline). */
+function PlainEmpty({ title, description, children }: PlainEmptyProps) {
+  return (
+    <div className="wallet-empty-fallback">
+      <div>{title}</div>
+      {description ? <div className="wallet-muted mt-2">{description}</div> : null}
+      {children}
+    </div>
+  );
+}
+
+// The illustration is decoration: a failed fetch shows the notice without it, never an error.
+const ErrorBlock = lazyRetrying(() => import('./error-block'), PlainEmpty);
+
 /** An empty list, a missing record or a failed load, with antd's illustration loaded lazily. */
 export function EmptyState({ status = 'empty', title, description, children, testId }: EmptyStateProps) {
   return (
     <div className="wallet-empty" data-testid={testId ?? 'empty-state'}>
-      <Suspense
-        fallback={
-          <div className="wallet-empty-fallback">
-            <div>{title}</div>
-            {description ? <div className="wallet-muted mt-2">{description}</div> : null}
-          </div>
-        }
-      >
+      <Suspense fallback={<PlainEmpty title={title} description={description} />}>
         <ErrorBlock status={status} title={title} description={description ?? ''}>
           {children}
         </ErrorBlock>

@@ -1,10 +1,16 @@
 import './banner-carousel.css';
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
+import { lazyRetrying } from '../../../lib/lazy-retrying';
 import { bannerSlotExpected } from '../utils/banner-slot';
 
 // The carousel brings antd's Swiper, its gesture and spring libraries: its own chunk, loaded
 // by the home widgets that themselves load after the first paint (never by the landing bundle).
-const BannerCarousel = lazy(() => import('./banner-carousel'));
+// Banners are no reason to lose the home page: offline, the slot stays empty until a later visit.
+const BannerCarousel = lazyRetrying(() => import('./banner-carousel'), NoBanners);
+
+function NoBanners() {
+  return null;
+}
 
 /**
  * The carousel's place on home. While its chunk loads, a box of the banners' aspect ratio

@@ -1,7 +1,8 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { withProviders } from '../../../app/lazy-providers';
 import { AppLink } from '../../../app/nav';
+import { lazyRetrying } from '../../../lib/lazy-retrying';
 import { isSignedIn } from '../../../lib/session';
 import { useAfterPaint } from '../../../lib/use-after-paint';
 import { useUserStore } from '../../../stores/user';
@@ -10,8 +11,8 @@ import { QuickActions } from '../components/quick-actions';
 // The data-driven parts bring the HTTP client, TanStack Query and antd's list widgets (with
 // the page providers); they load after the first paint so the landing chunk stays small (it
 // counts towards the initial bundle).
-const WalletHome = lazy(() => withProviders(() => import('../components/wallet-home')));
-const GuestExtras = lazy(() => withProviders(() => import('../components/guest-extras')));
+const WalletHome = lazyRetrying(() => withProviders(() => import('../components/wallet-home')));
+const GuestExtras = lazyRetrying(() => withProviders(() => import('../components/guest-extras')));
 
 /**
  * Landing tab. Signed out: a welcome with sign-in/sign-up and the public rates. Signed in:
