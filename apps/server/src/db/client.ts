@@ -24,6 +24,20 @@ export interface SqlClient {
    * connection): for fixed hot-path statements only. PGlite ignores it.
    */
   query<T = Record<string, unknown>>(text: string, params?: unknown[], opts?: { name?: string }): Promise<T[]>;
+  /**
+   * PostgreSQL only: a connection a group-commit writer holds while its batches follow one
+   * another (ledger/group-commit.ts). A statement on it goes to the socket within the call;
+   * through the pool it waits a tick for a connection, after the answers of the batch just
+   * done are written, so the database sat idle meanwhile (decision 030).
+   */
+  lane?(): Promise<SqlLane>;
+}
+
+/** A held connection (SqlClient.lane): statements in call order, written at once. */
+export interface SqlLane {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[], opts?: { name?: string }): Promise<T[]>;
+  /** Back to the pool; with an error the connection is closed instead (its state is unknown). */
+  release(error?: Error): void;
 }
 
 export interface Database {
@@ -50,6 +64,25 @@ export const migrationsFolder = path.resolve(path.dirname(fileURLToPath(import.m
 // int8 as number, numeric stays a string (exact money), timestamptz as Date.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
+async function openLane(pool: pg.Pool): Promise<SqlLane> {
+  const client = await pool.connect();
+  // A held connection that dies (server restart) must not crash the process: its next
+  // statement fails without a SQLSTATE and the writer closes the lane.
+  const ignore = () => {};
+  client.on('error', ignore);
+  return {
+    async query(text, params, opts) {
+      const values = params as unknown[];
+      const res = await client.query(opts?.name ? { name: opts.name, text, values } : { text, values });
+      return res.rows;
+    },
+    release(error) {
+      client.off('error', ignore);
+      client.release(error);
+    },
+  };
+}
+
 export async function openPostgres(url: string, poolSize = 20): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle connection that dies (server restart, database dropped) is discarded by the pool;
@@ -66,6 +99,7 @@ export async function openPostgres(url: string, poolSize = 20): Promise<Database
           : await pool.query(text, params as unknown[]);
         return res.rows;
       },
+      lane: () => openLane(pool),
     },
     close: () => pool.end(),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),

@@ -52,6 +52,60 @@ function fakeDatabase(before?: (call: number) => void) {
   return { database, calls };
 }
 
+/** Polls until `done` (a few turns of the event loop at most in these tests). */
+async function until(done: () => boolean) {
+  for (let i = 0; i < 1000 && !done(); i++) await new Promise((r) => setImmediate(r));
+  expect(done()).toBe(true);
+}
+
+interface FakeLane {
+  /** Answers the statement waiting on this connection. */
+  finish(): void;
+  released: 'ok' | 'error' | null;
+}
+
+/**
+ * A PostgreSQL-like database whose writer takes held connections (SqlClient.lane). Each
+ * statement waits for its lane's finish(); a call records which lane ran which items and
+ * which items had been answered by then.
+ */
+function laneDatabase() {
+  const calls: { lane: number; items: string[]; answeredBefore: string[] }[] = [];
+  const lanes: FakeLane[] = [];
+  const answered: string[] = [];
+  const database = {
+    kind: 'postgres',
+    sql: {
+      query: () => Promise.reject(new Error('the writer must use its lane')),
+      async lane() {
+        const index = lanes.length;
+        let pending: (() => void) | null = null;
+        const lane: FakeLane = {
+          finish: () => pending?.(),
+          released: null,
+        };
+        lanes.push(lane);
+        return {
+          async query(_text: string, params: unknown[]) {
+            const items = params[0] as string[];
+            calls.push({ lane: index, items, answeredBefore: [...answered] });
+            await new Promise<void>((resolve) => {
+              pending = resolve;
+            });
+            pending = null;
+            if (items.some((s) => s.includes('lost'))) throw new Error('Connection terminated unexpectedly');
+            return items.map((s, i) => ({ b_i: i + 1, b_state: null, value: s.toUpperCase() }));
+          },
+          release(error?: Error) {
+            lane.released = error ? 'error' : 'ok';
+          },
+        };
+      },
+    },
+  } as unknown as Database;
+  return { database, calls, lanes, answered };
+}
+
 const UPPER: GroupCommitStatement<string, BatchedRow & { b_state: string | null; value: string }, string> = {
   name: 'upper_v1',
   sql: 'select * from upper_batch($1)',
@@ -198,6 +252,37 @@ describe('GroupCommit', () => {
     }
     expect(await Promise.all(later)).toEqual(later.map((_, i) => `X${i}`));
     expect(stats.mostAtOnce).toBe(1);
+  });
+
+  it('sends the next batch on its held connection before the batch before is answered', async () => {
+    const { database, calls, lanes, answered } = laneDatabase();
+    const writer = new GroupCommit(database, UPPER);
+    const submit = (s: string) => writer.submit(s).then((v) => (answered.push(s), v));
+    const first = submit('a');
+    await until(() => calls.length === 1);
+    const rest = ['b', 'c'].map(submit);
+    lanes[0]!.finish();
+    await until(() => calls.length === 2);
+    // Written in the same turn as the first answer arrived: nothing of it answered yet.
+    expect(calls[1]).toEqual({ lane: 0, items: ['b', 'c'], answeredBefore: [] });
+    lanes[0]!.finish();
+    expect(await Promise.all([first, ...rest])).toEqual(['A', 'B', 'C']);
+    // One connection for both, given back once nothing waits.
+    expect(lanes.map((l) => l.released)).toEqual(['ok']);
+  });
+
+  it('closes a held connection that was lost, and takes a new one for the next batch', async () => {
+    const { database, calls, lanes } = laneDatabase();
+    const writer = new GroupCommit(database, UPPER);
+    const lost = writer.submit('lost');
+    await until(() => calls.length === 1);
+    lanes[0]!.finish();
+    await expect(lost).rejects.toThrow('Connection terminated');
+    const next = writer.submit('next');
+    await until(() => calls.length === 2);
+    lanes[1]!.finish();
+    expect(await next).toBe('NEXT');
+    expect(lanes.map((l) => l.released)).toEqual(['error', 'ok']);
   });
 
   it('refuses a batch size the ledger functions would refuse', () => {
