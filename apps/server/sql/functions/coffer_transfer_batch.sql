@@ -4,6 +4,7 @@ CREATE OR REPLACE FUNCTION public.coffer_transfer_batch(p_tokens text[], p_to_ui
  SET enable_seqscan TO 'off'
  SET enable_hashjoin TO 'off'
  SET enable_mergejoin TO 'off'
+ SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 DECLARE
   v_n integer := coalesce(array_length(p_tokens, 1), 0);
