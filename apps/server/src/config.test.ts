@@ -66,7 +66,7 @@ describe('configuration', () => {
 
 describe('TRANSFER_BATCHES_IN_FLIGHT', () => {
   it('is 1 by default and takes 1 to 4', () => {
-    expect(loadConfig({}).TRANSFER_BATCHES_IN_FLIGHT).toBe(1);
+    expect(loadConfig({}).TRANSFER_BATCHES_IN_FLIGHT).toBe(2);
     expect(loadConfig({ TRANSFER_BATCHES_IN_FLIGHT: '2' }).TRANSFER_BATCHES_IN_FLIGHT).toBe(2);
     for (const bad of ['0', '5', 'two'])
       expect(() => loadConfig({ TRANSFER_BATCHES_IN_FLIGHT: bad })).toThrow(/TRANSFER_BATCHES_IN_FLIGHT/);

@@ -33,12 +33,20 @@ export interface SqlClient {
   lane?(): Promise<SqlLane>;
 }
 
-/** A held connection (SqlClient.lane): statements in call order, written at once. */
+/**
+ * A held connection (SqlClient.lane): statements in call order, each written at once. It is
+ * pipelined: a statement sent while another runs waits on the server and starts as soon as the
+ * one before has committed, with no round trip between them. Each is its own transaction (one
+ * Sync each), so an error in one leaves the next untouched.
+ */
 export interface SqlLane {
   query<T = Record<string, unknown>>(text: string, params?: unknown[], opts?: { name?: string }): Promise<T[]>;
   /** Back to the pool; with an error the connection is closed instead (its state is unknown). */
   release(error?: Error): void;
 }
+
+/** Pipelined connections kept for lanes (one per writer at most: transfers, swaps). */
+export const LANE_POOL_SIZE = 4;
 
 export interface Database {
   kind: 'pglite' | 'postgres';
@@ -70,13 +78,17 @@ async function openLane(pool: pg.Pool): Promise<SqlLane> {
   // statement fails without a SQLSTATE and the writer closes the lane.
   const ignore = () => {};
   client.on('error', ignore);
+  let released = false;
   return {
     async query(text, params, opts) {
       const values = params as unknown[];
       const res = await client.query(opts?.name ? { name: opts.name, text, values } : { text, values });
       return res.rows;
     },
+    // Once: batches pipelined on a lost connection each report the loss.
     release(error) {
+      if (released) return;
+      released = true;
       client.off('error', ignore);
       client.release(error);
     },
@@ -88,6 +100,9 @@ export async function openPostgres(url: string, poolSize = 20): Promise<Database
   // An idle connection that dies (server restart, database dropped) is discarded by the pool;
   // without a listener its 'error' event would crash the process. Queries in flight still fail.
   pool.on('error', () => {});
+  // node-postgres pipeline mode: see SqlLane.
+  const lanes = new pg.Pool({ connectionString: url, max: LANE_POOL_SIZE, pipeline: true } as pg.PoolConfig);
+  lanes.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     kind: 'postgres',
@@ -99,9 +114,11 @@ export async function openPostgres(url: string, poolSize = 20): Promise<Database
           : await pool.query(text, params as unknown[]);
         return res.rows;
       },
-      lane: () => openLane(pool),
+      lane: () => openLane(lanes),
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), lanes.end()]);
+    },
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     dedicated: () => pool.connect(),
   };

@@ -14,6 +14,7 @@ import {
   type GroupCommitStatement,
   MAX_ATTEMPTS,
   MAX_BATCH_ITEMS,
+  PIPELINE_DEPTH,
 } from './group-commit.ts';
 
 /** A driver error as PostgreSQL and PGlite raise it: a SQLSTATE in `code`, and a severity. */
@@ -59,7 +60,7 @@ async function until(done: () => boolean) {
 }
 
 interface FakeLane {
-  /** Answers the statement waiting on this connection. */
+  /** Answers the oldest statement waiting on this connection (they run in order, pipelined). */
   finish(): void;
   released: 'ok' | 'error' | null;
 }
@@ -70,7 +71,7 @@ interface FakeLane {
  * which items had been answered by then.
  */
 function laneDatabase() {
-  const calls: { lane: number; items: string[]; answeredBefore: string[] }[] = [];
+  const calls: { lane: number; items: string[]; wait: unknown; answeredBefore: string[] }[] = [];
   const lanes: FakeLane[] = [];
   const answered: string[] = [];
   const database = {
@@ -79,20 +80,19 @@ function laneDatabase() {
       query: () => Promise.reject(new Error('the writer must use its lane')),
       async lane() {
         const index = lanes.length;
-        let pending: (() => void) | null = null;
+        const pending: (() => void)[] = [];
         const lane: FakeLane = {
-          finish: () => pending?.(),
+          finish: () => pending.shift()?.(),
           released: null,
         };
         lanes.push(lane);
         return {
           async query(_text: string, params: unknown[]) {
             const items = params[0] as string[];
-            calls.push({ lane: index, items, answeredBefore: [...answered] });
+            calls.push({ lane: index, items, wait: params[1], answeredBefore: [...answered] });
             await new Promise<void>((resolve) => {
-              pending = resolve;
+              pending.push(resolve);
             });
-            pending = null;
             if (items.some((s) => s.includes('lost'))) throw new Error('Connection terminated unexpectedly');
             return items.map((s, i) => ({ b_i: i + 1, b_state: null, value: s.toUpperCase() }));
           },
@@ -256,8 +256,13 @@ describe('GroupCommit', () => {
 
   it('sends the next batch on its held connection before the batch before is answered', async () => {
     const { database, calls, lanes, answered } = laneDatabase();
-    const writer = new GroupCommit(database, UPPER);
-    const submit = (s: string) => writer.submit(s).then((v) => (answered.push(s), v));
+    // One in flight: the next batch goes when this one's answer arrives, before it is written.
+    const writer = new GroupCommit(database, UPPER, { maxInFlight: 1 });
+    const submit = async (s: string) => {
+      const v = await writer.submit(s);
+      answered.push(s);
+      return v;
+    };
     const first = submit('a');
     await until(() => calls.length === 1);
     const rest = ['b', 'c'].map(submit);
@@ -268,6 +273,30 @@ describe('GroupCommit', () => {
     lanes[0]!.finish();
     expect(await Promise.all([first, ...rest])).toEqual(['A', 'B', 'C']);
     // One connection for both, given back once nothing waits.
+    expect(lanes.map((l) => l.released)).toEqual(['ok']);
+  });
+
+  it('pipelines the next batch on the same connection, every item waiting: they run one after another', async () => {
+    const { database, calls, lanes } = laneDatabase();
+    const writer = new GroupCommit(database, { ...UPPER, params: (items, wait) => [items, wait] });
+    const a = writer.submit('a');
+    await until(() => calls.length === 1);
+    const b = writer.submit('b');
+    await until(() => calls.length === 2);
+    const c = writer.submit('c');
+    // PIPELINE_DEPTH batches at most: the third item waits for the first to come back.
+    await new Promise((r) => setImmediate(r));
+    expect(calls.length).toBe(PIPELINE_DEPTH);
+    expect(calls.map((call) => [call.lane, call.items, call.wait])).toEqual([
+      [0, ['a'], [true]],
+      [0, ['b'], [true]],
+    ]);
+    lanes[0]!.finish();
+    await until(() => calls.length === 3);
+    expect(calls[2]).toMatchObject({ lane: 0, items: ['c'], wait: [true] });
+    lanes[0]!.finish();
+    lanes[0]!.finish();
+    expect(await Promise.all([a, b, c])).toEqual(['A', 'B', 'C']);
     expect(lanes.map((l) => l.released)).toEqual(['ok']);
   });
 
