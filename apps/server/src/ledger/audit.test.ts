@@ -151,7 +151,6 @@ describe('ledger audit', () => {
     );
     expect(await failing()).toEqual({ entry_referenced_once: 1 });
     await q('delete from adjustments where id = $1', [dup!.id]);
-    await q('alter table transfers drop constraint transfers_entry_id_journal_entries_id_fk');
     const [ghost] = await q<{ id: number }>(
       `insert into transfers (entry_id, from_user_id, to_user_id, currency_id, amount, via) values (999999, $1, $2, $3, 1, 'uid') returning id`,
       [alice, bob, usdt],
@@ -176,6 +175,24 @@ describe('ledger audit', () => {
   it('refuses to delete a user or a currency the ledger refers to', async () => {
     await expect(q('delete from users where id = $1', [bob])).rejects.toMatchObject({ code: 'CB900' });
     await expect(q('delete from currencies where id = $1', [usdt])).rejects.toMatchObject({ code: 'CB900' });
+  });
+
+  it('refuses to delete an account, or an entry a posting or transfer names (no foreign key there, decision 030)', async () => {
+    const [t] = await q<{ entry_id: number }>('select entry_id from transfers order by id limit 1');
+    await expect(q('delete from accounts where id = $1', [aliceAcc])).rejects.toMatchObject({ code: 'CB900' });
+    await expect(q('delete from journal_entries where id = $1', [t!.entry_id])).rejects.toMatchObject({ code: 'CB900' });
+  });
+
+  it('catches a posting naming an entry or account that does not exist', async () => {
+    const [p] = await q<{ id: number; entry_id: number; account_id: number }>(
+      'select id, entry_id, account_id from postings order by id limit 1',
+    );
+    await q('update postings set account_id = 999999999 where id = $1', [p!.id]);
+    expect((await failing()).ledger_row_references_exist).toBe(1);
+    await q('update postings set account_id = $2, entry_id = 999999998 where id = $1', [p!.id, p!.account_id]);
+    expect((await failing()).ledger_row_references_exist).toBe(1);
+    await q('update postings set entry_id = $2 where id = $1', [p!.id, p!.entry_id]);
+    expect(await failing()).toEqual({});
   });
 
   it('catches a reused idempotency key', async () => {

@@ -141,8 +141,9 @@ const STATIC_CHECKS: Check[] = [
       where w.total > coalesce(f.total, 0)`,
   },
   {
-    // Guarded by no foreign key on these high-volume rows (decision 028, drizzle/0024): the ledger
-    // functions take the ids from the tables, and users and currencies are never deleted.
+    // Guarded by no foreign key on these high-volume rows (decisions 028 and 030, drizzle/0024 and
+    // 0026): the ledger functions take the ids from the tables, users, currencies and accounts are
+    // never deleted, and an entry that is referenced cannot be.
     name: 'ledger_row_references_exist',
     query: `select 'transfers' as source, t.id::text as row_id from transfers t
       where not exists (select 1 from users u where u.id = t.from_user_id)
@@ -156,7 +157,11 @@ const STATIC_CHECKS: Check[] = [
          or not exists (select 1 from currencies c where c.id = s.fee_currency_id)
       union all
       select 'journal_entries', e.id::text from journal_entries e
-      where e.user_id is not null and not exists (select 1 from users u where u.id = e.user_id)`,
+      where e.user_id is not null and not exists (select 1 from users u where u.id = e.user_id)
+      union all
+      select 'postings', p.id::text from postings p
+      where not exists (select 1 from journal_entries e where e.id = p.entry_id)
+         or not exists (select 1 from accounts a where a.id = p.account_id)`,
   },
   {
     name: 'idempotency_key_unique',
