@@ -360,7 +360,9 @@ async function main() {
         `lighthouse run ${i}/${runs}: performance ${result.score}  accessibility ${result.a11y}  FCP ${Math.round(result.fcp)} ms  LCP ${Math.round(result.lcp)} ms  TBT ${Math.round(result.tbt)} ms  CLS ${result.cls.toFixed(3)}  bytes ${kb(result.bytes)} kB`,
       );
     }
-    rmSync(outDir, { recursive: true, force: true });
+    // BENCH_WEB_KEEP=1 keeps the reports (their long-tasks and bootup-time audits name what blocked).
+    if (process.env.BENCH_WEB_KEEP === '1') console.log(`Lighthouse reports kept in ${outDir}`);
+    else rmSync(outDir, { recursive: true, force: true });
   } finally {
     await server.stop();
   }
