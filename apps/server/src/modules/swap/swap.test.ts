@@ -552,13 +552,19 @@ describe('swap API', () => {
     const letUsdcHouseOwe = () =>
       q(`update accounts set min_balance = least(-1000000, balance) where id = swap_system_account($1, 'house')`, [USDC]);
 
-    it('group commit: refused items of one batch roll back alone, the others commit together', async () => {
+    /** Two users with 100 USDT and one with 1, a house that may owe USDC, and a USDT -> USDC price. */
+    const richAndPoor = async () => {
       const [rich1, rich2, poor] = await Promise.all([makeUser(t.database), makeUser(t.database), makeUser(t.database)]);
       await credit(t.database, rich1.uid, 'USDT', '100');
       await credit(t.database, rich2.uid, 'USDT', '100');
       await credit(t.database, poor.uid, 'USDT', '1');
       await letUsdcHouseOwe();
       const toUsdc = { from: USDT, to: USDC, fromAmount: '10', toAmount: '9.98', fee: '0.01', feeCurrency: USDC, rate: '0.999' };
+      return { rich1, rich2, poor, toUsdc };
+    };
+
+    it('group commit: refused items of one batch roll back alone, the others commit together', async () => {
+      const { rich1, rich2, poor, toUsdc } = await richAndPoor();
       const toBtc = {
         from: USDT,
         to: BTC,
@@ -688,12 +694,7 @@ describe('swap API', () => {
     });
 
     it('set-based batch: clean swaps, a quote, a refusal, no session, twins, a used quote and a changed pair in one statement', async () => {
-      const [rich1, rich2, poor] = await Promise.all([makeUser(t.database), makeUser(t.database), makeUser(t.database)]);
-      await credit(t.database, rich1.uid, 'USDT', '100');
-      await credit(t.database, rich2.uid, 'USDT', '100');
-      await credit(t.database, poor.uid, 'USDT', '1');
-      await letUsdcHouseOwe();
-      const toUsdc = { from: USDT, to: USDC, fromAmount: '10', toAmount: '9.98', fee: '0.01', feeCurrency: USDC, rate: '0.999' };
+      const { rich1, rich2, poor, toUsdc } = await richAndPoor();
       const [quote] = await q<{ id: string }>(
         `insert into swap_quotes (user_id, from_currency_id, to_currency_id, from_amount, to_amount, rate, mid_rate,
                                   spread_bps, fee_bps, fee, fee_currency_id, expires_at)
