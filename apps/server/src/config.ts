@@ -22,7 +22,7 @@ const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z]([a
 
 const NAMED_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
 const MAX_PROXY_HOPS = 10;
-/** Upper bound of WORKERS: each process holds DATABASE_POOL_SIZE connections of the server's max_connections. */
+/** Upper bound of WORKERS: each process holds DATABASE_POOL_SIZE connections (and up to LANE_POOL_SIZE for its writers) of the server's max_connections. */
 const MAX_WORKERS = 32;
 /** Upper bound of TRANSFER_BATCHES_IN_FLIGHT: batches queued behind one another on the writer's connection. */
 const MAX_TRANSFER_BATCHES_IN_FLIGHT = 4;
