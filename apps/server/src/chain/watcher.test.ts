@@ -59,7 +59,8 @@ describe('deposit watcher against reorgs inside a tick', () => {
   it('a reorg right after the cursor check does not leave a removed deposit to be credited', async () => {
     await watch();
     const address = await addressOf(alice, 'ETH');
-    await local().faucet(address, 'ETH', parseEther('2'));
+    const hash = await local().faucet(address, 'ETH', parseEther('2'));
+    await local().client.waitForTransactionReceipt({ hash });
     await watch();
     expect((await deposits(alice))[0]).toMatchObject({ status: 'pending', amount: '2' });
     await local().mine(1);
@@ -181,7 +182,10 @@ describe('deposit watcher against reorgs inside a tick', () => {
     const u = await createUser(t);
     await watch();
     const address = await addressOf(u, 'USDT');
-    await local().faucet(address, 'USDT', 5_000_000n);
+    const hash = await local().faucet(address, 'USDT', 5_000_000n);
+    // Mined before the lagging look (CI 2026-11-23: on a loaded machine anvil's automine answered
+    // the send first, the deposit's block came after that look, and nothing was a recheck).
+    await local().client.waitForTransactionReceipt({ hash });
     const real = live().adapter;
     const lagging: ChainAdapter = {
       family: real.family,
