@@ -101,7 +101,8 @@ export interface GroupCommitLimits {
  * Group commit (decisions 007, 008): requests that arrive while a batch is in flight wait and
  * go together in the next statement (one transaction, one commit flush, one lock on a hot
  * account per batch). With nothing in flight a request goes at once, alone, so a quiet server
- * adds no latency. Up to `maxInFlight` batches run in parallel.
+ * adds no latency. Up to `maxInFlight` batches are in flight: on PostgreSQL pipelined on the
+ * writer's one held connection, one after another (decision 030); elsewhere side by side.
  *
  * A statement that fails as a whole (one item's argument refused by the database, e.g. a NUL
  * in a text, before any item ran) runs its items again one at a time, so that one bad item
@@ -390,11 +391,11 @@ function observed(database: Database, statement: string, size: number, durationM
 
 /**
  * The writer of a statement for a database: one per process, statement and database, with
- * `limits.maxInFlight` batches in flight (default 1). Batches that wait for each other's
- * locks gain nothing from running together (measured: two or four in flight lost to one when
- * they did, decision 008), so a statement runs more than one only when its items never wait
- * for a sibling batch (BUSY_STATE, decision 028). Transfers and swaps have a writer each, so
- * a transfer batch and a swap batch may run together; both lock their accounts in id order.
+ * `limits.maxInFlight` batches in flight (default PIPELINE_DEPTH with lanes, else 1). On a lane
+ * they run one after another, so they never wait on each other's locks (decision 030); side by
+ * side they would (decision 008), so there a statement runs more than one only when its items
+ * never wait for a sibling batch (BUSY_STATE, decision 028). Transfers and swaps have a writer
+ * each, so a transfer batch and a swap batch may run together; both lock accounts in id order.
  */
 export function groupCommit<Item, Raw extends BatchedRow, Result>(
   database: Database,
