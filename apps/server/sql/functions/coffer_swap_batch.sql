@@ -76,13 +76,17 @@ BEGIN
 
   -- 1. Every item's user (its session, of an account not disabled), and the sessions whose
   -- last_seen_at is due.
-  SELECT array_agg(s.user_id ORDER BY x.i),
-         coalesce(array_agg(DISTINCT s.id) FILTER (
-           WHERE s.last_seen_at IS NULL OR s.last_seen_at < now() - interval '60 seconds'), '{}')
+  -- Every lookup of this function is a LATERAL ... LIMIT 1 by key (as coffer_transfer_batch()'s):
+  -- a plain join let a generic plan made on a fresh database (no statistics) scan all users or
+  -- all available accounts for every batch (migration 0028).
+  SELECT array_agg(s.user_id ORDER BY x.i), coalesce(array_agg(DISTINCT s.id) FILTER (WHERE s.due), '{}')
   INTO v_user, v_seen_due
   FROM unnest(p_tokens) WITH ORDINALITY AS x(token, i)
-  LEFT JOIN (sessions s JOIN users u ON u.id = s.user_id AND u.disabled_at IS NULL)
-    ON s.token_hash = x.token AND s.revoked_at IS NULL AND s.expires_at > now();
+  LEFT JOIN LATERAL (
+    SELECT s.id, s.user_id, (s.last_seen_at IS NULL OR s.last_seen_at < now() - interval '60 seconds') AS due
+    FROM sessions s JOIN users u ON u.id = s.user_id AND u.disabled_at IS NULL
+    WHERE s.token_hash = x.token AND s.revoked_at IS NULL AND s.expires_at > now() LIMIT 1
+  ) s ON true;
   IF array_length(v_seen_due, 1) > 0 THEN
     UPDATE sessions s SET last_seen_at = now()
     WHERE s.id = ANY (v_seen_due) AND (s.last_seen_at IS NULL OR s.last_seen_at < now() - interval '60 seconds');
@@ -107,9 +111,13 @@ BEGIN
   SELECT coalesce(array_agg(c.id), '{}'), coalesce(array_agg(h.id), '{}'), coalesce(array_agg(f.id), '{}')
   INTO v_cur, v_cur_house, v_cur_fees
   FROM (SELECT DISTINCT y.id FROM unnest(p_from_currencies || p_to_currencies) AS y(id)) d
-  JOIN currencies c ON c.id = d.id
-  LEFT JOIN accounts h ON h.user_id IS NULL AND h.currency_id = c.id AND h.kind = 'house'
-  LEFT JOIN accounts f ON f.user_id IS NULL AND f.currency_id = c.id AND f.kind = 'fees';
+  JOIN LATERAL (SELECT c.id FROM currencies c WHERE c.id = d.id LIMIT 1) c ON true
+  LEFT JOIN LATERAL (
+    SELECT h.id FROM accounts h WHERE h.user_id IS NULL AND h.currency_id = d.id AND h.kind = 'house' LIMIT 1
+  ) h ON true
+  LEFT JOIN LATERAL (
+    SELECT f.id FROM accounts f WHERE f.user_id IS NULL AND f.currency_id = d.id AND f.kind = 'fees' LIMIT 1
+  ) f ON true;
   SELECT array_agg(uf.id ORDER BY x.i), array_agg(ut.id ORDER BY x.i),
          array_agg(x.u IS NOT NULL AND x.fc <> x.tc AND x.ec IN (x.fc, x.tc) AND x.fc = ANY (v_cur)
                    AND x.tc = ANY (v_cur) ORDER BY x.i),
@@ -117,8 +125,12 @@ BEGIN
            SELECT 1 FROM journal_entries e WHERE e.user_id = x.u AND e.idempotency_key = x.k) ORDER BY x.i)
   INTO v_uf, v_ut, v_known, v_taken
   FROM unnest(v_user, p_keys, p_from_currencies, p_to_currencies, p_fee_currencies) WITH ORDINALITY AS x(u, k, fc, tc, ec, i)
-  LEFT JOIN accounts uf ON uf.user_id = x.u AND uf.currency_id = x.fc AND uf.kind = 'available'
-  LEFT JOIN accounts ut ON ut.user_id = x.u AND ut.currency_id = x.tc AND ut.kind = 'available';
+  LEFT JOIN LATERAL (
+    SELECT a.id FROM accounts a WHERE a.user_id = x.u AND a.currency_id = x.fc AND a.kind = 'available' LIMIT 1
+  ) uf ON true
+  LEFT JOIN LATERAL (
+    SELECT a.id FROM accounts a WHERE a.user_id = x.u AND a.currency_id = x.tc AND a.kind = 'available' LIMIT 1
+  ) ut ON true;
   v_hf := array_fill(NULL::bigint, ARRAY[v_n]);
   v_ht := array_fill(NULL::bigint, ARRAY[v_n]);
   v_fe := array_fill(NULL::bigint, ARRAY[v_n]);
@@ -165,10 +177,13 @@ BEGIN
     SELECT coalesce(array_agg(z.i::integer), '{}') INTO v_quote_ok
     FROM (SELECT x.i FROM unnest(v_user, p_quotes, p_from_currencies, p_to_currencies, p_from_amounts, p_to_amounts,
                                  p_fees, p_fee_currencies) WITH ORDINALITY AS x(u, q, fc, tc, fa, ta, fee, ec, i)
-          JOIN swap_quotes q ON q.id = x.q AND q.user_id = x.u AND q.used_at IS NULL AND q.expires_at > now()
-            AND q.from_currency_id = x.fc AND q.to_currency_id = x.tc AND q.from_amount = x.fa
-            AND q.to_amount = x.ta AND q.fee = x.fee AND q.fee_currency_id = x.ec
-          FOR UPDATE OF q) z;
+          JOIN LATERAL (
+            SELECT q.id FROM swap_quotes q
+            WHERE q.id = x.q AND q.user_id = x.u AND q.used_at IS NULL AND q.expires_at > now()
+              AND q.from_currency_id = x.fc AND q.to_currency_id = x.tc AND q.from_amount = x.fa
+              AND q.to_amount = x.ta AND q.fee = x.fee AND q.fee_currency_id = x.ec
+            LIMIT 1 FOR UPDATE
+          ) q ON true) z;
   END IF;
 
   -- 5. The batch in order on those balances: which items are clean, and their rows.
