@@ -559,13 +559,76 @@ describe('swap API', () => {
       await credit(t.database, rich2.uid, 'USDT', '100');
       await credit(t.database, poor.uid, 'USDT', '1');
       await letUsdcHouseOwe();
-      const toUsdc = { from: USDT, to: USDC, fromAmount: '10', toAmount: '9.98', fee: '0.01', feeCurrency: USDC, rate: '0.999' };
+      const toUsdc: BatchPrice = {
+        from: USDT,
+        to: USDC,
+        fromAmount: '10',
+        toAmount: '9.98',
+        fee: '0.01',
+        feeCurrency: USDC,
+        rate: '0.999',
+      };
       return { rich1, rich2, poor, toUsdc };
     };
 
+    /** The price of a batch item (its mid rate is `midRate`, else its rate). */
+    interface BatchPrice {
+      from: number;
+      to: number;
+      fromAmount: string;
+      toAmount: string;
+      fee: string;
+      feeCurrency: number;
+      rate: string;
+      midRate?: string;
+    }
+    /** One item of a coffer_swap_batch() call: whose session, under which key, at which price. */
+    interface BatchItem {
+      token: string;
+      key: string | null;
+      hash: string;
+      price: BatchPrice;
+      quote?: string | null;
+      sig?: string | null;
+    }
+    type BatchRow = {
+      b_i: number;
+      b_state: string | null;
+      b_user: string | number | null;
+      swap_id: string | number | null;
+      replayed: boolean | null;
+      key_conflict: boolean | null;
+      s_entry: string | number | null;
+    };
+    type Query = (text: string, params?: unknown[]) => Promise<unknown[]>;
+    /** coffer_swap_batch() over `items`, its rows in item order; `on` a connection of its own, else the pool. */
+    const runBatch = async (items: BatchItem[], on: Query = q) =>
+      (await on(
+        `select * from coffer_swap_batch($1::text[], $2::text[], $3::text[], $4::bigint[], $5::integer[], $6::integer[],
+           $7::numeric[], $8::numeric[], $9::numeric[], $10::integer[], $11::numeric[], $12::numeric[], $13::integer[],
+           $14::integer[], $15::text[]) order by b_i`,
+        [
+          items.map((i) => i.token),
+          items.map((i) => i.key),
+          items.map((i) => i.hash),
+          items.map((i) => i.quote ?? null),
+          items.map((i) => i.price.from),
+          items.map((i) => i.price.to),
+          items.map((i) => i.price.fromAmount),
+          items.map((i) => i.price.toAmount),
+          items.map((i) => i.price.fee),
+          items.map((i) => i.price.feeCurrency),
+          items.map((i) => i.price.rate),
+          items.map((i) => i.price.midRate ?? i.price.rate),
+          items.map(() => 10),
+          items.map(() => 10),
+          items.map((i) => i.sig ?? null),
+        ],
+      )) as BatchRow[];
+
     it('group commit: refused items of one batch roll back alone, the others commit together', async () => {
       const { rich1, rich2, poor, toUsdc } = await richAndPoor();
-      const toBtc = {
+      const toBtc: BatchPrice = {
         from: USDT,
         to: BTC,
         fromAmount: '10',
@@ -576,45 +639,16 @@ describe('swap API', () => {
       };
       const k1 = key();
       const items = [
-        { user: tokenHashOf(rich1), key: k1, hash: 'h1', ...toUsdc }, // done
-        { user: tokenHashOf(poor), key: key(), hash: 'h2', ...toUsdc }, // 3001
-        { user: tokenHashOf(rich2), key: key(), hash: 'h3', ...toBtc }, // 3011 (BTC house at its floor)
-        { user: tokenHashOf(rich2), key: key(), hash: 'h4', ...toUsdc }, // done
-        { user: tokenHashOf(rich1), key: k1, hash: 'h1', ...toUsdc }, // replay of the first item
-        { user: tokenHashOf(rich1), key: k1, hash: 'other', ...toUsdc }, // same key, another request: 3010
+        { token: tokenHashOf(rich1), key: k1, hash: 'h1', price: toUsdc }, // done
+        { token: tokenHashOf(poor), key: key(), hash: 'h2', price: toUsdc }, // 3001
+        { token: tokenHashOf(rich2), key: key(), hash: 'h3', price: toBtc }, // 3011 (BTC house at its floor)
+        { token: tokenHashOf(rich2), key: key(), hash: 'h4', price: toUsdc }, // done
+        { token: tokenHashOf(rich1), key: k1, hash: 'h1', price: toUsdc }, // replay of the first item
+        { token: tokenHashOf(rich1), key: k1, hash: 'other', price: toUsdc }, // same key, another request: 3010
       ];
-      const col = <K extends keyof (typeof items)[number]>(k: K) => items.map((i) => i[k]);
-      let rows: {
-        b_i: number;
-        b_state: string | null;
-        swap_id: string | number | null;
-        replayed: boolean;
-        key_conflict: boolean;
-        s_entry: string | number | null;
-      }[] = [];
+      let rows: BatchRow[] = [];
       await withBtcHouseAtFloor(async () => {
-        rows = await q(
-          `select * from coffer_swap_batch($1::text[], $2::text[], $3::text[], $4::bigint[], $5::integer[], $6::integer[],
-             $7::numeric[], $8::numeric[], $9::numeric[], $10::integer[], $11::numeric[], $12::numeric[], $13::integer[], $14::integer[], $15::text[])
-           order by b_i`,
-          [
-            col('user'),
-            col('key'),
-            col('hash'),
-            items.map(() => null),
-            col('from'),
-            col('to'),
-            col('fromAmount'),
-            col('toAmount'),
-            col('fee'),
-            col('feeCurrency'),
-            col('rate'),
-            col('rate'),
-            items.map(() => 10),
-            items.map(() => 10),
-            items.map(() => null),
-          ],
-        );
+        rows = await runBatch(items);
       });
       expect(rows.map((r) => r.b_state)).toEqual([null, 'CB001', 'CB011', null, null, null]);
       const [first, , , fourth, replay, reused] = rows;
@@ -703,45 +737,18 @@ describe('swap API', () => {
       );
       const k1 = key();
       const [kPoor, kQuote, kUsed, kStale] = [key(), key(), key(), key()];
-      const items = [
-        { token: tokenHashOf(rich1), key: k1, hash: 'h1', quote: null, sig: null }, // 1 done
-        { token: tokenHashOf(poor), key: kPoor, hash: 'h2', quote: null, sig: null }, // 2 3001, kept
-        { token: hashToken('no such session'), key: key(), hash: 'h3', quote: null, sig: null }, // 3 AUTH
-        { token: tokenHashOf(rich1), key: k1, hash: 'h1', quote: null, sig: null }, // 4 twin of 1: its replay
-        { token: tokenHashOf(rich2), key: kQuote, hash: 'h5', quote: quote!.id, sig: null }, // 5 done with the quote
-        { token: tokenHashOf(rich2), key: kUsed, hash: 'h6', quote: quote!.id, sig: null }, // 6 the same quote again: 3006, kept
-        { token: tokenHashOf(rich2), key: kStale, hash: 'h7', quote: null, sig: 'not the pair any more' }, // 7 PAIR
-        { token: tokenHashOf(rich2), key: null, hash: 'h8', quote: null, sig: null }, // 8 done, no key
+      const price = { ...toUsdc, midRate: '1' };
+      const items: BatchItem[] = [
+        { token: tokenHashOf(rich1), key: k1, hash: 'h1', price }, // 1 done
+        { token: tokenHashOf(poor), key: kPoor, hash: 'h2', price }, // 2 3001, kept
+        { token: hashToken('no such session'), key: key(), hash: 'h3', price }, // 3 AUTH
+        { token: tokenHashOf(rich1), key: k1, hash: 'h1', price }, // 4 twin of 1: its replay
+        { token: tokenHashOf(rich2), key: kQuote, hash: 'h5', price, quote: quote!.id }, // 5 done with the quote
+        { token: tokenHashOf(rich2), key: kUsed, hash: 'h6', price, quote: quote!.id }, // 6 the same quote again: 3006, kept
+        { token: tokenHashOf(rich2), key: kStale, hash: 'h7', price, sig: 'not the pair any more' }, // 7 PAIR
+        { token: tokenHashOf(rich2), key: null, hash: 'h8', price }, // 8 done, no key
       ];
-      const rows = await q<{
-        b_i: number;
-        b_state: string | null;
-        b_user: string | number | null;
-        swap_id: string | number | null;
-        replayed: boolean | null;
-        s_entry: string | number | null;
-      }>(
-        `select * from coffer_swap_batch($1::text[], $2::text[], $3::text[], $4::bigint[], $5::integer[], $6::integer[],
-           $7::numeric[], $8::numeric[], $9::numeric[], $10::integer[], $11::numeric[], $12::numeric[], $13::integer[],
-           $14::integer[], $15::text[]) order by b_i`,
-        [
-          items.map((i) => i.token),
-          items.map((i) => i.key),
-          items.map((i) => i.hash),
-          items.map((i) => i.quote),
-          items.map(() => toUsdc.from),
-          items.map(() => toUsdc.to),
-          items.map(() => toUsdc.fromAmount),
-          items.map(() => toUsdc.toAmount),
-          items.map(() => toUsdc.fee),
-          items.map(() => toUsdc.feeCurrency),
-          items.map(() => toUsdc.rate),
-          items.map(() => '1'),
-          items.map(() => 10),
-          items.map(() => 10),
-          items.map((i) => i.sig),
-        ],
-      );
+      const rows = await runBatch(items);
       expect(rows.map((r) => r.b_state)).toEqual([null, 'CB001', 'AUTH', null, null, 'CB006', 'PAIR', null]);
       expect(rows.map((r) => (r.b_user === null ? null : Number(r.b_user)))).toEqual([
         rich1.uid,
@@ -787,6 +794,65 @@ describe('swap API', () => {
       }
       const report = await auditLedger(t.database);
       expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+    });
+
+    it('looks rows up by key: a batch reads a few rows of sessions, users and accounts, however many users there are', async () => {
+      const { rich1, rich2, toUsdc } = await richAndPoor();
+      // On PostgreSQL a connection of its own keeps the function's plans, as a writer's lane does
+      // (PGlite has one connection).
+      const own = await t.database.dedicated?.();
+      const on: Query = own ? async (text, params) => (await own.query(text, params)).rows : q;
+      try {
+        // The plans are made here, on small tables without statistics (a fresh database).
+        expect((await runBatch([{ token: tokenHashOf(rich1), key: key(), hash: 'h0', price: toUsdc }], on))[0]).toMatchObject({
+          b_state: null,
+        });
+        // Then 1,000 more users, each with a session and an available account in every currency.
+        await q(
+          `with u as (insert into users (email, password_hash, nickname)
+                      select 'bulk-' || g || '-' || $1 || '@test.coffer', 'test-user-no-password', 'bulk'
+                      from generate_series(1, 1000) g returning id),
+                s as (insert into sessions (user_id, token_hash, expires_at)
+                      select u.id, 'bulk-' || u.id || '-' || $1, now() + interval '1 day' from u)
+           insert into accounts (user_id, currency_id, kind) select u.id, c.id, 'available' from u cross join currencies c`,
+          [key()],
+        );
+        // The rows this connection has read per table (its counts not yet flushed to the
+        // statistics, which a transaction never is), before and after the batch.
+        const readsSoFar = async () =>
+          Object.fromEntries(
+            (
+              (await on(
+                `select relname, (seq_tup_read + idx_tup_fetch)::int as n
+                   from pg_stat_xact_user_tables where relname in ('sessions', 'users', 'accounts')`,
+              )) as { relname: string; n: number }[]
+            ).map((r) => [r.relname, r.n]),
+          );
+        await on('begin');
+        const before = await readsSoFar();
+        const rows = await runBatch(
+          [
+            { token: tokenHashOf(rich1), key: key(), hash: 'h1', price: toUsdc },
+            { token: tokenHashOf(rich2), key: key(), hash: 'h2', price: toUsdc },
+          ],
+          on,
+        );
+        const after = await readsSoFar();
+        await on('commit');
+        const n = Object.fromEntries(Object.entries(after).map(([table, count]) => [table, count - (before[table] ?? 0)]));
+        expect(rows.map((r) => r.b_state)).toEqual([null, null]);
+        // Two items: their two sessions and users, their four accounts and the house's and fees'
+        // (a plan that joins by scanning read thousands).
+        expect(Object.keys(n).sort()).toEqual(['accounts', 'sessions', 'users']);
+        expect(n.accounts).toBeGreaterThan(0);
+        expect(n.accounts).toBeLessThan(40);
+        expect(n.sessions).toBeGreaterThan(0);
+        expect(n.sessions).toBeLessThan(10);
+        expect(n.users).toBeGreaterThan(0);
+        expect(n.users).toBeLessThan(10);
+      } finally {
+        own?.release();
+      }
     });
 
     it("prices from the process's copy of a pair, but a change applies at once: a new rate, a disabled pair, a lower minimum", async () => {
