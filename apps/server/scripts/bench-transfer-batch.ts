@@ -3,7 +3,7 @@
  * real PostgreSQL, one batch after another on one connection (the group-commit writer's shape).
  * Used to compare batch SQL designs without the noise of the HTTP server and load generator.
  *
- *   node --import tsx apps/server/scripts/bench-transfer-batch.ts [--items 16] [--seconds 10] [--warm 20000] [--old]
+ *   node --import tsx apps/server/scripts/bench-transfer-batch.ts [--items 16] [--seconds 10] [--warm 20000] [--old] [--analyze]
  *
  * --old also installs the previous definition (git HEAD~ of sql/functions/coffer_transfer_batch.sql
  * given by BENCH_OLD_SQL, a file path) as coffer_transfer_batch_old() and measures it after the
@@ -23,6 +23,12 @@ const { values } = parseArgs({
     warm: { type: 'string', default: '20000' },
     old: { type: 'boolean', default: false },
     explain: { type: 'boolean', default: false },
+    /**
+     * ANALYZE after the warm-up (the plans are then made again with statistics). Off by default:
+     * the server's database has none until autovacuum runs (off on the CI machine), and its
+     * plans are made on first use (migration 0028 found a swap plan that only this showed).
+     */
+    analyze: { type: 'boolean', default: false },
     /** SQL run after migrating (experiments: drop a constraint, replace a function). */
     prep: { type: 'string' },
   },
@@ -95,7 +101,7 @@ try {
   for (let i = 0; i < WARM / ITEMS; i++) {
     await sql.query('select coffer_transfer_batch($1, $2, $3, $4, $5::numeric[], $6, $7, $8)', batchParams());
   }
-  await sql.query('analyze');
+  if (values.analyze) await sql.query('analyze');
   if (values.explain) {
     await explainBatches(bench.url, 'select * from coffer_transfer_batch($1, $2, $3, $4, $5::numeric[], $6, $7, $8)', batchParams);
   }
