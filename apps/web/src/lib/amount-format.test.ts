@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { formatExact, formatFiat, formatMoney, formatNaturalRate, formatRateValue, isRounded, localeSeparators } from './amount-format';
+import { LOCALES } from '@coffer/contract/rules';
+import {
+  formatExact,
+  formatFiat,
+  formatMoney,
+  formatNaturalRate,
+  formatRateValue,
+  INTERFACE_SEPARATORS,
+  isRounded,
+  localeSeparators,
+} from './amount-format';
 
 const ETH = { code: 'ETH', decimals: 18 };
 const USDT = { code: 'USDT', decimals: 6 };
@@ -33,6 +43,14 @@ describe('formatMoney', () => {
     expect(localeSeparators('en-US')).toEqual({ group: ',', decimal: '.' });
     expect(localeSeparators('zh-CN')).toEqual({ group: ',', decimal: '.' });
     expect(localeSeparators('de-DE')).toEqual({ group: '.', decimal: ',' });
+  });
+
+  it("writes out the interface languages' marks exactly as Intl has them", () => {
+    for (const locale of LOCALES) {
+      const parts = new Intl.NumberFormat(locale).formatToParts(1234.5);
+      const mark = (type: string) => parts.find((p) => p.type === type)?.value;
+      expect(INTERFACE_SEPARATORS[locale]).toEqual({ group: mark('group'), decimal: mark('decimal') });
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import type { Envelope } from '@coffer/contract/envelope';
 import { ErrorCode } from '@coffer/contract/errors';
 import axios, { type AxiosError, type AxiosRequestConfig } from 'axios';
+import { API_BASE_URL } from './api-base';
 import { ApiError } from './api-error';
 import { reportAnswered } from './connectivity';
 import { i18n } from './i18n';
@@ -10,8 +11,8 @@ import { notifyDanger, toastDanger } from './notify';
 import { clearSession } from './session';
 import { local, STORAGE_KEYS, tokenStorage } from './storage';
 
-/** Spec §7 and §9: one same-origin base, 60 s timeout. */
-export const API_BASE_URL = '/api';
+/** Spec §7 and §9: one same-origin base (lib/api-base.ts, shared with lib/public-get.ts), 60 s timeout. */
+export { API_BASE_URL };
 export const API_TIMEOUT_MS = 60_000;
 
 declare module 'axios' {

@@ -1,9 +1,9 @@
-import { Swiper } from 'antd-mobile';
-import { useEffect } from 'react';
+import type { BannerList } from '@coffer/contract/content';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useBanners } from '../api/get-banners';
-import { bannerSlotExpected, inAppTarget, rememberBannerSlot } from '../utils/banner-slot';
 import { AppLink } from '../../../app/nav';
+import { usePublicData } from '../../../lib/public-get';
+import { bannerSlotExpected, inAppTarget, rememberBannerSlot } from '../utils/banner-slot';
 
 /** Banner images are 2:1 (e.g. 750 x 375); the box keeps that ratio whatever the image. */
 const IMAGE_WIDTH = 750;
@@ -14,58 +14,106 @@ function prefersReducedMotion(): boolean {
   return typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
-/** Home's swipeable banners; renders nothing (no box) when no banner is live. */
+/**
+ * Home's swipeable banners; renders nothing (no box) when no banner is live. The list comes
+ * through a plain fetch (lib/public-get.ts), as the signed-out home renders it while it is
+ * meant to become interactive (decision 032).
+ */
 export default function BannerCarousel() {
-  const { t } = useTranslation();
-  const banners = useBanners();
-  const items = banners.data ?? [];
-  const settled = banners.isSuccess || banners.isError;
+  const { t, i18n } = useTranslation();
+  const banners = usePublicData<BannerList>('/banner/list', i18n.language);
+  const items = banners.state === 'ready' ? banners.data : [];
+  const settled = banners.state !== 'pending';
 
   useEffect(() => {
     if (settled) rememberBannerSlot(items.length > 0);
   }, [settled, items.length]);
 
-  if (!banners.data) {
-    return banners.isPending && bannerSlotExpected() ? <div className="banner-carousel banner-carousel--loading" aria-hidden /> : null;
+  if (banners.state === 'pending') {
+    return bannerSlotExpected() ? <div className="banner-carousel banner-carousel--loading" aria-hidden /> : null;
   }
   if (items.length === 0) return null;
-
-  const several = items.length > 1;
   return (
     <section className="banner-carousel" aria-roledescription="carousel" aria-label={t('home.banners')} data-testid="banner-carousel">
-      <Swiper
-        loop={several}
-        autoplay={several && !prefersReducedMotion()}
-        autoplayInterval={AUTOPLAY_MS}
-        indicator={several ? undefined : () => null}
-        style={{ '--border-radius': '12px' }}
+      <BannerTrack items={items} />
+    </section>
+  );
+}
+
+/**
+ * The slides side by side in a scroll-snapping row: the browser does the swipe, its momentum
+ * and the snap (no gesture or spring library). With several slides: dots for where one is,
+ * and the next slide every AUTOPLAY_MS (back to the first after the last), held while a
+ * finger or the pointer is on the row or the tab is hidden, never with reduced motion.
+ */
+function BannerTrack({ items }: { items: BannerList }) {
+  const track = useRef<HTMLDivElement>(null);
+  const held = useRef(false);
+  const [current, setCurrent] = useState(0);
+  const several = items.length > 1;
+
+  useEffect(() => {
+    if (!several || prefersReducedMotion()) return;
+    const timer = window.setInterval(() => {
+      const row = track.current;
+      if (!row || held.current || document.hidden || row.clientWidth === 0) return;
+      const next = (Math.round(row.scrollLeft / row.clientWidth) + 1) % items.length;
+      row.scrollTo({ left: next * row.clientWidth, behavior: 'smooth' });
+    }, AUTOPLAY_MS);
+    return () => window.clearInterval(timer);
+  }, [several, items.length]);
+
+  const hold = (on: boolean) => () => {
+    held.current = on;
+  };
+  const onScroll = () => {
+    const row = track.current;
+    if (row && row.clientWidth > 0) setCurrent(Math.round(row.scrollLeft / row.clientWidth));
+  };
+
+  return (
+    <>
+      <div
+        ref={track}
+        className="banner-track"
+        onScroll={several ? onScroll : undefined}
+        onPointerEnter={hold(true)}
+        onPointerLeave={hold(false)}
+        onTouchStart={hold(true)}
+        onTouchEnd={hold(false)}
       >
         {items.map((banner, index) => {
           const target = inAppTarget(banner.link.target) ?? '/';
           return (
-            <Swiper.Item key={banner.id}>
-              <AppLink
-                to={target}
-                className="banner-slide"
-                aria-label={banner.title}
-                data-testid={`banner-slide-${banner.id}`}
+            <AppLink
+              key={banner.id}
+              to={target}
+              className="banner-slide"
+              aria-label={banner.title}
+              data-testid={`banner-slide-${banner.id}`}
+              draggable={false}
+            >
+              <img
+                src={banner.imageUrl}
+                alt={banner.title}
+                width={IMAGE_WIDTH}
+                height={IMAGE_HEIGHT}
+                loading={index === 0 ? 'eager' : 'lazy'}
+                decoding="async"
                 draggable={false}
-              >
-                <img
-                  src={banner.imageUrl}
-                  alt={banner.title}
-                  width={IMAGE_WIDTH}
-                  height={IMAGE_HEIGHT}
-                  loading={index === 0 ? 'eager' : 'lazy'}
-                  decoding="async"
-                  draggable={false}
-                />
-                <span className="banner-slide-title">{banner.title}</span>
-              </AppLink>
-            </Swiper.Item>
+              />
+              <span className="banner-slide-title">{banner.title}</span>
+            </AppLink>
           );
         })}
-      </Swiper>
-    </section>
+      </div>
+      {several ? (
+        <div className="banner-dots" aria-hidden>
+          {items.map((banner, index) => (
+            <span key={banner.id} className={index === current ? 'banner-dot banner-dot--current' : 'banner-dot'} />
+          ))}
+        </div>
+      ) : null}
+    </>
   );
 }

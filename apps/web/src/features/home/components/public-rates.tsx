@@ -1,17 +1,22 @@
 import '../../../components/wallet/wallet.css';
-import { List, Skeleton } from 'antd-mobile';
+import './public-rates.css';
+import type { SwapRatesData } from '@coffer/contract/swap';
 import { useTranslation } from 'react-i18next';
+import { AppLink } from '../../../app/nav';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
 import { formatRateValue } from '../../../lib/amount-format';
-import { useSwapRates } from '../../../lib/wallet/swap-rates';
+import { usePublicData } from '../../../lib/public-get';
 import { REFERENCE_CURRENCY } from '../utils/total-value';
-import { AppLink } from '../../../app/nav';
 
-/** Signed-out home: what one unit of each currency fetches in USDT right now. */
+/**
+ * Signed-out home: what one unit of each currency fetches in USDT right now. Plain markup and
+ * a plain fetch (lib/public-get.ts), no HTTP client, query cache or antd list: it renders
+ * while the landing page is meant to become interactive (decision 032).
+ */
 export default function PublicRates() {
   const { t } = useTranslation();
-  const rates = useSwapRates();
-  const pairs = rates.data?.list.filter((p) => p.toCurrency === REFERENCE_CURRENCY) ?? [];
+  const rates = usePublicData<SwapRatesData>('/swap/rates');
+  const pairs = rates.state === 'ready' ? rates.data.list.filter((p) => p.toCurrency === REFERENCE_CURRENCY) : [];
 
   return (
     <section className="card" data-testid="public-rates">
@@ -21,24 +26,24 @@ export default function PublicRates() {
           {t('assets.goSwap')}
         </AppLink>
       </div>
-      {rates.isPending ? (
-        <Skeleton.Paragraph animated lineCount={3} />
+      {rates.state === 'pending' ? (
+        <div className="public-rates-loading" aria-hidden>
+          <span />
+          <span />
+          <span />
+        </div>
       ) : (
-        <List style={{ '--border-top': 'none', '--border-bottom': 'none' }}>
+        <ul className="public-rates">
           {pairs.map((pair) => (
-            <List.Item
-              key={`${pair.fromCurrencyId}-${pair.toCurrencyId}`}
-              prefix={<CurrencyIcon code={pair.fromCurrency} size={28} />}
-              extra={
-                <span data-testid={`rate-${pair.fromCurrency}`}>
-                  {formatRateValue(pair.rate, { code: pair.toCurrency, decimals: 18 })} {pair.toCurrency}
-                </span>
-              }
-            >
-              {pair.fromCurrency}
-            </List.Item>
+            <li key={`${pair.fromCurrencyId}-${pair.toCurrencyId}`}>
+              <CurrencyIcon code={pair.fromCurrency} size={28} />
+              <span className="public-rates-code">{pair.fromCurrency}</span>
+              <span className="public-rates-value" data-testid={`rate-${pair.fromCurrency}`}>
+                {formatRateValue(pair.rate, { code: pair.toCurrency, decimals: 18 })} {pair.toCurrency}
+              </span>
+            </li>
           ))}
-        </List>
+        </ul>
       )}
     </section>
   );

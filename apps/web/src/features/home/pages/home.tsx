@@ -8,11 +8,12 @@ import { useAfterPaint } from '../../../lib/use-after-paint';
 import { useUserStore } from '../../../stores/user';
 import { QuickActions } from '../components/quick-actions';
 
-// The data-driven parts bring the HTTP client, TanStack Query and antd's list widgets (with
-// the page providers); they load after the first paint so the landing chunk stays small (it
+// The wallet brings the HTTP client, TanStack Query and antd's list widgets (with the page
+// providers). The guest's extras (banners, public rates) need none of them (plain fetches and
+// markup, decision 032). Both load after the first paint so the landing chunk stays small (it
 // counts towards the initial bundle).
 const WalletHome = lazyRetrying(() => withProviders(() => import('../components/wallet-home')));
-const GuestExtras = lazyRetrying(() => withProviders(() => import('../components/guest-extras')));
+const GuestExtras = lazyRetrying(() => import('../components/guest-extras'));
 
 /**
  * Landing tab. Signed out: a welcome with sign-in/sign-up and the public rates. Signed in:
