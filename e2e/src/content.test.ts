@@ -40,6 +40,50 @@ describe('content pages: banners, notices, help, ranking', () => {
     await browser?.close();
   });
 
+  it('home carousel with several banners: it moves on by itself, a swipe moves it, and the dots follow', async () => {
+    const lang: Lang = 'en-US';
+    const imageUrl = await uploadImage(gradientPng(150, 75, [240, 160, 40], [200, 60, 40]));
+    for (const n of [1, 2]) {
+      banners.push(
+        await createBanner({
+          titleZh: `轮播 ${n} ${stamp}`,
+          titleEn: `Slide ${n} ${stamp}`,
+          bodyZh: '正文',
+          bodyEn: 'Body',
+          imageUrl,
+          link: { type: 'detail' },
+        }),
+      );
+    }
+    const context = await newPhone(browser, lang);
+    const page = await openPage(context);
+    try {
+      // The test browser asks for reduced motion, which turns autoplay off.
+      await page.emulateMedia({ reducedMotion: 'no-preference' });
+      await page.goto('/');
+      const carousel = page.getByRole('region', { name: t(lang, 'home.banners') });
+      await carousel.getByRole('link', { name: `Slide 2 ${stamp}` }).waitFor({ state: 'attached' });
+      const slides = await carousel.getByRole('link').count();
+      expect(slides).toBeGreaterThanOrEqual(2);
+      const dots = carousel.locator('.banner-dot');
+      expect(await dots.count()).toBe(slides);
+      const currentDot = () =>
+        carousel.locator('.banner-dot').evaluateAll((all) => all.findIndex((d) => d.classList.contains('banner-dot--current')));
+      expect(await currentDot()).toBe(0);
+      // Autoplay: the next slide within one interval (5 s) and a bit.
+      await page.waitForFunction(() => (document.querySelector('.banner-track')?.scrollLeft ?? 0) > 0, null, { timeout: 8_000 });
+      await expect.poll(currentDot).toBe(1);
+      // A swipe back to the first (the row scrolls as a finger would move it): the dots follow.
+      await page.mouse.move(0, 0);
+      await page.locator('.banner-track').evaluate((row) => row.scrollTo({ left: 0 }));
+      await expect.poll(currentDot).toBe(0);
+    } finally {
+      await context.close();
+      // The next test wants its banner first.
+      for (const banner of banners.splice(0)) await retireBanner(banner.id);
+    }
+  });
+
   it('home carousel shows a live banner and opens its detail; an unknown banner is a clear not-found', async () => {
     const lang: Lang = 'zh-CN';
     const imageUrl = await uploadImage(gradientPng(150, 75, [0, 171, 169], [11, 95, 122]));
