@@ -1,4 +1,4 @@
-import { type ComponentType, StrictMode } from 'react';
+import { type ComponentType, StrictMode, startTransition } from 'react';
 import type { Root } from 'react-dom/client';
 import { registerNavigate } from '../lib/navigation';
 import { loginPath } from '../lib/sign-in-return';
@@ -55,15 +55,20 @@ export function startLanding(root: Root, HomePage: ComponentType) {
     loadRouter().catch(() => undefined);
   });
 
-  root.render(
-    <StrictMode>
-      <AppFrame
-        pathname={window.location.pathname}
-        search={window.location.search}
-        navigate={(to) => (typeof to === 'number' ? window.history.go(to) : handOver(to))}
-      >
-        <HomePage />
-      </AppFrame>
-    </StrictMode>,
+  // In a transition: React renders the page in slices of a few milliseconds, yielding to the
+  // browser between them, instead of one task long enough to count as blocking time on a
+  // slow phone (the boot screen of index.html is on screen meanwhile; decision 032).
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <AppFrame
+          pathname={window.location.pathname}
+          search={window.location.search}
+          navigate={(to) => (typeof to === 'number' ? window.history.go(to) : handOver(to))}
+        >
+          <HomePage />
+        </AppFrame>
+      </StrictMode>,
+    ),
   );
 }

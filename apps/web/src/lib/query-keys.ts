@@ -56,7 +56,6 @@ export const queryKeys = {
     unreadCount: ['notices', 'unread-count'] as const,
   },
   banners: {
-    list: (language: string) => ['banners', 'list', language] as const,
     detail: (id: Id, language: string) => ['banners', 'detail', id, language] as const,
   },
   activities: {

@@ -3,8 +3,8 @@ import { Suspense } from 'react';
 import { lazyRetrying } from '../../../lib/lazy-retrying';
 import { bannerSlotExpected } from '../utils/banner-slot';
 
-// The carousel brings antd's Swiper, its gesture and spring libraries: its own chunk, loaded
-// by the home widgets that themselves load after the first paint (never by the landing bundle).
+// The carousel is its own chunk, loaded by the home widgets that themselves load after the
+// first paint (never by the landing bundle).
 // Banners are no reason to lose the home page: offline, the slot stays empty until a later visit.
 const BannerCarousel = lazyRetrying(() => import('./banner-carousel'), NoBanners);
 
