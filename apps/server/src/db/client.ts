@@ -45,6 +45,13 @@ export interface SqlLane {
   release(error?: Error): void;
 }
 
+/** A node-postgres pool's connections: all it holds, the idle ones, callers waiting for one. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+}
+
 /** Pipelined connections kept for lanes (one per writer at most: transfers, swaps). */
 export const LANE_POOL_SIZE = 4;
 
@@ -53,8 +60,11 @@ export interface Database {
   db: Db;
   sql: SqlClient;
   close(): Promise<void>;
-  /** PostgreSQL only: the pool's connections right now (metrics: in use, idle, callers waiting). */
-  poolStats?(): { total: number; idle: number; waiting: number };
+  /**
+   * PostgreSQL only: the pool's connections right now (metrics: in use, idle, callers waiting),
+   * and the same of the lanes' pool (SqlClient.lane, LANE_POOL_SIZE).
+   */
+  poolStats?(): PoolStats & { lanes: PoolStats };
   /**
    * PostgreSQL only: a connection of its own, kept until released (session-level advisory
    * locks, e.g. the chain leader's). PGlite has one connection and one process.
@@ -119,7 +129,12 @@ export async function openPostgres(url: string, poolSize = 20): Promise<Database
     close: async () => {
       await Promise.all([pool.end(), lanes.end()]);
     },
-    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    poolStats: () => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      lanes: { total: lanes.totalCount, idle: lanes.idleCount, waiting: lanes.waitingCount },
+    }),
     dedicated: () => pool.connect(),
   };
 }

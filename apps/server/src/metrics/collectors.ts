@@ -1,7 +1,7 @@
 import { Gauge, type Registry } from 'prom-client';
 import { writersOf } from '../ledger/group-commit.ts';
 import type { Config } from '../config.ts';
-import type { Database } from '../db/client.ts';
+import { type Database, LANE_POOL_SIZE } from '../db/client.ts';
 
 /** The chain head is asked over RPC at each scrape; a node slower than this leaves the lag out. */
 const CHAIN_HEAD_TIMEOUT_MS = 2_000;
@@ -76,6 +76,15 @@ export function collectors(deps: MetricsDeps, registry: Registry, failed: (sourc
       help: 'Pool size of this process (DATABASE_POOL_SIZE)',
       registers,
     }).set(deps.config.DATABASE_POOL_SIZE);
+    // The group-commit writers' held, pipelined connections (decision 030): a pool of their own.
+    poolGauge('coffer_db_lane_connections', "PostgreSQL connections of the writers' lane pool (held and idle)", (s) => s.lanes.total);
+    poolGauge('coffer_db_lane_idle_connections', 'Lane connections no writer holds', (s) => s.lanes.idle);
+    poolGauge('coffer_db_lane_waiting_writers', 'Writers waiting for a lane connection', (s) => s.lanes.waiting);
+    new Gauge({
+      name: 'coffer_db_lane_max_connections',
+      help: 'Lane pool size of this process (LANE_POOL_SIZE)',
+      registers,
+    }).set(LANE_POOL_SIZE);
   }
 
   const lastAudit = source('ledger_audit', async () => {

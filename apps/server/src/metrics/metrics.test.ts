@@ -108,6 +108,12 @@ describe('metrics', () => {
       expect(sample(text, 'coffer_db_pool_idle_connections')).toBeLessThanOrEqual(total!);
       expect(sample(text, 'coffer_db_pool_waiting_requests')).toBe(0);
       expect(sample(text, 'coffer_db_pool_max_connections')).toBe(20);
+      // The transfer's writer took a lane and gave it back once idle.
+      const lanes = sample(text, 'coffer_db_lane_connections');
+      expect(lanes).toBeGreaterThanOrEqual(1);
+      expect(sample(text, 'coffer_db_lane_idle_connections')).toBe(lanes);
+      expect(sample(text, 'coffer_db_lane_waiting_writers')).toBe(0);
+      expect(sample(text, 'coffer_db_lane_max_connections')).toBe(4);
     } else {
       // PGlite has no pool.
       expect(text).not.toContain('coffer_db_pool_');
