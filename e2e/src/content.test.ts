@@ -40,7 +40,7 @@ describe('content pages: banners, notices, help, ranking', () => {
     await browser?.close();
   });
 
-  it('home carousel with several banners: it moves on by itself, a swipe moves it, and the dots follow', async () => {
+  it('home carousel with several banners: it moves on by itself, a finger swipes it, its dots follow and show a slide', async () => {
     const lang: Lang = 'en-US';
     const imageUrl = await uploadImage(gradientPng(150, 75, [240, 160, 40], [200, 60, 40]));
     for (const n of [1, 2]) {
@@ -67,16 +67,25 @@ describe('content pages: banners, notices, help, ranking', () => {
       expect(slides).toBeGreaterThanOrEqual(2);
       const dots = carousel.locator('.banner-dot');
       expect(await dots.count()).toBe(slides);
-      const currentDot = () =>
-        carousel.locator('.banner-dot').evaluateAll((all) => all.findIndex((d) => d.classList.contains('banner-dot--current')));
+      const currentDot = () => dots.evaluateAll((all) => all.findIndex((d) => d.getAttribute('aria-current') === 'true'));
       expect(await currentDot()).toBe(0);
       // Autoplay: the next slide within one interval (5 s) and a bit.
       await page.waitForFunction(() => (document.querySelector('.banner-track')?.scrollLeft ?? 0) > 0, null, { timeout: 8_000 });
       await expect.poll(currentDot).toBe(1);
-      // A swipe back to the first (the row scrolls as a finger would move it): the dots follow.
-      await page.mouse.move(0, 0);
-      await page.locator('.banner-track').evaluate((row) => row.scrollTo({ left: 0 }));
+      // A finger swipes back to the first slide (touch events, as a phone sends them): the
+      // dots follow, and autoplay leaves it there for a while.
+      const box = (await page.locator('.banner-track').boundingBox())!;
+      const y = box.y + box.height / 2;
+      const cdp = await context.newCDPSession(page);
+      const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x: number) =>
+        cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+      await touch('touchStart', box.x + 40);
+      for (let step = 1; step <= 10; step++) await touch('touchMove', box.x + 40 + (step * (box.width - 80)) / 10);
+      await touch('touchEnd', box.x + box.width - 40);
       await expect.poll(currentDot).toBe(0);
+      // The dots are buttons: one shows its slide.
+      await carousel.getByRole('button', { name: 'Show highlight 2 of', exact: false }).click();
+      await expect.poll(currentDot).toBe(1);
     } finally {
       await context.close();
       // The next test wants its banner first.

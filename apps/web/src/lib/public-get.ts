@@ -39,29 +39,37 @@ export async function publicGet<T>(path: string, signal?: AbortSignal): Promise<
 
 export type PublicData<T> = { state: 'pending' } | { state: 'ready'; data: T } | { state: 'failed' };
 
+/** After a failed fetch, the one try that does not wait for the browser to come back online. */
+export const PUBLIC_RETRY_MS = 5_000;
+
 /**
  * `path`'s data through publicGet, fetched on mount and again when `path` or `variant` (e.g.
- * the language the answer is written in) changes. A failed fetch is tried again when the
- * browser comes back online, as TanStack Query's refetch on reconnect would.
+ * the language the answer is written in) changes. A failed fetch is tried again once after
+ * PUBLIC_RETRY_MS (a server restarting, a flaky network) and whenever the browser comes back
+ * online, as TanStack Query's retry and refetch on reconnect would.
  */
 export function usePublicData<T>(path: string, variant = ''): PublicData<T> {
   const key = `${path}\n${variant}`;
   const [result, setResult] = useState<{ key: string; value: PublicData<T> }>({ key, value: { state: 'pending' } });
   const [attempt, setAttempt] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new `attempt` asks for another try.
   useEffect(() => {
     const controller = new AbortController();
     const retry = () => setAttempt((n) => n + 1);
+    let timer: ReturnType<typeof setTimeout> | undefined;
     publicGet<T>(path, controller.signal).then(
-      (data) => setResult({ key, value: { state: 'ready', data } }),
+      (data) => {
+        if (!controller.signal.aborted) setResult({ key, value: { state: 'ready', data } });
+      },
       () => {
         if (controller.signal.aborted) return;
         setResult({ key, value: { state: 'failed' } });
         window.addEventListener('online', retry, { once: true });
+        if (attempt === 0) timer = setTimeout(retry, PUBLIC_RETRY_MS);
       },
     );
     return () => {
       controller.abort();
+      clearTimeout(timer);
       window.removeEventListener('online', retry);
     };
   }, [key, path, attempt]);

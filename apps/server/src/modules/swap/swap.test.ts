@@ -829,16 +829,25 @@ describe('swap API', () => {
             ).map((r) => [r.relname, r.n]),
           );
         await on('begin');
-        const before = await readsSoFar();
-        const rows = await runBatch(
-          [
-            { token: tokenHashOf(rich1), key: key(), hash: 'h1', price: toUsdc },
-            { token: tokenHashOf(rich2), key: key(), hash: 'h2', price: toUsdc },
-          ],
-          on,
-        );
-        const after = await readsSoFar();
-        await on('commit');
+        let before: Record<string, number>;
+        let rows: BatchRow[];
+        let after: Record<string, number>;
+        try {
+          before = await readsSoFar();
+          rows = await runBatch(
+            [
+              { token: tokenHashOf(rich1), key: key(), hash: 'h1', price: toUsdc },
+              { token: tokenHashOf(rich2), key: key(), hash: 'h2', price: toUsdc },
+            ],
+            on,
+          );
+          after = await readsSoFar();
+          await on('commit');
+        } catch (e) {
+          // Never hand a connection back inside a transaction.
+          await on('rollback');
+          throw e;
+        }
         const n = Object.fromEntries(Object.entries(after).map(([table, count]) => [table, count - (before[table] ?? 0)]));
         expect(rows.map((r) => r.b_state)).toEqual([null, null]);
         // Two items: their two sessions and users, their four accounts and the house's and fees'

@@ -42,13 +42,17 @@ export default function BannerCarousel() {
 
 /**
  * The slides side by side in a scroll-snapping row: the browser does the swipe, its momentum
- * and the snap (no gesture or spring library). With several slides: dots for where one is,
- * and the next slide every AUTOPLAY_MS (back to the first after the last), held while a
- * finger or the pointer is on the row or the tab is hidden, never with reduced motion.
+ * and the snap (no gesture or spring library). With several slides, one dot per slide (a
+ * button: mouse and keyboard users move with them), and the next slide every AUTOPLAY_MS,
+ * back to the first after the last. Autoplay waits a full interval after anything the user
+ * does to the row (a touch, a scroll, a click, a key), holds while the mouse is over it or the
+ * focus is in it and while the tab is hidden, and is off with reduced motion.
  */
 function BannerTrack({ items }: { items: BannerList }) {
+  const { t } = useTranslation();
   const track = useRef<HTMLDivElement>(null);
-  const held = useRef(false);
+  const held = useRef({ hover: false, focus: false, touch: false });
+  const touchedAt = useRef(0);
   const [current, setCurrent] = useState(0);
   const several = items.length > 1;
 
@@ -56,31 +60,50 @@ function BannerTrack({ items }: { items: BannerList }) {
     if (!several || prefersReducedMotion()) return;
     const timer = window.setInterval(() => {
       const row = track.current;
-      if (!row || held.current || document.hidden || row.clientWidth === 0) return;
+      const { hover, focus, touch } = held.current;
+      if (!row || hover || focus || touch || document.hidden || row.clientWidth === 0) return;
+      if (performance.now() - touchedAt.current < AUTOPLAY_MS) return;
       const next = (Math.round(row.scrollLeft / row.clientWidth) + 1) % items.length;
       row.scrollTo({ left: next * row.clientWidth, behavior: 'smooth' });
     }, AUTOPLAY_MS);
     return () => window.clearInterval(timer);
   }, [several, items.length]);
 
-  const hold = (on: boolean) => () => {
-    held.current = on;
+  const touched = () => {
+    touchedAt.current = performance.now();
+  };
+  const hold = (what: 'hover' | 'focus' | 'touch', on: boolean) => {
+    held.current[what] = on;
+    touched();
   };
   const onScroll = () => {
     const row = track.current;
     if (row && row.clientWidth > 0) setCurrent(Math.round(row.scrollLeft / row.clientWidth));
   };
+  const show = (index: number) => {
+    touched();
+    const row = track.current;
+    row?.scrollTo({ left: index * row.clientWidth, behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
+  };
 
   return (
     <>
+      {/* The row's events only hold autoplay; the slides are links, the dots buttons. */}
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: see above */}
       <div
         ref={track}
         className="banner-track"
         onScroll={several ? onScroll : undefined}
-        onPointerEnter={hold(true)}
-        onPointerLeave={hold(false)}
-        onTouchStart={hold(true)}
-        onTouchEnd={hold(false)}
+        onPointerEnter={(e) => e.pointerType === 'mouse' && hold('hover', true)}
+        onPointerLeave={(e) => e.pointerType === 'mouse' && hold('hover', false)}
+        onTouchStart={() => hold('touch', true)}
+        onTouchEnd={() => hold('touch', false)}
+        onTouchCancel={() => hold('touch', false)}
+        onWheel={touched}
+        onFocus={() => hold('focus', true)}
+        onBlur={(e) => {
+          if (!e.currentTarget.contains(e.relatedTarget)) hold('focus', false);
+        }}
       >
         {items.map((banner, index) => {
           const target = inAppTarget(banner.link.target) ?? '/';
@@ -108,9 +131,16 @@ function BannerTrack({ items }: { items: BannerList }) {
         })}
       </div>
       {several ? (
-        <div className="banner-dots" aria-hidden>
+        <div className="banner-dots">
           {items.map((banner, index) => (
-            <span key={banner.id} className={index === current ? 'banner-dot banner-dot--current' : 'banner-dot'} />
+            <button
+              key={banner.id}
+              type="button"
+              className="banner-dot"
+              aria-label={t('home.bannerShow', { n: index + 1, count: items.length })}
+              aria-current={index === current ? 'true' : undefined}
+              onClick={() => show(index)}
+            />
           ))}
         </div>
       ) : null}
