@@ -13,6 +13,8 @@ export const users = pgTable(
     role: text('role').notNull().default('user'),
     /** Shown in every mail to the user when set (modules/security; migration 0015). */
     antiPhishingPhrase: text('anti_phishing_phrase'),
+    /** The user asked for the second factor on swaps too (migration 0029, decision 033). */
+    stepUpSwaps: boolean('step_up_swaps').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -32,6 +32,8 @@ export const currencies = pgTable(
     /** Smallest and largest single transfer; null means no bound beyond the ledger's. */
     transferMin: money('transfer_min'),
     transferMax: money('transfer_max'),
+    /** The largest transfer a user under a security hold may still send (migration 0029). */
+    holdFreeTransfer: money('hold_free_transfer').notNull().default('0'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('currencies_code_key').on(t.code), check('currencies_decimals_check', sql`${t.decimals} between 0 and 18`)],
