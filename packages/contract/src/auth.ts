@@ -56,6 +56,8 @@ export const currentUser = z.object({
   role: z.enum(['user', 'operator']),
   /** Authenticator codes are on: withdrawals and sign-in ask for one. */
   twoFactor: z.boolean(),
+  /** Swaps ask for the second factor too (the user's choice; decision 033). */
+  stepUpSwaps: z.boolean(),
   createdAt: z.string(),
 });
 export type CurrentUser = z.infer<typeof currentUser>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { id, idempotencyKey, isoTime, pageRequest, pageResponse, queryId, safeText } from './common.ts';
 import { amountInput, memo } from './ledger.ts';
+import { stepUpProof } from './step-up.ts';
 
 /**
  * Money in and out on a chain (GitHub issue #6, DESIGN §7): networks, deposit addresses,
@@ -109,8 +110,8 @@ export const withdrawApplyBody = z.object({
   amount: amountInput,
   code: z.string().trim().regex(WITHDRAW_CODE_RE, 'code must be 6 digits'),
   memo: memo.optional(),
-  /** The authenticator (or a recovery) code: required when the user has two-factor on (2006). */
-  totp: z.string().trim().toLowerCase().max(11).optional(),
+  /** With two-factor on, one second factor (decision 033): 2006 without. */
+  ...stepUpProof,
 });
 export type WithdrawApplyBody = z.infer<typeof withdrawApplyBody>;
 

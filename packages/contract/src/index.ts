@@ -8,6 +8,7 @@ export * from './ledger.ts';
 export * from './chain.ts';
 export * from './two-factor.ts';
 export * from './passkeys.ts';
+export * from './step-up.ts';
 export * from './security.ts';
 export * from './admin.ts';
 export * from './activity.ts';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { email } from './auth.ts';
 import { amountShape, id, isoTime, pageRequest, pageResponse, queryId, safeText } from './common.ts';
 import { canonicalAmount } from './rules.ts';
+import { stepUpProof } from './step-up.ts';
 
 export { type AmountProblem, checkAmount } from './rules.ts';
 
@@ -53,10 +54,10 @@ export const balanceList = z.array(balance);
 /** One line of plain text (see safeText): no control, invisible or bidirectional characters. */
 export const memo = safeText({ max: MEMO_MAX });
 
-export const transferByEmailBody = z.object({ email, currencyId: id, amount: amountInput, memo: memo.optional() });
+export const transferByEmailBody = z.object({ email, currencyId: id, amount: amountInput, memo: memo.optional(), ...stepUpProof });
 export type TransferByEmailBody = z.infer<typeof transferByEmailBody>;
 
-export const transferByUidBody = z.object({ uid: id, currencyId: id, amount: amountInput, memo: memo.optional() });
+export const transferByUidBody = z.object({ uid: id, currencyId: id, amount: amountInput, memo: memo.optional(), ...stepUpProof });
 export type TransferByUidBody = z.infer<typeof transferByUidBody>;
 
 export const transferDirection = z.enum(['in', 'out']);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { amountOrZero, amountString, decimalString, id, isoTime, pageRequest, pageResponse } from './common.ts';
+import { stepUpProof } from './step-up.ts';
 
 export { SWAP_QUOTE_TTL_SECONDS } from './rules.ts';
 
@@ -52,7 +53,7 @@ export const swapQuoteData = z.object({
 export type SwapQuoteData = z.infer<typeof swapQuoteData>;
 
 /** Send an Idempotency-Key header; with quoteId the quoted rate applies (or 3006). */
-export const swapApplyBody = swapQuoteBody.extend({ quoteId: id.optional() });
+export const swapApplyBody = swapQuoteBody.extend({ quoteId: id.optional(), ...stepUpProof });
 export type SwapApplyBody = z.infer<typeof swapApplyBody>;
 
 export const swapRecord = z.object({

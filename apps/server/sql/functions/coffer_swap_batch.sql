@@ -1,4 +1,4 @@
-CREATE OR REPLACE FUNCTION public.coffer_swap_batch(p_tokens text[], p_keys text[], p_hashes text[], p_quotes bigint[], p_from_currencies integer[], p_to_currencies integer[], p_from_amounts numeric[], p_to_amounts numeric[], p_fees numeric[], p_fee_currencies integer[], p_rates numeric[], p_mid_rates numeric[], p_spread_bps integer[], p_fee_bps integer[], p_pair_sigs text[])
+CREATE OR REPLACE FUNCTION public.coffer_swap_batch(p_tokens text[], p_keys text[], p_hashes text[], p_quotes bigint[], p_from_currencies integer[], p_to_currencies integer[], p_from_amounts numeric[], p_to_amounts numeric[], p_fees numeric[], p_fee_currencies integer[], p_rates numeric[], p_mid_rates numeric[], p_spread_bps integer[], p_fee_bps integer[], p_pair_sigs text[], p_stepped boolean[] DEFAULT NULL::boolean[])
  RETURNS TABLE(b_i integer, b_state text, b_user bigint, swap_id bigint, replayed boolean, key_conflict boolean, s_entry bigint, s_created timestamp with time zone)
  LANGUAGE plpgsql
  SET enable_seqscan TO 'off'
@@ -10,6 +10,9 @@ DECLARE
   v_n integer := coalesce(array_length(p_tokens, 1), 0);
   -- Per item (index i).
   v_user bigint[];
+  -- The items refused by the step-up policy (decision 033): the user opted in to a second factor
+  -- on swaps, has two-factor on, and the caller checked none for the item.
+  v_stepup integer[];
   v_seen_due bigint[];
   v_uf bigint[];
   v_hf bigint[];
@@ -79,11 +82,13 @@ BEGIN
   -- Every lookup of this function is a LATERAL ... LIMIT 1 by key (as coffer_transfer_batch()'s):
   -- a plain join let a generic plan made on a fresh database (no statistics) scan all users or
   -- all available accounts for every batch (migration 0028).
-  SELECT array_agg(s.user_id ORDER BY x.i), coalesce(array_agg(DISTINCT s.id) FILTER (WHERE s.due), '{}')
-  INTO v_user, v_seen_due
+  SELECT array_agg(s.user_id ORDER BY x.i), coalesce(array_agg(DISTINCT s.id) FILTER (WHERE s.due), '{}'),
+         coalesce(array_agg(x.i::integer) FILTER (WHERE s.step_up AND NOT coalesce(p_stepped[x.i], false)), '{}')
+  INTO v_user, v_seen_due, v_stepup
   FROM unnest(p_tokens) WITH ORDINALITY AS x(token, i)
   LEFT JOIN LATERAL (
-    SELECT s.id, s.user_id, (s.last_seen_at IS NULL OR s.last_seen_at < now() - interval '60 seconds') AS due
+    SELECT s.id, s.user_id, (s.last_seen_at IS NULL OR s.last_seen_at < now() - interval '60 seconds') AS due,
+           u.step_up_swaps AND EXISTS (SELECT 1 FROM user_totp t WHERE t.user_id = u.id AND t.enabled_at IS NOT NULL) AS step_up
     FROM sessions s JOIN users u ON u.id = s.user_id AND u.disabled_at IS NULL
     WHERE s.token_hash = x.token AND s.revoked_at IS NULL AND s.expires_at > now() LIMIT 1
   ) s ON true;
@@ -194,7 +199,7 @@ BEGIN
     -- coffer_swap_apply()'s argument check, amounts NUMERIC(38,18) stores as they are, a fresh
     -- key and a good quote, neither repeated in the batch. coalesce: a NULL anywhere (a missing
     -- value) makes the item careful, never clean.
-    v_ok := coalesce(v_known[i] AND NOT v_taken[i] AND NOT (i = ANY (v_stale))
+    v_ok := coalesce(v_known[i] AND NOT v_taken[i] AND NOT (i = ANY (v_stale)) AND NOT (i = ANY (v_stepup))
       AND v_fa > 0 AND v_ta > 0 AND v_fee >= 0
       AND NOT (p_fee_currencies[i] = p_from_currencies[i] AND v_fee >= v_fa)
       AND v_fa < 1e20 AND v_ta < 1e20 AND v_fee < 1e20
@@ -314,6 +319,13 @@ BEGIN
     END IF;
     IF v_user[i] IS NULL THEN
       RETURN QUERY SELECT i, 'AUTH'::text, NULL::bigint, NULL::bigint, NULL::boolean, NULL::boolean, NULL::bigint,
+        NULL::timestamptz;
+      CONTINUE;
+    END IF;
+    -- Not kept under the key (the same request with a second factor is good), unless the key
+    -- has its answer already: a replay moves nothing (coffer_swap_apply()).
+    IF i = ANY (v_stepup) AND NOT coalesce(v_taken[i], false) THEN
+      RETURN QUERY SELECT i, 'STEPUP'::text, v_user[i], NULL::bigint, NULL::boolean, NULL::boolean, NULL::bigint,
         NULL::timestamptz;
       CONTINUE;
     END IF;

@@ -1,4 +1,4 @@
-CREATE OR REPLACE FUNCTION public.coffer_transfer_batch(p_tokens text[], p_to_uids bigint[], p_to_emails text[], p_currencies integer[], p_amounts numeric[], p_memos text[], p_keys text[], p_hashes text[], p_wait boolean[] DEFAULT NULL::boolean[])
+CREATE OR REPLACE FUNCTION public.coffer_transfer_batch(p_tokens text[], p_to_uids bigint[], p_to_emails text[], p_currencies integer[], p_amounts numeric[], p_memos text[], p_keys text[], p_hashes text[], p_wait boolean[] DEFAULT NULL::boolean[], p_stepped boolean[] DEFAULT NULL::boolean[])
  RETURNS TABLE(b_i integer, b_state text, t_id bigint, t_entry bigint, t_to bigint, t_to_email text, t_to_nickname text, t_amount numeric, t_memo text, t_created timestamp with time zone, t_replayed boolean)
  LANGUAGE plpgsql
  SET enable_seqscan TO 'off'
@@ -13,6 +13,9 @@ DECLARE
   v_to bigint[];
   v_to_email text[];
   v_to_nick text[];
+  -- Why the item may not run whatever its balance: 'STEPUP' (two-factor on, no second factor
+  -- checked for it) or 'HOLD' (a security hold and an amount above the currency's hold-free one).
+  v_guard text[];
   v_from_acc bigint[];
   v_to_acc bigint[];
   v_amount_ok boolean[];
@@ -61,13 +64,25 @@ BEGIN
   -- statement's plan, and one made while a table was small (a fresh database) scanned all of
   -- journal_entries for every item, and all accounts for the update, as the tables grew
   -- (measured: database CPU per transfer rising through a 10 s bench run).
-  -- 1. Every item's sender (its session) and recipient, in one statement.
+  -- 1. Every item's sender (its session, of an account not disabled), recipient and guard, in
+  -- one statement. The guard is the step-up policy (decision 033): with two-factor on, the
+  -- caller must have checked a second factor for the item (p_stepped); and a security hold
+  -- refuses amounts above the currency's hold-free one.
   SELECT array_agg(s.user_id ORDER BY x.i), array_agg(r.id ORDER BY x.i),
-         array_agg(r.email ORDER BY x.i), array_agg(r.nickname ORDER BY x.i)
-  INTO v_from, v_to, v_to_email, v_to_nick
-  FROM unnest(p_tokens, p_to_uids, p_to_emails) WITH ORDINALITY AS x(token, to_uid, to_email, i)
+         array_agg(r.email ORDER BY x.i), array_agg(r.nickname ORDER BY x.i),
+         array_agg(CASE WHEN s.user_id IS NULL THEN NULL
+                        WHEN s.two_factor AND NOT coalesce(p_stepped[x.i], false) THEN 'STEPUP'
+                        WHEN s.held AND NOT coalesce(x.amount <= (SELECT c.hold_free_transfer FROM currencies c
+                                                                  WHERE c.id = x.c LIMIT 1), false) THEN 'HOLD'
+                   END ORDER BY x.i)
+  INTO v_from, v_to, v_to_email, v_to_nick, v_guard
+  FROM unnest(p_tokens, p_to_uids, p_to_emails, p_currencies, p_amounts) WITH ORDINALITY AS x(token, to_uid, to_email, c, amount, i)
   LEFT JOIN LATERAL (
-    SELECT s.user_id FROM sessions s
+    SELECT s.user_id,
+           EXISTS (SELECT 1 FROM user_totp t WHERE t.user_id = s.user_id AND t.enabled_at IS NOT NULL) AS two_factor,
+           EXISTS (SELECT 1 FROM security_holds h
+                   WHERE h.user_id = s.user_id AND h.ends_at > now() AND h.cancelled_at IS NULL) AS held
+    FROM sessions s JOIN users u ON u.id = s.user_id AND u.disabled_at IS NULL
     WHERE s.token_hash = x.token AND s.revoked_at IS NULL AND s.expires_at > now() LIMIT 1
   ) s ON true
   LEFT JOIN LATERAL (
@@ -144,7 +159,7 @@ BEGIN
     -- coalesce: a NULL anywhere (a missing value) makes the item careful, never clean.
     v_clean[i] := coalesce(v_from[i] IS NOT NULL AND v_to[i] IS NOT NULL AND v_to[i] <> v_from[i]
       AND v_amount_ok[i] AND v_kf IS NOT NULL AND v_kt IS NOT NULL AND v_kf <> v_kt
-      AND NOT (i = ANY (v_key_taken))
+      AND NOT (i = ANY (v_key_taken)) AND v_guard[i] IS NULL
       AND (p_keys[i] IS NULL OR NOT ((v_from[i] || ':' || p_keys[i]) = ANY (v_keys_seen)))
       AND (v_floor[v_kf] IS NULL OR v_bal[v_kf] - v_amt >= v_floor[v_kf]), false);
     IF NOT v_clean[i] THEN
@@ -226,6 +241,14 @@ BEGIN
     END IF;
     IF v_from[i] IS NULL THEN
       RETURN QUERY SELECT i, 'AUTH'::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::text, NULL::text,
+        NULL::numeric, NULL::text, NULL::timestamptz, NULL::boolean;
+      CONTINUE;
+    END IF;
+    -- A guarded item is refused without being kept under its key (a second factor or the hold's
+    -- end makes the same request good), unless the key has its answer already: a replay moves
+    -- nothing, so it is answered as before (coffer_transfer_apply()).
+    IF v_guard[i] IS NOT NULL AND NOT (i = ANY (v_key_taken)) THEN
+      RETURN QUERY SELECT i, v_guard[i], NULL::bigint, NULL::bigint, NULL::bigint, NULL::text, NULL::text,
         NULL::numeric, NULL::text, NULL::timestamptz, NULL::boolean;
       CONTINUE;
     END IF;

@@ -352,6 +352,7 @@ describe('transfer batches with a poisoned item (real database)', () => {
     memo,
     key: null,
     hash: null,
+    stepped: false,
   });
 
   it('lands every honest transfer beside NUL memos in the same batches, each exactly once', async () => {

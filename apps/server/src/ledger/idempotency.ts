@@ -57,3 +57,12 @@ export async function keepRefusal(
   ]);
   return row?.answer === state ? 'kept' : 'taken';
 }
+
+/**
+ * Whether the user's key has its answer already (a journal entry, or a refusal kept under it):
+ * a replay is answered by the ledger as before and moves nothing, so it needs no new code.
+ */
+export async function keyAnswered(database: Database, userId: number, key: string): Promise<boolean> {
+  const rows = await database.sql.query('select 1 from journal_entries where user_id = $1 and idempotency_key = $2', [userId, key]);
+  return rows.length > 0;
+}

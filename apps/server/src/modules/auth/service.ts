@@ -67,6 +67,7 @@ function toCurrentUser(u: UserRow, twoFactor: boolean): CurrentUser {
     language: u.language,
     role: u.role === 'operator' ? 'operator' : 'user',
     twoFactor,
+    stepUpSwaps: twoFactor && u.stepUpSwaps,
     createdAt: u.createdAt.toISOString(),
   };
 }

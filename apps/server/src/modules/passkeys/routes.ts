@@ -9,6 +9,7 @@ import {
   passkeyRegisterBody,
   passkeyRegisterOptionsBody,
   passkeyRemoveBody,
+  stepUpTokenData,
 } from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -87,6 +88,39 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
       await service.remove(request.user.id, request.body.id, request.body.code);
       return ok(null, requestLocale(request));
     },
+  );
+
+  app.post(
+    '/stepup/passkey/options',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: "Options for navigator.credentials.get to prove a money action with one of the user's passkeys",
+        description: '2009 when the user has no passkey. The assertion goes to /api/stepup/passkey (decision 033).',
+        security: signedIn,
+        response: apiResponse(passkeyOptionsData),
+      },
+    },
+    async (request) => ok(await service.stepUpOptions(request.user.id), requestLocale(request)),
+  );
+
+  app.post(
+    '/stepup/passkey',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: 'A single-use step-up token for the next transfer, withdrawal or swap (its stepUpToken field)',
+        description:
+          '2009 when the passkey cannot be verified or is not the user’s; 2008 for an unknown, used, expired or ' +
+          "another session's challenge. The token is good for one action within expiresIn seconds.",
+        security: signedIn,
+        body: passkeyLoginBody,
+        response: apiResponse(stepUpTokenData),
+      },
+    },
+    async (request) => ok(await service.stepUp(request.user.id, request.body), requestLocale(request)),
   );
 
   app.post(

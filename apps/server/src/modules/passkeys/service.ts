@@ -6,6 +6,8 @@ import {
   type PasskeyLoginOptionsBody,
   type PasskeyOptionsData,
   type PasskeyRegisterBody,
+  STEP_UP_TOKEN_SECONDS,
+  type StepUpTokenData,
 } from '@coffer/contract';
 import {
   type AuthenticationResponseJSON,
@@ -23,7 +25,14 @@ import { BizError, notFound } from '../../core/errors.ts';
 import { hashToken } from '../../core/session.ts';
 import { authChallenges, passkeys, users } from '../../db/schema/index.ts';
 import { notifySecurityEvent } from '../security/index.ts';
-import { issueChallenge, liveChallenge, requireSecondFactor, type TwoFactorDeps, TwoFactorService } from '../two-factor/index.ts';
+import {
+  issueChallenge,
+  issueStepUpToken,
+  liveChallenge,
+  requireSecondFactor,
+  type TwoFactorDeps,
+  TwoFactorService,
+} from '../two-factor/index.ts';
 
 /** A registration or passwordless ceremony must finish within this time. */
 const CEREMONY_SECONDS = 300;
@@ -179,16 +188,49 @@ export class PasskeyService {
       )
       .limit(1);
     if (!row?.webauthnChallenge) throw new BizError(ErrorCode.SECOND_FACTOR_EXPIRED);
-    const response = body.response as unknown as AuthenticationResponseJSON;
+    // A second factor must be a passkey of the account whose password was right.
+    const key = await this.verifyAssertion(body.response, row.webauthnChallenge, row.userId);
+    return new TwoFactorService(this.deps).finishSignIn(row.id, key.userId, client);
+  }
+
+  /**
+   * Options for a passkey step-up (decision 033): a signed-in user proves a money action with
+   * one of their passkeys instead of a code. 2009 when the user has none.
+   */
+  async stepUpOptions(userId: number): Promise<PasskeyOptionsData> {
+    const keys = await this.db.select().from(passkeys).where(eq(passkeys.userId, userId));
+    if (keys.length === 0) throw new BizError(ErrorCode.PASSKEY_FAILED);
+    const options = await generateAuthenticationOptions({
+      rpID: this.rp.rpId,
+      userVerification: 'required',
+      allowCredentials: keys.map((p) => ({ id: p.credentialId, transports: transportsOf(p) })),
+    });
+    const challenge = await issueChallenge(this.db, 'step_up_passkey', userId, CEREMONY_SECONDS, options.challenge);
+    return { challenge, options: options as unknown as Record<string, unknown> };
+  }
+
+  /** A verified assertion of one of the user's passkeys answers a single-use step-up token. */
+  async stepUp(userId: number, body: PasskeyLoginBody): Promise<StepUpTokenData> {
+    const row = await this.takeChallenge('step_up_passkey', body.challenge);
+    if (row.userId !== userId || !row.webauthnChallenge) throw new BizError(ErrorCode.SECOND_FACTOR_EXPIRED);
+    await this.verifyAssertion(body.response, row.webauthnChallenge, userId);
+    return { stepUpToken: await issueStepUpToken(this.db, userId), expiresIn: STEP_UP_TOKEN_SECONDS };
+  }
+
+  /**
+   * Verifies an authenticator's answer to `challenge` against the stored passkey it names
+   * (of `userId` when given) and moves its counter on; 2009 otherwise.
+   */
+  private async verifyAssertion(raw: PasskeyLoginBody['response'], challenge: string, userId: number | null): Promise<PasskeyRow> {
+    const response = raw as unknown as AuthenticationResponseJSON;
     const [key] =
       typeof response.id === 'string' ? await this.db.select().from(passkeys).where(eq(passkeys.credentialId, response.id)).limit(1) : [];
-    // A second factor must be a passkey of the account whose password was right.
-    if (!key || (row.userId !== null && key.userId !== row.userId)) throw new BizError(ErrorCode.PASSKEY_FAILED);
+    if (!key || (userId !== null && key.userId !== userId)) throw new BizError(ErrorCode.PASSKEY_FAILED);
     let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
     try {
       verified = await verifyAuthenticationResponse({
         response,
-        expectedChallenge: row.webauthnChallenge,
+        expectedChallenge: challenge,
         expectedOrigin: this.rp.origins,
         expectedRPID: this.rp.rpId,
         credential: {
@@ -200,7 +242,7 @@ export class PasskeyService {
         requireUserVerification: true,
       });
     } catch (err) {
-      this.log.info({ error: err instanceof Error ? err.message : String(err) }, 'passkey sign-in refused');
+      this.log.info({ error: err instanceof Error ? err.message : String(err) }, 'passkey assertion refused');
       throw new BizError(ErrorCode.PASSKEY_FAILED);
     }
     if (!verified.verified) throw new BizError(ErrorCode.PASSKEY_FAILED);
@@ -208,11 +250,11 @@ export class PasskeyService {
       .update(passkeys)
       .set({ counter: verified.authenticationInfo.newCounter, lastUsedAt: new Date() })
       .where(eq(passkeys.id, key.id));
-    return new TwoFactorService(this.deps).finishSignIn(row.id, key.userId, client);
+    return key;
   }
 
   /** The live challenge of `purpose`, used up now (one answer per ceremony). */
-  private async takeChallenge(purpose: 'passkey_register', token: string) {
+  private async takeChallenge(purpose: 'passkey_register' | 'step_up_passkey', token: string) {
     const row = await liveChallenge(this.db, purpose, token);
     const used = await this.db
       .update(authChallenges)

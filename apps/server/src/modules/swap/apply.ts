@@ -2,8 +2,9 @@ import { ErrorCode, type SwapApplyBody, type SwapApplyData } from '@coffer/contr
 import { BizError } from '../../core/errors.ts';
 import type { Database } from '../../db/client.ts';
 import { groupCommit } from '../../ledger/group-commit.ts';
-import { keepRefusal, requestHash } from '../../ledger/idempotency.ts';
+import { keepRefusal, keyAnswered, requestHash } from '../../ledger/idempotency.ts';
 import { rethrowLedgerError } from '../../ledger/sql-errors.ts';
+import { hasStepUpProof, passStepUp, stepUpRequired } from '../two-factor/index.ts';
 import { plain, priceSwap, type SwapPrice } from './pricing.ts';
 import { pairFor, quoteExpired, quoteHolds, sessionAndQuote } from './quotes.ts';
 import { OperatorRateTable, type PricedPair, type RateSource } from './rates/index.ts';
@@ -80,7 +81,8 @@ export async function applySwap(
   const knownUser = (id: number) => {
     session ??= Promise.resolve({ id });
   };
-  const attempt = { database, rates, caller, user, knownUser, body, idempotencyKey, hash };
+  const stepped = await stepUp(database, user, body, idempotencyKey);
+  const attempt = { database, rates, caller, user, knownUser, body, idempotencyKey, hash, stepped };
   const copied = await copiedPair(rates, body.fromCurrencyId, body.toCurrencyId);
   if (copied) {
     const first = await attemptSwap(attempt, copied);
@@ -102,6 +104,8 @@ interface Attempt {
   body: SwapApplyBody;
   idempotencyKey: string | null;
   hash: string;
+  /** A second factor was checked for this swap (decision 033). */
+  stepped: boolean;
 }
 
 /**
@@ -109,7 +113,7 @@ interface Attempt {
  * tries again from a fresh read) or, when null, from a fresh read of the pair (the answer).
  */
 async function attemptSwap(
-  { database, rates, caller, user, knownUser, body, idempotencyKey, hash }: Attempt,
+  { database, rates, caller, user, knownUser, body, idempotencyKey, hash, stepped }: Attempt,
   copied: PricedPair | null,
 ): Promise<SwapApplyData | typeof STALE> {
   /** The quoted price: the session and the quote are read in one statement (the quote must be the user's). */
@@ -155,6 +159,7 @@ async function attemptSwap(
     fromCurrencyId: pair.fromCurrencyId,
     toCurrencyId: pair.toCurrencyId,
     pairSignature: copied?.signature ?? null,
+    stepped,
   };
   let result: SwapOutcome;
   try {
@@ -170,6 +175,7 @@ async function attemptSwap(
     throw new BizError(ErrorCode.NOT_SIGNED_IN);
   }
   if (result.state === 'PAIR') return STALE;
+  if (result.state === 'STEPUP') throw new BizError(ErrorCode.SECOND_FACTOR_REQUIRED);
   if (result.state !== null) {
     if (result.state === QUOTE_SQLSTATE) throw quoteExpired('quoteId');
     rethrowLedgerError(Object.assign(new Error(`swap refused: SQLSTATE ${result.state}`), { code: result.state }));
@@ -202,6 +208,20 @@ async function attemptSwap(
   const record = await findOwnSwap(database, result.userId, result.swapId);
   if (!record) throw new Error(`swap ${result.swapId} vanished`);
   return { ...record, replayed: result.replayed };
+}
+
+/**
+ * Checks the request's second factor when it carries one and the user opted in to it for swaps
+ * (decision 033); a request without one costs nothing here (the batch answers 'STEPUP' when it
+ * was needed), and a replay of a key that has its answer needs no new factor.
+ */
+async function stepUp(database: Database, user: () => Promise<{ id: number }>, proof: SwapApplyBody, key: string | null): Promise<boolean> {
+  if (!hasStepUpProof(proof)) return false;
+  const { id: userId } = await user();
+  if (key && (await keyAnswered(database, userId, key))) return false;
+  if (!(await stepUpRequired(database, userId, 'swap'))) return false;
+  await passStepUp(database, userId, proof);
+  return true;
 }
 
 /**

@@ -15,13 +15,16 @@ export interface SwapItem {
   toCurrencyId: number;
   /** The signature of the pair the price was made from, checked by the batch ('PAIR'); null: not checked. */
   pairSignature: string | null;
+  /** A second factor was checked for this item (the step-up policy, decision 033). */
+  stepped: boolean;
 }
 
 interface SwapBatchRow {
   b_i: number;
   /**
    * null: done (the rest filled as coffer_swap_apply answers); 'AUTH': no session (or the
-   * account is disabled); 'PAIR': priced from a pair that has changed since (nothing written);
+   * account is disabled); 'STEPUP': the user opted in to a second factor on swaps and none was
+   * checked (decision 033); 'PAIR': priced from a pair that has changed since (nothing written);
    * else the SQLSTATE that refused the item.
    */
   b_state: string | null;
@@ -47,11 +50,11 @@ export interface SwapOutcome {
 
 /** coffer_swap_batch() (drizzle/0023) as a group-commit statement (ledger/group-commit.ts). */
 export const SWAP_BATCH: GroupCommitStatement<SwapItem, SwapBatchRow, SwapOutcome> = {
-  name: 'coffer_swap_batch_v4',
+  name: 'coffer_swap_batch_v5',
   sql: `select b_i, b_state, b_user, swap_id, replayed, key_conflict, s_entry, s_created
           from coffer_swap_batch($1::text[], $2::text[], $3::text[], $4::bigint[], $5::integer[], $6::integer[],
                                  $7::numeric[], $8::numeric[], $9::numeric[], $10::integer[], $11::numeric[],
-                                 $12::numeric[], $13::integer[], $14::integer[], $15::text[])`,
+                                 $12::numeric[], $13::integer[], $14::integer[], $15::text[], $16::boolean[])`,
   params: (items) => [
     items.map((s) => s.tokenHash),
     items.map((s) => s.key),
@@ -68,6 +71,7 @@ export const SWAP_BATCH: GroupCommitStatement<SwapItem, SwapBatchRow, SwapOutcom
     items.map((s) => s.price.spreadBps),
     items.map((s) => s.price.feeBps),
     items.map((s) => s.pairSignature),
+    items.map((s) => s.stepped),
   ],
   state: (r) => r.b_state,
   row: (r) => ({

@@ -11,11 +11,17 @@ export interface BatchItem {
   memo: string | null;
   key: string | null;
   hash: string | null;
+  /** A second factor was checked for this item (the step-up policy, decision 033). */
+  stepped: boolean;
 }
 
 export interface BatchRow {
   b_i: number;
-  /** null: done; 'AUTH': no active session; 'BUSY': see BUSY_STATE; else the SQLSTATE that refused the item. */
+  /**
+   * null: done; 'AUTH': no active session (or a disabled account); 'BUSY': see BUSY_STATE;
+   * 'STEPUP': two-factor is on and no second factor was checked; 'HOLD': a security hold and an
+   * amount above the currency's hold-free one; else the SQLSTATE that refused the item.
+   */
   b_state: string | null;
   t_id: number;
   t_entry: number;
@@ -30,11 +36,22 @@ export interface BatchRow {
 
 /** coffer_transfer_batch() (drizzle/0022: set-based, decision 028) as a group-commit statement. */
 export const TRANSFER_BATCH: GroupCommitStatement<BatchItem, BatchRow, BatchRow> = {
-  name: 'coffer_transfer_batch_v2',
-  sql: 'select * from coffer_transfer_batch($1, $2, $3, $4, $5::numeric[], $6, $7, $8, $9)',
+  name: 'coffer_transfer_batch_v3',
+  sql: 'select * from coffer_transfer_batch($1, $2, $3, $4, $5::numeric[], $6, $7, $8, $9, $10)',
   params(items, wait) {
     const col = <K extends keyof BatchItem>(k: K) => items.map((item) => item[k]);
-    return [col('tokenHash'), col('toUid'), col('toEmail'), col('currencyId'), col('amount'), col('memo'), col('key'), col('hash'), wait];
+    return [
+      col('tokenHash'),
+      col('toUid'),
+      col('toEmail'),
+      col('currencyId'),
+      col('amount'),
+      col('memo'),
+      col('key'),
+      col('hash'),
+      wait,
+      col('stepped'),
+    ];
   },
   state: (raw) => raw.b_state,
   row: (raw) => raw,

@@ -29,7 +29,9 @@ const idempotencyHeader = z.object({ 'idempotency-key': z.string().optional() })
 const TRANSFER_ERRORS =
   'Errors: 2001 not signed in, 3001 insufficient balance, 3002 amount out of range or too many decimals, ' +
   '3003 currency unavailable, 3004 recipient not found, 3005 cannot send to yourself, 3010 Idempotency-Key ' +
-  'reused with another body. A replay with the same key and body answers the same transfer (replayed: true) ' +
+  'reused with another body; with two-factor on (decision 033) 2006 without totp or stepUpToken, 2007 wrong or ' +
+  'used code, 2008 unknown or used token; 2010 disabled account; 3014 a security hold and an amount above the ' +
+  "currency's hold-free one. A replay with the same key and body answers the same transfer (replayed: true) " +
   'and moves no money; a refused one (3001-3005) answers the same refusal again, even once it would succeed.';
 
 export async function transferRoutes(fastify: FastifyInstance) {
@@ -72,8 +74,9 @@ export async function transferRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       await sessionBeforeBodyError(request);
-      const { email, ...rest } = request.body;
-      const data = await transfer(database, callerOf(request), { ...rest, to: { email } }, idempotencyKeyOf(request));
+      const { email, totp, stepUpToken, ...rest } = request.body;
+      const input = { ...rest, to: { email }, proof: { totp, stepUpToken } };
+      const data = await transfer(database, callerOf(request), input, idempotencyKeyOf(request));
       return ok(data, requestLocale(request));
     },
   );
@@ -94,8 +97,9 @@ export async function transferRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       await sessionBeforeBodyError(request);
-      const { uid, ...rest } = request.body;
-      const data = await transfer(database, callerOf(request), { ...rest, to: { uid } }, idempotencyKeyOf(request));
+      const { uid, totp, stepUpToken, ...rest } = request.body;
+      const input = { ...rest, to: { uid }, proof: { totp, stepUpToken } };
+      const data = await transfer(database, callerOf(request), input, idempotencyKeyOf(request));
       return ok(data, requestLocale(request));
     },
   );

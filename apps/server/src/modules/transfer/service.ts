@@ -4,6 +4,7 @@ import {
   maskEmail,
   type PageResponse,
   type Recipient,
+  type StepUpProof,
   type TransferDirection,
   type TransferRecord,
   type TransferResult,
@@ -14,8 +15,9 @@ import type { SessionUser } from '../../core/session.ts';
 import type { Database } from '../../db/client.ts';
 import { parseAmount } from '../../ledger/amounts.ts';
 import { currencies, enabledCurrency } from '../../ledger/currencies.ts';
-import { requestHash } from '../../ledger/idempotency.ts';
+import { keyAnswered, requestHash } from '../../ledger/idempotency.ts';
 import { rethrowLedgerError } from '../../ledger/sql-errors.ts';
+import { hasStepUpProof, passStepUp, stepUpRequired } from '../two-factor/index.ts';
 import { type BatchItem, transferBatcher } from './batcher.ts';
 
 export type RecipientRef = { uid: number } | { email: string };
@@ -25,6 +27,8 @@ export interface TransferInput {
   currencyId: number;
   amount: string;
   memo?: string | undefined;
+  /** The second factor for the step-up policy (decision 033), when the user has one. */
+  proof?: StepUpProof;
 }
 
 const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOString();
@@ -32,8 +36,11 @@ const iso = (v: Date | string) => (v instanceof Date ? v : new Date(v)).toISOStr
 /** Who is asking: a token hash (resolved with the transfer) and how to tell 2001 first. */
 export interface Caller {
   tokenHash: string;
-  /** Resolves the session on its own (2001 when there is none); used only on refusals. */
-  requireSession(): Promise<unknown>;
+  /**
+   * Resolves the session on its own (2001 without one, 2010 for a disabled account); used only
+   * on refusals and when the request carries a second factor to check.
+   */
+  requireSession(): Promise<{ id: number }>;
 }
 
 /** The shortest exact form of a decimal string ("010.50" -> "10.5"), or null if it is not one. */
@@ -84,6 +91,7 @@ export async function transfer(
     currency = known;
     amount = canonical;
   }
+  const stepped = await stepUp(database, caller, input.proof ?? {}, idempotencyKey);
   const memo = input.memo?.trim() || null;
   const toUid = 'uid' in input.to ? input.to.uid : null;
   const toEmail = 'email' in input.to ? input.to.email.toLowerCase() : null;
@@ -99,10 +107,17 @@ export async function transfer(
     memo,
     key: idempotencyKey,
     hash,
+    stepped,
   };
   // A deadlock or serialization failure between batches is run again by the writer (GroupCommit).
   const row = await transferBatcher(database).submit(item);
-  if (row.b_state === 'AUTH') throw new BizError(ErrorCode.NOT_SIGNED_IN);
+  if (row.b_state === 'AUTH') {
+    // No session, or a disabled account: requireSession() names which (2001, 2010).
+    await caller.requireSession();
+    throw new BizError(ErrorCode.NOT_SIGNED_IN);
+  }
+  if (row.b_state === 'STEPUP') throw new BizError(ErrorCode.SECOND_FACTOR_REQUIRED);
+  if (row.b_state === 'HOLD') throw new BizError(ErrorCode.SECURITY_HOLD);
   if (row.b_state) {
     rethrowLedgerError(Object.assign(new Error(`transfer refused: SQLSTATE ${row.b_state}`), { code: row.b_state }));
   }
@@ -118,6 +133,22 @@ export async function transfer(
     createdAt: iso(row.t_created),
     replayed: row.t_replayed,
   };
+}
+
+/**
+ * Checks the request's second factor when it carries one and the policy asks for it (decision
+ * 033): true when the item may run for a user with two-factor on. A request without one costs
+ * nothing here: the batch answers 'STEPUP' for a user who needs it. A replay of a key that has
+ * its answer needs no new factor (the batch answers it as before and moves nothing), so a
+ * client that resends after a lost answer, with the code it used once, is not refused.
+ */
+async function stepUp(database: Database, caller: Caller, proof: StepUpProof, key: string | null): Promise<boolean> {
+  if (!hasStepUpProof(proof)) return false;
+  const { id: userId } = await caller.requireSession();
+  if (key && (await keyAnswered(database, userId, key))) return false;
+  if (!(await stepUpRequired(database, userId, 'transfer'))) return false;
+  await passStepUp(database, userId, proof);
+  return true;
 }
 
 interface TransferRow {

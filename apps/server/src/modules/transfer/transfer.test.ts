@@ -405,6 +405,7 @@ describe('transfers', () => {
         memo: 'poison\u0000',
         key: null,
         hash: null,
+        stepped: false,
       };
       while (!done) {
         poisonSent++;

@@ -5,7 +5,7 @@ import { hashToken, newToken } from '../../core/session.ts';
 import type { Db } from '../../db/client.ts';
 import { authChallenges } from '../../db/schema/index.ts';
 
-export type ChallengePurpose = 'second_factor' | 'passkey_register' | 'passkey_login';
+export type ChallengePurpose = 'second_factor' | 'passkey_register' | 'passkey_login' | 'step_up_passkey' | 'step_up';
 
 /** Stores a challenge (only its hash) and answers the token handed to the client. */
 export async function issueChallenge(

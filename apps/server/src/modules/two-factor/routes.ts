@@ -3,6 +3,7 @@ import {
   emptyData,
   loginData,
   loginSecondFactorBody,
+  stepUpSwapsBody,
   twoFactorDisableBody,
   twoFactorEnableBody,
   twoFactorEnableData,
@@ -75,6 +76,27 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       await service.disable(request.user.id, request.body.code);
+      return ok(null, requestLocale(request));
+    },
+  );
+
+  app.post(
+    '/2fa/swaps',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Whether swaps ask for the second factor too (transfers and withdrawals always do with two-factor on)',
+        description:
+          `3007 while two-factor is off. Turning it off needs the second factor (totp, or stepUpToken of a passkey): ` +
+          `2006 without, 2007 wrong code, 2008 unknown or used token. ${codeTries}`,
+        security: signedIn,
+        body: stepUpSwapsBody,
+        response: apiResponse(emptyData),
+      },
+    },
+    async (request) => {
+      await service.setStepUpSwaps(request.user.id, request.body);
       return ok(null, requestLocale(request));
     },
   );

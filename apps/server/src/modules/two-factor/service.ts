@@ -4,6 +4,7 @@ import {
   type LoginSecondFactorBody,
   SECOND_FACTOR_CHALLENGE_SECONDS,
   type SecondFactorRequired,
+  type StepUpSwapsBody,
   type TwoFactorEnableData,
   type TwoFactorSetupData,
 } from '@coffer/contract';
@@ -16,6 +17,7 @@ import { passkeys, recoveryCodes, userTotp, users } from '../../db/schema/index.
 import { notifySecurityEvent, recordSignIn } from '../security/index.ts';
 import { issueChallenge, liveChallenge, useChallenge } from './challenges.ts';
 import { sealSecret } from './secret-box.ts';
+import { passStepUp } from './step-up.ts';
 import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpFor, totpRow, twoFactorEnabled, verifySecondFactor } from './totp.ts';
 
 /** What two-factor uses: the database, the mailer (security notices) and two settings. */
@@ -64,8 +66,23 @@ export class TwoFactorService {
     await this.db.transaction(async (tx) => {
       await tx.delete(recoveryCodes).where(eq(recoveryCodes.userId, userId));
       await tx.delete(userTotp).where(eq(userTotp.userId, userId));
+      // The swap opt-in belongs to this enrolment: a new one starts without it.
+      await tx.update(users).set({ stepUpSwaps: false }).where(eq(users.id, userId));
     });
     void notifySecurityEvent(this.deps, userId, 'two_factor_disabled');
+  }
+
+  /**
+   * The user's choice that swaps ask for the second factor too (decision 033). Turning it on
+   * needs two-factor on (3007); turning it off needs the factor, or a stolen session would
+   * simply switch the protection off first.
+   */
+  async setStepUpSwaps(userId: number, body: StepUpSwapsBody): Promise<void> {
+    if (!(await twoFactorEnabled(this.deps.database, userId))) throw new BizError(ErrorCode.NOT_ALLOWED_IN_STATE);
+    const [user] = await this.db.select({ on: users.stepUpSwaps }).from(users).where(eq(users.id, userId)).limit(1);
+    if (user?.on === body.enabled) return;
+    if (!body.enabled) await passStepUp(this.deps.database, userId, body);
+    await this.db.update(users).set({ stepUpSwaps: body.enabled, updatedAt: new Date() }).where(eq(users.id, userId));
   }
 
   /** Called by the password sign-in once the password was right: null = no second factor. */

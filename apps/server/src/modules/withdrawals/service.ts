@@ -14,10 +14,10 @@ import type { SessionUser } from '../../core/session.ts';
 import type { Database } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { formatAmount, parseAmount } from '../../ledger/amounts.ts';
-import { requestHash } from '../../ledger/idempotency.ts';
+import { keyAnswered, requestHash } from '../../ledger/idempotency.ts';
 import { rethrowLedgerError } from '../../ledger/sql-errors.ts';
 import { checkEmailCode, consumeEmailCode } from '../auth/index.ts';
-import { requireSecondFactor } from '../two-factor/index.ts';
+import { requireStepUp } from '../two-factor/index.ts';
 import { confirmationsOf } from '../deposits/index.ts';
 import { networkFor } from '../networks/index.ts';
 
@@ -187,8 +187,9 @@ export async function applyWithdrawal(
     if (!net.withdrawEnabled) throw new BizError(ErrorCode.CURRENCY_UNAVAILABLE, 'networkId');
     if (net.payoutsFrozen) throw new BizError(ErrorCode.PAYOUTS_FROZEN);
     parseAmount(body.amount, amountRules);
-    // With two-factor on, the authenticator code too (2006 without it, 2007 wrong or replayed).
-    await requireSecondFactor(database, user.id, body.totp);
+    // The step-up policy (decision 033): with two-factor on, a code or a passkey's step-up
+    // token too (2006 without, 2007 wrong or replayed code, 2008 unknown or used token).
+    await requireStepUp(database, user.id, 'withdraw', body);
     const codeId = await checkEmailCode(database.db, user.email, 'withdraw', body.code);
     return database.db.transaction(async (tx) => {
       const row = rowOf(await tx.execute(call));
@@ -200,7 +201,7 @@ export async function applyWithdrawal(
   let result: Applied | undefined;
   try {
     for (let attempt = 1; ; attempt++) {
-      result = key && (await keyUsed(database, user.id, key)) ? rowOf(await database.db.execute(call)) : await withCode();
+      result = key && (await keyAnswered(database, user.id, key)) ? rowOf(await database.db.execute(call)) : await withCode();
       // 40001: a concurrent request with this key got its answer in first; 40P01: keeping the
       // refusal deadlocked with it. Either way the key now has an answer: ask again.
       if (attempt >= 3 || !['40001', '40P01'].includes(result?.w_refusal ?? '')) break;
@@ -214,11 +215,6 @@ export async function applyWithdrawal(
   }
   const record = await withdrawalRecord(database, Number(result.w_id));
   return { ...record, replayed: result.w_replayed === true };
-}
-
-async function keyUsed(database: Database, userId: number, key: string): Promise<boolean> {
-  const rows = await database.sql.query('select 1 from journal_entries where user_id = $1 and idempotency_key = $2', [userId, key]);
-  return rows.length > 0;
 }
 
 /** The user cancels before the sender has broadcast: everything goes back to available. */
