@@ -196,6 +196,7 @@ describe('sendMail and register', () => {
         language: 'en-US',
         role: 'user',
         twoFactor: false,
+        stepUpSwaps: false,
         createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
       });
       const [row] = await t.database.db.select().from(users).where(eq(users.email, 'fresh.user@coffer.test'));

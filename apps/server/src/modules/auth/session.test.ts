@@ -120,6 +120,7 @@ describe('sessions, profile and password reset', () => {
         language: 'en-US',
         role: 'user',
         twoFactor: false,
+        stepUpSwaps: false,
         createdAt: expect.any(String),
       });
       expect(new Date(res.data.createdAt).toISOString()).toBe(res.data.createdAt);
