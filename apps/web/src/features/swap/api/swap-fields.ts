@@ -1,5 +1,6 @@
 import { ErrorCode } from '@coffer/contract/errors';
 import type { FieldErrors } from '../../../lib/form-errors';
+import { STEP_UP_ERROR_CODES } from '../../../lib/step-up';
 
 /** Refusals of a quote or a swap shown under the amount (issue 9 item 2); others pop up. */
 export const SWAP_AMOUNT_ERRORS: FieldErrors<'amount'> = {
@@ -9,7 +10,8 @@ export const SWAP_AMOUNT_ERRORS: FieldErrors<'amount'> = {
 };
 
 /** A swap's refusals: those of the amount, and an expired quote, said by the quote sheet's countdown. */
-export const SWAP_APPLY_ERRORS: FieldErrors<'amount' | 'quote'> = {
+export const SWAP_APPLY_ERRORS: FieldErrors<'amount' | 'quote' | 'totp'> = {
   ...SWAP_AMOUNT_ERRORS,
+  ...Object.fromEntries(STEP_UP_ERROR_CODES.map((code) => [code, 'totp' as const])),
   [ErrorCode.QUOTE_EXPIRED]: 'quote',
 };

@@ -104,6 +104,7 @@ export function useSwapForm(onEdited: () => void) {
     refuseAmount: setServerAmountError,
     estimate,
     showErrors: () => setShowErrors(true),
+    errorsShown: showErrors,
     pickFrom,
     pickTo,
     flip,

@@ -3,6 +3,7 @@ import { useRef, useState } from 'react';
 import { isApiError } from '../../../lib/api-error';
 import { fieldErrorOf } from '../../../lib/form-errors';
 import { newIdempotencyKey } from '../../../lib/idempotency';
+import type { StepUp } from '../../../lib/step-up';
 import { useApplySwap } from '../api/apply-swap';
 import { useQuote } from '../api/get-quote';
 import { SWAP_AMOUNT_ERRORS, SWAP_APPLY_ERRORS } from '../api/swap-fields';
@@ -19,7 +20,7 @@ interface HeldQuote {
  * with its own Idempotency-Key. A refusal about the amount goes to `onAmountRefused`
  * (shown under the field); an expired quote shows as expired in the sheet.
  */
-export function useSwapQuote(onAmountRefused: (message: string) => void) {
+export function useSwapQuote(onAmountRefused: (message: string) => void, stepUp: StepUp) {
   const quote = useQuote();
   const apply = useApplySwap();
   const [held, setHeld] = useState<HeldQuote | null>(null);
@@ -53,14 +54,27 @@ export function useSwapQuote(onAmountRefused: (message: string) => void) {
     if (!held || expired || !idempotencyKey.current) return;
     const { data } = held;
     try {
+      const proof = await stepUp.proof();
       const done = await apply.mutateAsync({
-        body: { fromCurrencyId: data.fromCurrencyId, toCurrencyId: data.toCurrencyId, amount: data.fromAmount, quoteId: data.quoteId },
+        body: {
+          fromCurrencyId: data.fromCurrencyId,
+          toCurrencyId: data.toCurrencyId,
+          amount: data.fromAmount,
+          quoteId: data.quoteId,
+          ...proof,
+        },
         idempotencyKey: idempotencyKey.current,
       });
       setOpen(false);
       drop();
       setResult(done);
+      stepUp.reset();
     } catch (error) {
+      // The second factor (decision 033): asked again under its field; the quote still holds.
+      if (stepUp.refuse(error)) {
+        setOpen(false);
+        return;
+      }
       if (!isApiError(error)) return;
       const inline = fieldErrorOf(error, SWAP_APPLY_ERRORS);
       if (inline?.field === 'quote') {

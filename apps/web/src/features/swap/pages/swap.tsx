@@ -10,7 +10,10 @@ import { AmountCard, AvailableRow } from '../../../components/wallet/amount-card
 import { KeyboardSpacer } from '../../../components/wallet/amount-field';
 import { CurrencyButton } from '../../../components/wallet/currency-button';
 import { CurrencyPicker } from '../../../components/wallet/currency-picker';
+import { StepUpField } from '../../../components/wallet/step-up-field';
 import { formatMoney } from '../../../lib/amount-format';
+import { useStepUp } from '../../../lib/step-up';
+import { useUserStore } from '../../../stores/user';
 import { SwapPairInfo } from '../components/swap-pair-info';
 import { SwapQuoteSheet } from '../components/swap-quote-sheet';
 import { SwapSuccess } from '../components/swap-success';
@@ -22,7 +25,9 @@ import { swapLoginPath } from '../utils/sign-in-draft';
 export default function SwapPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const quote = useSwapQuote((message) => form.refuseAmount(message));
+  // Swaps ask for the second factor when the user opted in (decision 033).
+  const stepUp = useStepUp(useUserStore((state) => state.user?.stepUpSwaps === true));
+  const quote = useSwapQuote((message) => form.refuseAmount(message), stepUp);
   const form = useSwapForm(quote.drop);
   const { from, to, fromId, toId, estimate } = form;
   const [keyboardOpen, setKeyboardOpen] = useState(false);
@@ -35,7 +40,7 @@ export default function SwapPage() {
       navigate(swapLoginPath({ fromId, toId, amount: form.amount }));
       return;
     }
-    if (form.checkedAmount === null || fromId === undefined || toId === undefined) return;
+    if (form.checkedAmount === null || fromId === undefined || toId === undefined || !stepUp.ready) return;
     void quote.request({ fromCurrencyId: fromId, toCurrencyId: toId, amount: form.checkedAmount });
   };
 
@@ -104,6 +109,8 @@ export default function SwapPage() {
           </section>
 
           <SwapPairInfo pair={form.pair} from={from} to={to} />
+
+          <StepUpField stepUp={stepUp} name="swap" showErrors={form.errorsShown} onFocus={() => setKeyboardOpen(false)} />
 
           <Button
             block

@@ -1,4 +1,5 @@
 import type { TransferResult } from '@coffer/contract/ledger';
+import type { StepUpProof } from '@coffer/contract/step-up';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { transferByEmail } from './transfer-by-email';
 import { transferByUid } from './transfer-by-uid';
@@ -12,9 +13,12 @@ export interface SendTransferInput {
   amount: string;
   memo?: string;
   idempotencyKey: string;
+  /** The second factor when two-factor is on (decision 033). */
+  proof: StepUpProof;
 }
 
-function send({ to, idempotencyKey, ...rest }: SendTransferInput): Promise<TransferResult> {
+function send({ to, idempotencyKey, proof, ...fields }: SendTransferInput): Promise<TransferResult> {
+  const rest = { ...fields, ...proof };
   return 'email' in to
     ? transferByEmail({ email: to.email, ...rest }, idempotencyKey)
     : transferByUid({ uid: to.uid, ...rest }, idempotencyKey);

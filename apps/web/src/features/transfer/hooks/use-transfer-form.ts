@@ -4,8 +4,10 @@ import { useTranslation } from 'react-i18next';
 import { amountErrorText } from '../../../components/wallet/amount-error';
 import { checkAmountInput } from '../../../lib/amount-input';
 import { isApiError } from '../../../lib/api-error';
+import { useCurrentUser } from '../../../lib/current-user';
 import { fieldErrorOf } from '../../../lib/form-errors';
 import { newIdempotencyKey } from '../../../lib/idempotency';
+import { useStepUp } from '../../../lib/step-up';
 import { useBalance, useBalances } from '../../../lib/wallet/balances';
 import { enabledCurrencies, useCurrencies } from '../../../lib/wallet/currencies';
 import { useSendTransfer } from '../api/send-transfer';
@@ -21,6 +23,8 @@ export function useTransferForm() {
   const options = enabledCurrencies(useCurrencies().data);
   const balances = useBalances();
   const send = useSendTransfer();
+  // With two-factor on, the code (or a passkey) inline under the form (decision 033).
+  const stepUp = useStepUp(useCurrentUser().data?.twoFactor === true);
   // One key per submit; kept across a retry after a transport failure (the first attempt
   // may have gone through), renewed after a refusal, a success or any change to the form.
   const idempotencyKey = useRef<string | null>(null);
@@ -63,7 +67,7 @@ export function useTransferForm() {
   /** Next: show what is wrong, or the confirmation sheet. */
   const openConfirm = () => {
     setShowErrors(true);
-    if (!recipient.recipient || !check?.ok || !currency || serverAmountError) return;
+    if (!recipient.recipient || !check?.ok || !currency || serverAmountError || !stepUp.ready) return;
     idempotencyKey.current ??= newIdempotencyKey();
     setConfirming(true);
   };
@@ -73,18 +77,27 @@ export function useTransferForm() {
     if (!target || !check?.ok || !currency || !idempotencyKey.current) return;
     const trimmedMemo = memo.trim();
     try {
+      const proof = await stepUp.proof();
       const sent = await send.mutateAsync({
         to: target,
         currencyId: currency.id,
         amount: check.value,
         ...(trimmedMemo ? { memo: trimmedMemo } : {}),
         idempotencyKey: idempotencyKey.current,
+        proof,
       });
       idempotencyKey.current = null;
       setConfirming(false);
       setResult(sent);
+      stepUp.reset();
       void balance.refetch();
     } catch (error) {
+      // The second factor was missing, wrong or not confirmed: asked again under its field.
+      if (stepUp.refuse(error)) {
+        idempotencyKey.current = null;
+        setConfirming(false);
+        return;
+      }
       // A transport failure keeps the sheet and the key: trying again cannot send twice.
       if (!isApiError(error)) return;
       idempotencyKey.current = null;
@@ -106,6 +119,7 @@ export function useTransferForm() {
   };
 
   return {
+    stepUp,
     recipient,
     options,
     currency,

@@ -8,6 +8,7 @@ import { AmountCard, AvailableRow } from '../../../components/wallet/amount-card
 import { KeyboardSpacer } from '../../../components/wallet/amount-field';
 import { CurrencyButton } from '../../../components/wallet/currency-button';
 import { CurrencyPicker } from '../../../components/wallet/currency-picker';
+import { StepUpField } from '../../../components/wallet/step-up-field';
 import { formatAmount } from '../../../lib/money';
 import { RecipientField } from '../components/recipient-field';
 import { TransferConfirm } from '../components/transfer-confirm';
@@ -76,6 +77,8 @@ export default function TransferPage() {
           autoSize={{ minRows: 2, maxRows: 4 }}
         />
       </section>
+
+      <StepUpField stepUp={form.stepUp} name="transfer" showErrors={form.showErrors} onFocus={() => setKeyboardOpen(false)} />
 
       <Button
         block

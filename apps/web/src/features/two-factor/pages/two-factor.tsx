@@ -9,6 +9,7 @@ import { refreshCurrentUser, useCurrentUser } from '../../../lib/current-user';
 import { toastSuccess } from '../../../lib/notify';
 import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from '../api/two-factor';
 import { OtpQr } from '../components/otp-qr';
+import { SwapStepUp } from '../components/swap-step-up';
 
 /** /settings/2fa: authenticator enrolment (QR + manual key, first code), recovery codes once, turning it off. */
 export default function TwoFactorPage() {
@@ -88,6 +89,7 @@ export default function TwoFactorPage() {
         <div className="wallet-card-title" data-testid="2fa-status">
           {t('twoFactor.on')}
         </div>
+        <SwapStepUp on={user.data.stepUpSwaps === true} />
         <p className="wallet-muted m-0">{t('twoFactor.disableHint')}</p>
         <Input
           value={code}

@@ -1,0 +1,106 @@
+import { ErrorCode, errorMessages } from '@coffer/contract/errors';
+import * as OTPAuth from 'otpauth';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectBrowser, createUser, LANGS, newPhone, type TestUser, t, text } from './app';
+import { fund, must, noPopUp, openPage, typeAmount } from './wallet-support';
+
+/** The authenticator app of the test: the same RFC 6238 library as the server. */
+function codeFor(secret: string, offsetSteps = 0): string {
+  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
+  return totp.generate({ timestamp: Date.now() + offsetSteps * 30_000 });
+}
+const wrongCodeFor = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+
+/** Turns two-factor on through the API (the enrolment page has its own test); answers the secret. */
+async function enrol(user: TestUser): Promise<string> {
+  const { secret } = await must<{ secret: string }>('/2fa/setup', { token: user.token, body: {} });
+  await must('/2fa/enable', { token: user.token, body: { code: codeFor(secret, -1), password: user.password } });
+  return secret;
+}
+
+/**
+ * The step-up policy on the phone (decision 033): with two-factor on, a transfer asks for the
+ * authenticator code inline under the form, as /withdraw does; swaps ask too once the user
+ * turned that on in /settings/2fa.
+ */
+describe.each(LANGS)('step-up: the second factor inline on money forms (%s)', (lang) => {
+  let browser: Browser;
+  let sender: TestUser;
+  let receiver: TestUser;
+  let secret: string;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await connectBrowser();
+    [sender, receiver] = await Promise.all([createUser(lang), createUser(lang)]);
+    await fund(sender.email, '100');
+    secret = await enrol(sender);
+    context = await newPhone(browser, lang, { token: sender.token });
+    page = await openPage(context);
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+  });
+
+  it('a transfer asks for the code under the form: missing, then wrong (said by the server), then right', async () => {
+    await page.goto('/transfer');
+    await page.fill('input[name=recipient-email]', receiver.email);
+    await page.getByTestId('recipient-check').click();
+    await page.getByTestId('recipient-preview').waitFor();
+    await expect.poll(() => text(page.getByTestId('transfer-available'))).toContain('100');
+    await typeAmount(page, '7.5');
+    const code = page.getByTestId('transfer-totp').locator('input');
+    await code.waitFor();
+
+    await page.getByTestId('transfer-next').click();
+    expect(await text(page.getByTestId('transfer-totp-error'))).toBe(t(lang, 'twoFactor.codeRequired'));
+    expect(await page.getByTestId('transfer-confirm').count()).toBe(0);
+    expect(await code.getAttribute('aria-invalid')).toBe('true');
+
+    await code.fill(wrongCodeFor(codeFor(secret)));
+    await page.getByTestId('transfer-next').click();
+    await page.getByTestId('transfer-submit').click();
+    await expect.poll(() => text(page.getByTestId('transfer-totp-error'))).toBe(errorMessages[lang][ErrorCode.WRONG_SECOND_FACTOR]);
+    await noPopUp(page);
+
+    await code.fill(codeFor(secret));
+    await page.getByTestId('transfer-next').click();
+    const request = page.waitForRequest((r) => r.url().endsWith('/api/transfer/transferByEmail'));
+    await page.getByTestId('transfer-submit').click();
+    expect((await request).postDataJSON()).toMatchObject({ email: receiver.email, amount: '7.5', totp: codeFor(secret) });
+    await page.getByTestId('transfer-success').waitFor();
+    const balances = await must<{ code: string; available: string }[]>('/currency/balances', { token: receiver.token });
+    expect(balances.find((b) => b.code === 'USDT')?.available).toBe('7.5');
+  });
+
+  it('swaps ask for the code once the user turns that on in the two-factor settings', async () => {
+    await page.goto('/swap');
+    await page.getByTestId('swap-quote').waitFor();
+    expect(await page.getByTestId('swap-totp').count()).toBe(0);
+
+    await page.goto('/settings/2fa');
+    const toggle = page.getByTestId('2fa-swaps-switch');
+    await toggle.click();
+    await expect
+      .poll(async () => (await must<{ stepUpSwaps: boolean }>('/getCurrentUser', { token: sender.token })).stepUpSwaps)
+      .toBe(true);
+    await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('true');
+
+    await page.goto('/swap');
+    await typeAmount(page, '10');
+    const code = page.getByTestId('swap-totp').locator('input');
+    await code.waitFor();
+    await page.getByTestId('swap-quote').click();
+    expect(await text(page.getByTestId('swap-totp-error'))).toBe(t(lang, 'twoFactor.codeRequired'));
+
+    await code.fill(codeFor(secret, 1));
+    await page.getByTestId('swap-quote').click();
+    const request = page.waitForRequest((r) => r.url().endsWith('/api/swap/apply'));
+    await page.getByTestId('swap-confirm').click();
+    expect((await request).postDataJSON()).toMatchObject({ totp: codeFor(secret, 1) });
+    await page.getByTestId('swap-success').waitFor();
+  });
+});
