@@ -50,6 +50,8 @@ describe('coffer_transfer_batch: clean items set-based, the rest one by one', ()
     key?: string;
     hash?: string;
     memo?: string;
+    /** A second factor was checked for it (the step-up policy, decision 033). */
+    stepped?: boolean;
   }
   interface Row {
     b_i: number;
@@ -60,7 +62,7 @@ describe('coffer_transfer_batch: clean items set-based, the rest one by one', ()
     t_replayed: boolean | null;
   }
   const BATCH_SQL = `select b_i, b_state, t_id, t_entry, t_to, t_replayed
-    from coffer_transfer_batch($1, $2, $3, $4, $5::numeric[], $6, $7, $8, $9) order by b_i`;
+    from coffer_transfer_batch($1, $2, $3, $4, $5::numeric[], $6, $7, $8, $9, $10) order by b_i`;
   const batchParams = (items: Item[], wait?: boolean[]) => [
     items.map((i) => i.from),
     items.map((i) => i.to ?? null),
@@ -71,6 +73,7 @@ describe('coffer_transfer_batch: clean items set-based, the rest one by one', ()
     items.map((i) => i.key ?? null),
     items.map((i) => i.hash ?? (i.key ? `hash-${i.key}` : null)),
     wait ?? null,
+    items.map((i) => i.stepped ?? false),
   ];
   const batch = (items: Item[], wait?: boolean[]) => db.sql.query<Row>(BATCH_SQL, batchParams(items, wait));
 
@@ -183,4 +186,93 @@ describe('coffer_transfer_batch: clean items set-based, the rest one by one', ()
       }
     },
   );
+
+  it('guards items before any balance: two-factor without a checked factor (STEPUP), a security hold (HOLD), a disabled account (AUTH)', async () => {
+    const [guarded, held, off, to] = await Promise.all(Array.from({ length: 4 }, () => createUser(t)));
+    for (const u of [guarded!, held!, off!]) await fund(t, u.uid, 'USDT', '500');
+    await db.sql.query("insert into user_totp (user_id, secret, enabled_at) values ($1, 'v1:x:y:z', now())", [guarded!.uid]);
+    await db.sql.query("insert into security_holds (user_id, reason, ends_at) values ($1, 'new_device', now() + interval '1 day')", [
+      held!.uid,
+    ]);
+    await db.sql.query('update users set disabled_at = now() where id = $1', [off!.uid]);
+    const [g, h, o] = [await tokenHash(guarded!), await tokenHash(held!), await tokenHash(off!)];
+    const [k1, k2] = [key(), key()];
+
+    const rows = await batch([
+      { from: g, to: to!.uid, amount: '1', key: k1 }, // 1 two-factor on, no factor: STEPUP, not kept under k1
+      { from: g, to: to!.uid, amount: '2', stepped: true, key: k2 }, // 2 with a factor: clean
+      { from: h, to: to!.uid, amount: '100' }, // 3 under a hold, at the hold-free amount: clean
+      { from: h, to: to!.uid, amount: '100.5' }, // 4 above it: HOLD
+      { from: o, to: to!.uid, amount: '1' }, // 5 disabled account: AUTH
+    ]);
+    expect(rows.map((r) => r.b_state)).toEqual(['STEPUP', null, null, 'HOLD', 'AUTH']);
+    // A replay of a key that has its answer needs no factor (it moves nothing); the refused k1 is free.
+    const again = await batch([
+      { from: g, to: to!.uid, amount: '2', key: k2 },
+      { from: g, to: to!.uid, amount: '1', stepped: true, key: k1 },
+    ]);
+    expect(again.map((r) => [r.b_state, r.t_replayed])).toEqual([
+      [null, true],
+      [null, false],
+    ]);
+    expect(await available(to!)).toBe('103');
+    expect(await available(guarded!)).toBe('497');
+    expect(await available(off!)).toBe('500');
+  });
+
+  it('looks the guards up by key: a batch reads a few rows of sessions, users, user_totp and security_holds, however many users there are', async () => {
+    const [a, b] = await Promise.all([createUser(t), createUser(t)]);
+    await fund(t, a.uid, 'USDT', '10');
+    const own = await db.dedicated?.();
+    const on = own ? async <R>(text: string, params?: unknown[]) => (await own.query(text, params)).rows as R[] : db.sql.query.bind(db.sql);
+    try {
+      // The plans are made here, on small tables without statistics (a fresh database).
+      await on(BATCH_SQL, batchParams([{ from: await tokenHash(a), to: b.uid, amount: '1' }]));
+      // Then 1,000 more users, each with a session, an authenticator and a hold.
+      await db.sql.query(
+        `with u as (insert into users (email, password_hash, nickname)
+                    select 'guard-' || g || '-' || $1 || '@test.coffer', 'test-user-no-password', 'bulk'
+                    from generate_series(1, 1000) g returning id),
+              s as (insert into sessions (user_id, token_hash, expires_at)
+                    select u.id, 'guard-' || u.id || '-' || $1, now() + interval '1 day' from u),
+              f as (insert into user_totp (user_id, secret, enabled_at) select u.id, 'v1:x:y:z', now() from u)
+         insert into security_holds (user_id, reason, ends_at) select u.id, 'new_device', now() + interval '1 day' from u`,
+        [key()],
+      );
+      const tables = ['sessions', 'users', 'user_totp', 'security_holds'];
+      const readsSoFar = async () =>
+        Object.fromEntries(
+          (
+            await on<{ relname: string; n: number }>(
+              'select relname, (seq_tup_read + idx_tup_fetch)::int as n from pg_stat_xact_user_tables where relname = any($1)',
+              [tables],
+            )
+          ).map((r) => [r.relname, Number(r.n)]),
+        );
+      await on('begin');
+      let n: Record<string, number>;
+      try {
+        const before = await readsSoFar();
+        const rows = await on<Row>(
+          BATCH_SQL,
+          batchParams([
+            { from: await tokenHash(a), to: b.uid, amount: '1' },
+            { from: await tokenHash(a), to: b.uid, amount: '2' },
+          ]),
+        );
+        expect(rows.map((r) => r.b_state)).toEqual([null, null]);
+        const after = await readsSoFar();
+        n = Object.fromEntries(tables.map((table) => [table, (after[table] ?? 0) - (before[table] ?? 0)]));
+        await on('commit');
+      } catch (e) {
+        await on('rollback');
+        throw e;
+      }
+      // Two items of one user: a handful of rows each (a plan that scans would read 1,000 or more).
+      for (const table of tables) expect(n[table], table).toBeLessThan(10);
+      expect(n.sessions).toBeGreaterThan(0);
+    } finally {
+      own?.release();
+    }
+  });
 });
