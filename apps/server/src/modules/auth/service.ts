@@ -17,7 +17,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { MailingDeps } from '../../core/deps.ts';
 import { BizError, invalid } from '../../core/errors.ts';
-import { assertSignInAllowed, createSession, type SessionUser, TOKEN_HEAD } from '../../core/session.ts';
+import { announceRevoked, assertSignInAllowed, createSession, type SessionUser, TOKEN_HEAD } from '../../core/session.ts';
 import { sessions, users } from '../../db/schema/index.ts';
 import { sqlState } from '../../ledger/sql-errors.ts';
 import {
@@ -204,15 +204,21 @@ export class AuthService {
     const passwordHash = await hashPassword(body.password);
     // New password and the end of every old session belong together: a reset after a
     // stolen password must also throw the thief out.
-    await this.db.transaction(async (tx) => {
+    const revoked = await this.db.transaction(async (tx) => {
       await consumeEmailCode(tx, codeId);
       const now = new Date();
       await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
-      await tx
+      return tx
         .update(sessions)
         .set({ revokedAt: now })
-        .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
+        .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)))
+        .returning({ id: sessions.id });
     });
+    // Their open event streams end now, not at their next heartbeat.
+    announceRevoked(
+      this.db,
+      revoked.map((r) => r.id),
+    );
     void notifySecurityEvent(this.deps, user.id, 'password_reset', client, this.log);
   }
 
@@ -232,5 +238,6 @@ export class AuthService {
 
   async logout(sessionId: number): Promise<void> {
     await this.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
+    announceRevoked(this.db, [sessionId]);
   }
 }
