@@ -139,7 +139,7 @@ export class AuthService {
             role: config.OPERATOR_EMAILS.includes(body.email) ? 'operator' : 'user',
           })
           .returning({ id: users.id });
-        await recordSignIn(tx, user!.id, true, client);
+        await recordSignIn(tx, user!.id, 'success', client);
         return createSession(tx, user!.id, config.SESSION_TTL_HOURS, client);
       });
       return { token, tokenHead: TOKEN_HEAD };
@@ -160,7 +160,7 @@ export class AuthService {
       throw new BizError(ErrorCode.WRONG_CREDENTIALS);
     }
     if (!(await verifyPassword(user.passwordHash, body.password))) {
-      await recordSignIn(this.db, user.id, false, client);
+      await recordSignIn(this.db, user.id, 'password_wrong', client);
       throw new BizError(ErrorCode.WRONG_CREDENTIALS);
     }
     await succeeded?.();
@@ -170,7 +170,7 @@ export class AuthService {
     if (second) return second;
     const token = await createSession(this.db, user.id, this.deps.config.SESSION_TTL_HOURS, client);
     // Sign-in history and, from a new (device, IP), a notice to the owner (modules/security).
-    const { newDevice } = await recordSignIn(this.db, user.id, true, client);
+    const { newDevice } = await recordSignIn(this.db, user.id, 'success', client);
     if (newDevice) void notifySecurityEvent(this.deps, user.id, 'new_sign_in', client, this.log);
     return { token, tokenHead: TOKEN_HEAD };
   }

@@ -22,7 +22,7 @@ import type { MailingDeps } from '../../core/deps.ts';
 import { BizError, notFound } from '../../core/errors.ts';
 import { hashToken } from '../../core/session.ts';
 import { authChallenges, passkeys, users } from '../../db/schema/index.ts';
-import { notifySecurityEvent } from '../security/index.ts';
+import { notifySecurityEvent, recordWrongSecondFactor } from '../security/index.ts';
 import { issueChallenge, liveChallenge, requireSecondFactor, type TwoFactorDeps, TwoFactorService } from '../two-factor/index.ts';
 
 /** A registration or passwordless ceremony must finish within this time. */
@@ -182,8 +182,13 @@ export class PasskeyService {
     const response = body.response as unknown as AuthenticationResponseJSON;
     const [key] =
       typeof response.id === 'string' ? await this.db.select().from(passkeys).where(eq(passkeys.credentialId, response.id)).limit(1) : [];
+    // As a second factor the password was right: a refusal is recorded and the owner told.
+    const refuse = async () => {
+      if (row.purpose === 'second_factor' && row.userId !== null) await recordWrongSecondFactor(this.deps, row.userId, client, this.log);
+      return new BizError(ErrorCode.PASSKEY_FAILED);
+    };
     // A second factor must be a passkey of the account whose password was right.
-    if (!key || (row.userId !== null && key.userId !== row.userId)) throw new BizError(ErrorCode.PASSKEY_FAILED);
+    if (!key || (row.userId !== null && key.userId !== row.userId)) throw await refuse();
     let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
     try {
       verified = await verifyAuthenticationResponse({
@@ -201,9 +206,9 @@ export class PasskeyService {
       });
     } catch (err) {
       this.log.info({ error: err instanceof Error ? err.message : String(err) }, 'passkey sign-in refused');
-      throw new BizError(ErrorCode.PASSKEY_FAILED);
+      throw await refuse();
     }
-    if (!verified.verified) throw new BizError(ErrorCode.PASSKEY_FAILED);
+    if (!verified.verified) throw await refuse();
     await this.db
       .update(passkeys)
       .set({ counter: verified.authenticationInfo.newCounter, lastUsedAt: new Date() })
