@@ -69,7 +69,8 @@ describe('change password in the security centre', () => {
 
         await page.fill('input[name=currentPassword]', user.password);
         await page.getByTestId('change-password-submit').click();
-        await waitForToast(page, t(lang, 'changePassword.doneSignedOut', { count: 1 }));
+        // The API sessions of the sign-up and of createUser's sign-in.
+        await waitForToast(page, t(lang, 'changePassword.doneSignedOut', { count: 2 }));
         await waitForPath(page, '/settings/security');
 
         // The other device is signed out; this one stays; the new password signs in.
