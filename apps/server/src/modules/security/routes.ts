@@ -81,7 +81,7 @@ export async function securityRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         security,
-        summary: 'Sign-in attempts to the account (right or wrong password, sign-up), newest first',
+        summary: 'Sign-in attempts to the account (sign-up, a wrong password, a wrong second factor, a success: kind), newest first',
         body: signInsBody,
         response: apiResponse(signInPage),
       },
