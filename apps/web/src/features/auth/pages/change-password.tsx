@@ -1,10 +1,13 @@
 import { PASSWORD_MAX, PASSWORD_MIN } from '@coffer/contract/auth';
 import { newPassword } from '@coffer/contract/security';
 import { secondFactorCode } from '@coffer/contract/two-factor';
+import { ErrorCode } from '@coffer/contract/errors';
+import { useQueryClient } from '@tanstack/react-query';
 import { Checkbox, Form, Input } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useCurrentUser } from '../../../lib/current-user';
+import { isApiError } from '../../../lib/api-error';
+import { refreshCurrentUser, useCurrentUser } from '../../../lib/current-user';
 import { showFieldError } from '../../../lib/form-errors';
 import { schemaRule } from '../../../lib/form-rules';
 import { toastSuccess } from '../../../lib/notify';
@@ -29,6 +32,7 @@ export default function ChangePasswordPage() {
   const navigate = useNavigate();
   const needsCode = Boolean(useCurrentUser().data?.twoFactor);
   const change = useChangePassword();
+  const queryClient = useQueryClient();
   const [form] = Form.useForm<Values>();
 
   const onFinish = async (values: Values) => {
@@ -42,6 +46,10 @@ export default function ChangePasswordPage() {
       toastSuccess(values.signOutOthers ? t('changePassword.doneSignedOut', { count: signedOut }) : t('changePassword.done'));
       navigate('/settings/security', { replace: true });
     } catch (error) {
+      // Two-factor was turned on since this page loaded: fetch the user so the code field shows.
+      if (isApiError(error, ErrorCode.SECOND_FACTOR_REQUIRED) && !needsCode) {
+        await refreshCurrentUser(queryClient).catch(() => {});
+      }
       // A wrong current password or code shows under its field; the rest was popped up.
       showFieldError(form, error, CHANGE_PASSWORD_FIELD_ERRORS);
     }
