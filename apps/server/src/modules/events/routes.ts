@@ -72,7 +72,8 @@ export async function eventRoutes(fastify: FastifyInstance) {
         res.end(`event: closed\ndata: ${JSON.stringify(refusal)}\n\n`);
       });
       // A session signed out elsewhere ends its stream: at once when signed out through this
-      // process (security centre), else at the next heartbeat's check of the session row.
+      // process (logout, password reset or change, security centre, operator's disable), else
+      // at the next heartbeat's check of the session row.
       const { sessionId } = request.user;
       const stopWatching = onSessionsRevoked(db, (ids) => {
         if (ids.includes(sessionId)) res.end();
