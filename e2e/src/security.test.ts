@@ -115,6 +115,7 @@ describe('content security policy', () => {
       ['/profile', '.user-avatar'],
       ['/settings', 'main.app-main'],
       ['/settings/security', '[data-testid=security-session]'],
+      ['/settings/password', 'input[name=currentPassword]'],
       ['/charge', '[data-testid=deposit-qr] svg'],
       ['/withdraw', '[data-testid=withdraw-address]'],
       ['/transfer', 'main.app-main'],

@@ -24,6 +24,10 @@ export const ErrorCode = {
   PASSKEY_FAILED: 2009,
   /** An operator disabled this account's sign-in. */
   ACCOUNT_DISABLED: 2010,
+  /** Too many live event streams for the session or account: the oldest was closed. */
+  TOO_MANY_STREAMS: 2011,
+  /** The current password given to change it is wrong. */
+  WRONG_CURRENT_PASSWORD: 2012,
   INSUFFICIENT_BALANCE: 3001,
   AMOUNT_OUT_OF_RANGE: 3002,
   CURRENCY_UNAVAILABLE: 3003,
@@ -72,6 +76,8 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     2008: '登录验证已过期，请重新登录',
     2009: '通行密钥验证失败',
     2010: '该账户已被停用，请联系客服',
+    2011: '打开的实时连接过多，最早的连接已关闭',
+    2012: '当前密码错误',
     3001: '余额不足',
     3002: '金额超出范围或小数位过多',
     3003: '币种或网络暂不可用',
@@ -107,6 +113,8 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     2008: 'The sign-in check expired, please sign in again',
     2009: 'The passkey could not be verified',
     2010: 'This account is disabled, please contact support',
+    2011: 'Too many live streams are open; the oldest one was closed',
+    2012: 'The current password is wrong',
     3001: 'Insufficient balance',
     3002: 'Amount out of range or too many decimals',
     3003: 'Currency or network unavailable',

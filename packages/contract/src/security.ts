@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { PASSWORD_MAX, PASSWORD_MIN } from './auth.ts';
 import { isoTime, pageRequest, pageResponse, safeText } from './common.ts';
+import { isSafeText } from './rules.ts';
+import { secondFactorCode } from './two-factor.ts';
 
 /** Longest anti-phishing phrase (after trimming). */
 export const ANTI_PHISHING_MAX = 32;
@@ -27,10 +30,19 @@ export type RevokeOthersData = z.infer<typeof revokeOthersData>;
 export const signInsBody = pageRequest;
 export type SignInsBody = z.input<typeof signInsBody>;
 
-/** One sign-in attempt to the account (right or wrong password; sign-up counts as one). */
+/**
+ * What a sign-in attempt was: a success (sign-up counts as one), a wrong password, or a right
+ * password followed by a wrong second factor (authenticator, recovery code or passkey), which
+ * means someone knows the password.
+ */
+export const signInKind = z.enum(['success', 'password_wrong', 'second_factor_wrong']);
+export type SignInKind = z.infer<typeof signInKind>;
+
+/** One sign-in attempt to the account. */
 export const signInAttempt = z.object({
   id: z.number().int(),
   success: z.boolean(),
+  kind: signInKind,
   ip: z.string().nullable(),
   device: z.string().nullable(),
   createdAt: isoTime,
@@ -64,5 +76,32 @@ export const securityEventKind = z.enum([
   'two_factor_disabled',
   'passkey_added',
   'passkey_removed',
+  /** A right password, then a wrong second factor: someone knows the password. */
+  'second_factor_wrong',
 ]);
 export type SecurityEventKind = z.infer<typeof securityEventKind>;
+
+/**
+ * A new password chosen in the security centre: the sign-up length rule, and no control,
+ * invisible or bidirectional characters (a password typed again on another device must be
+ * typeable; existing passwords are not held to this, so the current one is any string).
+ * Never trimmed: spaces at either end are part of it.
+ */
+export const newPassword = z
+  .string()
+  .min(PASSWORD_MIN)
+  .max(PASSWORD_MAX)
+  .refine((v) => isSafeText(v), { message: 'must be one line without control, invisible or bidirectional characters' });
+
+export const changePasswordBody = z.object({
+  currentPassword: z.string().min(1).max(PASSWORD_MAX),
+  newPassword,
+  /** Authenticator or recovery code: required (2006) while two-factor is on. */
+  code: secondFactorCode.optional(),
+  /** Sign out every other session of the account (their event streams end at once). */
+  signOutOthers: z.boolean().default(false),
+});
+export type ChangePasswordBody = z.input<typeof changePasswordBody>;
+
+export const changePasswordData = z.object({ signedOut: z.number().int() });
+export type ChangePasswordData = z.infer<typeof changePasswordData>;

@@ -125,7 +125,7 @@ describe('cleanup of expired rows', () => {
       Number(
         (
           await q<{ id: number }>(
-            `insert into sign_in_attempts (user_id, success, ip, created_at) values ($1, true, '127.0.0.1', $2) returning id`,
+            `insert into sign_in_attempts (user_id, success, kind, ip, created_at) values ($1, true, 'success', '127.0.0.1', $2) returning id`,
             [user.uid, createdAt],
           )
         )[0]!.id,

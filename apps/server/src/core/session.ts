@@ -106,8 +106,9 @@ export async function requireSession(db: Db, request: FastifyRequest): Promise<S
 }
 
 /**
- * In-process news of revoked sessions, per database handle: the security centre announces the
- * sessions it signs out, and long-lived answers (the event stream) of those sessions end at
+ * In-process news of revoked sessions, per database handle: whatever signs sessions out
+ * (logout, password reset and change, the security centre, an operator's disable) announces
+ * them after its commit, and long-lived answers (the event stream) of those sessions end at
  * once. Other processes notice on their next periodic check (sessionActive).
  */
 const revokedListeners = new WeakMap<Db, Set<(sessionIds: number[]) => void>>();

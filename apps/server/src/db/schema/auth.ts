@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, bigint, boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { SignInKind } from '@coffer/contract';
 
 export const users = pgTable(
   'users',
@@ -72,6 +73,8 @@ export const signInAttempts = pgTable(
       .notNull()
       .references(() => users.id),
     success: boolean('success').notNull(),
+    /** success, password_wrong or second_factor_wrong (migration 0031; success = (kind = 'success')). */
+    kind: text('kind').$type<SignInKind>().notNull(),
     ip: text('ip'),
     userAgent: text('user_agent'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -126,10 +126,10 @@ export async function withdrawEmailCode(db: Db, id: number): Promise<void> {
 
 /**
  * Checks a code without using it up and returns its row id (2004 otherwise, 2005 once the
- * address has had CODE_GUESS_CAP wrong codes for this purpose). Both tries are counted first,
+ * address has had CODE_GUESS_CAP wrong codes for this purpose). Both tries are taken first,
  * each in its own statement that commits on its own, so a wrong guess always counts, parallel
  * guesses cannot exceed either limit, and after MAX_WRONG_TRIES wrong ones the code is dead;
- * a right code gives its try back to the cap. Any failure counts toward the cap, including
+ * a right code gives both tries back (the code's and the cap's), so only wrong codes count. Any failure counts toward the cap, including
  * an address without a code, so 2005 comes alike for addresses with and without an account.
  * Call consumeEmailCode in the transaction that acts on the code.
  */
@@ -154,6 +154,12 @@ export async function checkEmailCode(db: Db, email: string, purpose: MailType, c
     .returning({ id: emailCodes.id, codeHash: emailCodes.codeHash });
   const row = rows[0];
   if (row && codeMatches(row.codeHash, code)) {
+    // A right code gives back both tries: only wrong codes use it up, so applies refused
+    // for another reason (e.g. the balance) do not kill it.
+    await db
+      .update(emailCodes)
+      .set({ attempts: sql`greatest(${emailCodes.attempts} - 1, 0)` })
+      .where(eq(emailCodes.id, row.id));
     await refundRateLimit(guesses, key, CODE_GUESS_CAP.windowMs);
     return row.id;
   }

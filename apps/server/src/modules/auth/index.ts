@@ -5,3 +5,5 @@
  * consumeEmailCode inside the transaction that creates the withdrawal.
  */
 export { checkEmailCode, consumeEmailCode } from './email-codes.ts';
+/** The security centre's password change hashes, checks and judges passwords as sign-up does. */
+export { assertAcceptablePassword, hashPassword, verifyPassword } from './passwords.ts';

@@ -17,7 +17,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { MailingDeps } from '../../core/deps.ts';
 import { BizError, invalid } from '../../core/errors.ts';
-import { assertSignInAllowed, createSession, type SessionUser, TOKEN_HEAD } from '../../core/session.ts';
+import { announceRevoked, assertSignInAllowed, createSession, type SessionUser, TOKEN_HEAD } from '../../core/session.ts';
 import { sessions, users } from '../../db/schema/index.ts';
 import { sqlState } from '../../ledger/sql-errors.ts';
 import {
@@ -140,7 +140,7 @@ export class AuthService {
             role: config.OPERATOR_EMAILS.includes(body.email) ? 'operator' : 'user',
           })
           .returning({ id: users.id });
-        await recordSignIn(tx, user!.id, true, client);
+        await recordSignIn(tx, user!.id, 'success', client);
         return createSession(tx, user!.id, config.SESSION_TTL_HOURS, client);
       });
       return { token, tokenHead: TOKEN_HEAD };
@@ -161,7 +161,7 @@ export class AuthService {
       throw new BizError(ErrorCode.WRONG_CREDENTIALS);
     }
     if (!(await verifyPassword(user.passwordHash, body.password))) {
-      await recordSignIn(this.db, user.id, false, client);
+      await recordSignIn(this.db, user.id, 'password_wrong', client);
       throw new BizError(ErrorCode.WRONG_CREDENTIALS);
     }
     await succeeded?.();
@@ -171,7 +171,7 @@ export class AuthService {
     if (second) return second;
     const token = await createSession(this.db, user.id, this.deps.config.SESSION_TTL_HOURS, client);
     // Sign-in history and, from a new (device, IP), a notice to the owner (modules/security).
-    const { newDevice } = await recordSignIn(this.db, user.id, true, client);
+    const { newDevice } = await recordSignIn(this.db, user.id, 'success', client);
     if (newDevice) void notifySecurityEvent(this.deps, user.id, 'new_sign_in', client, this.log);
     return { token, tokenHead: TOKEN_HEAD };
   }
@@ -205,15 +205,21 @@ export class AuthService {
     const passwordHash = await hashPassword(body.password);
     // New password and the end of every old session belong together: a reset after a
     // stolen password must also throw the thief out.
-    await this.db.transaction(async (tx) => {
+    const revoked = await this.db.transaction(async (tx) => {
       await consumeEmailCode(tx, codeId);
       const now = new Date();
       await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
-      await tx
+      return tx
         .update(sessions)
         .set({ revokedAt: now })
-        .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
+        .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)))
+        .returning({ id: sessions.id });
     });
+    // Their open event streams end now, not at their next heartbeat.
+    announceRevoked(
+      this.db,
+      revoked.map((r) => r.id),
+    );
     void notifySecurityEvent(this.deps, user.id, 'password_reset', client, this.log);
   }
 
@@ -233,5 +239,6 @@ export class AuthService {
 
   async logout(sessionId: number): Promise<void> {
     await this.db.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, sessionId));
+    announceRevoked(this.db, [sessionId]);
   }
 }

@@ -1,11 +1,13 @@
-import { envelope } from '@coffer/contract';
+import { ErrorCode, envelope } from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { messageFor, requestLocale } from '../../core/locale.ts';
 import { onSessionsRevoked, sessionActive } from '../../core/session.ts';
+import { StreamRegistry } from './streams.ts';
 
 /** A comment line keeps proxies from closing an idle stream. */
-const HEARTBEAT_MS = 15_000;
+export const HEARTBEAT_MS = 15_000;
 
 /**
  * GET /api/events: the signed-in user's live events as server-sent events (deposit seen,
@@ -19,6 +21,7 @@ export async function eventRoutes(fastify: FastifyInstance) {
   const { db } = app.deps.database;
   // Open streams never go idle: end them when the server closes, or shutdown would wait.
   const open = new Set<import('node:http').ServerResponse>();
+  const streams = new StreamRegistry();
   app.addHook('preClose', async () => {
     for (const res of open) res.end();
   });
@@ -31,6 +34,9 @@ export async function eventRoutes(fastify: FastifyInstance) {
         tags: ['events'],
         security: [{ token: [] }],
         summary: 'Server-sent events of the signed-in user (text/event-stream; data is {type, id, status})',
+        description:
+          'At most 3 streams per session and 8 per user in one server process: a new stream over either cap closes the ' +
+          'oldest, which receives a last `event: closed` whose data is the envelope {code: 2011, message, data: null}.',
         headers: z.object({
           'last-event-id': z
             .string()
@@ -42,6 +48,7 @@ export async function eventRoutes(fastify: FastifyInstance) {
     },
     async (request, reply) => {
       const userId = request.user.id;
+      const locale = requestLocale(request);
       const lastId = request.headers['last-event-id'];
       const backlog = lastId === undefined ? [] : await events.replay(userId, Number(lastId));
       reply.hijack();
@@ -59,8 +66,14 @@ export async function eventRoutes(fastify: FastifyInstance) {
       for (const e of backlog) send(e);
       const unsubscribe = events.subscribe(userId, send);
       open.add(res);
+      // Over a cap the oldest stream goes, told why, so no account can hold connections without bound.
+      const release = streams.add(userId, request.user.sessionId, () => {
+        const refusal = { code: ErrorCode.TOO_MANY_STREAMS, message: messageFor(ErrorCode.TOO_MANY_STREAMS, locale), data: null };
+        res.end(`event: closed\ndata: ${JSON.stringify(refusal)}\n\n`);
+      });
       // A session signed out elsewhere ends its stream: at once when signed out through this
-      // process (security centre), else at the next heartbeat's check of the session row.
+      // process (logout, password reset or change, security centre, operator's disable), else
+      // at the next heartbeat's check of the session row.
       const { sessionId } = request.user;
       const stopWatching = onSessionsRevoked(db, (ids) => {
         if (ids.includes(sessionId)) res.end();
@@ -79,6 +92,7 @@ export async function eventRoutes(fastify: FastifyInstance) {
         clearInterval(heartbeat);
         stopWatching();
         unsubscribe();
+        release();
         open.delete(res);
       };
       res.on('close', close);

@@ -24,7 +24,7 @@ import type { MailingDeps } from '../../core/deps.ts';
 import { BizError, notFound } from '../../core/errors.ts';
 import { hashToken } from '../../core/session.ts';
 import { authChallenges, passkeys, users } from '../../db/schema/index.ts';
-import { notifySecurityEvent } from '../security/index.ts';
+import { notifySecurityEvent, recordWrongSecondFactor } from '../security/index.ts';
 import {
   issueChallenge,
   issueStepUpToken,
@@ -188,8 +188,15 @@ export class PasskeyService {
       )
       .limit(1);
     if (!row?.webauthnChallenge) throw new BizError(ErrorCode.SECOND_FACTOR_EXPIRED);
-    // A second factor must be a passkey of the account whose password was right.
-    const key = await this.verifyAssertion(body.response, row.webauthnChallenge, row.userId);
+    let key: PasskeyRow;
+    try {
+      // A second factor must be a passkey of the account whose password was right.
+      key = await this.verifyAssertion(body.response, row.webauthnChallenge, row.userId);
+    } catch (e) {
+      // As a second factor the password was right: a refusal is recorded and the owner told.
+      if (row.purpose === 'second_factor' && row.userId !== null) await recordWrongSecondFactor(this.deps, row.userId, client, this.log);
+      throw e;
+    }
     return new TwoFactorService(this.deps).finishSignIn(row.id, key.userId, client);
   }
 

@@ -33,6 +33,7 @@ const copy: Record<
       two_factor_disabled: 'Coffer：两步验证已关闭',
       passkey_added: 'Coffer：已添加通行密钥',
       passkey_removed: 'Coffer：已删除通行密钥',
+      second_factor_wrong: 'Coffer：有人知道您的密码',
     },
     what: {
       new_sign_in: '您的 Coffer 账户刚刚在一台新的设备或网络上登录。',
@@ -42,6 +43,8 @@ const copy: Record<
       two_factor_disabled: '您的 Coffer 账户刚刚关闭了两步验证。',
       passkey_added: '您的 Coffer 账户刚刚添加了一个通行密钥。',
       passkey_removed: '您的 Coffer 账户刚刚删除了一个通行密钥。',
+      second_factor_wrong:
+        '有人刚刚用正确的密码登录您的 Coffer 账户，但两步验证（动态码、恢复码或通行密钥）没有通过，所以没有登录成功。这说明对方知道您的密码。',
     },
     where: (d) =>
       `时间：${d.at.toISOString().replace('T', ' ').slice(0, 19)} UTC` +
@@ -58,6 +61,7 @@ const copy: Record<
       two_factor_disabled: 'Coffer: two-step verification turned off',
       passkey_added: 'Coffer: a passkey was added',
       passkey_removed: 'Coffer: a passkey was removed',
+      second_factor_wrong: 'Coffer: someone knows your password',
     },
     what: {
       new_sign_in: 'Your Coffer account was just signed in to from a new device or network.',
@@ -67,6 +71,8 @@ const copy: Record<
       two_factor_disabled: 'Two-step verification was just turned off for your Coffer account.',
       passkey_added: 'A passkey was just added to your Coffer account.',
       passkey_removed: 'A passkey was just removed from your Coffer account.',
+      second_factor_wrong:
+        'Your Coffer password was entered correctly just now, but the second step (authenticator code, recovery code or passkey) failed, so nobody was signed in. Whoever tried knows your password.',
     },
     where: (d) =>
       `Time: ${d.at.toISOString().replace('T', ' ').slice(0, 19)} UTC` +

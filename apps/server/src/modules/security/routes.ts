@@ -2,6 +2,8 @@ import {
   antiPhishingBody,
   antiPhishingData,
   apiResponse,
+  changePasswordBody,
+  changePasswordData,
   emptyData,
   idParams,
   revokeOthersData,
@@ -13,12 +15,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
+import { changePassword } from './change-password.ts';
 import { SecurityService } from './service.ts';
 
 const tags = ['security'];
 const security = [{ token: [] }];
 
-/** The security centre (/settings/security): sessions, sign-in history, anti-phishing phrase. */
+/** The security centre (/settings/security): sessions, sign-in history, anti-phishing phrase, password change. */
 export async function securityRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const service = new SecurityService(app.deps.database.db);
@@ -78,12 +81,36 @@ export async function securityRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         security,
-        summary: 'Sign-in attempts to the account (right or wrong password, sign-up), newest first',
+        summary: 'Sign-in attempts to the account (sign-up, a wrong password, a wrong second factor, a success: kind), newest first',
         body: signInsBody,
         response: apiResponse(signInPage),
       },
     },
     async (request) => ok(await service.signIns(request.user.id, request.body.page, request.body.pageSize), requestLocale(request)),
+  );
+
+  app.post(
+    '/security/changePassword',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: 'Change the password: the current one, the second factor when two-factor is on, optionally sign out the other sessions',
+        description:
+          '1001 naming newPassword for a short, long, common or guessable one or one with control, invisible or bidirectional ' +
+          'characters; 2012 for a wrong current password (5 wrong per account and 15 minutes, then 1002); 2006 without and ' +
+          '2007 with a wrong authenticator or recovery code while two-factor is on. signOutOthers ends every other session ' +
+          '(and its event streams) at once; signedOut counts them. The owner is mailed.',
+        body: changePasswordBody,
+        response: apiResponse(changePasswordData),
+      },
+    },
+    async (request) => {
+      const locale = requestLocale(request);
+      const client = { ip: request.ip, userAgent: request.headers['user-agent'] };
+      return ok(await changePassword(app.deps, request.user, request.body, locale, client), locale);
+    },
   );
 
   app.get(

@@ -72,6 +72,7 @@ export class SecurityService {
       list: rows.map((r) => ({
         id: r.id,
         success: r.success,
+        kind: r.kind,
         ip: r.ip,
         device: deviceName(r.userAgent),
         createdAt: r.createdAt.toISOString(),

@@ -1,3 +1,4 @@
+import type { SignInKind } from '@coffer/contract';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { signInAttempts } from '../../db/schema/index.ts';
@@ -12,11 +13,13 @@ export interface SignInClient {
 const KNOWN_LOOKBACK = 50;
 
 /**
- * Records a sign-in attempt to an existing account (the login path, right or wrong password;
- * sign-up as a success). Answers whether a success came from a (device, IP) pair not seen in
- * the account's last successful sign-ins: the caller then mails a new sign-in notice.
+ * Records a sign-in attempt to an existing account (the login path: a wrong password, a wrong
+ * second factor after a right one, a success; sign-up as a success). Answers whether a success
+ * came from a (device, IP) pair not seen in the account's last successful sign-ins: the caller
+ * then mails a new sign-in notice.
  */
-export async function recordSignIn(db: Db, userId: number, success: boolean, client: SignInClient): Promise<{ newDevice: boolean }> {
+export async function recordSignIn(db: Db, userId: number, kind: SignInKind, client: SignInClient): Promise<{ newDevice: boolean }> {
+  const success = kind === 'success';
   let newDevice = false;
   if (success) {
     const device = deviceName(client.userAgent);
@@ -31,6 +34,7 @@ export async function recordSignIn(db: Db, userId: number, success: boolean, cli
   await db.insert(signInAttempts).values({
     userId,
     success,
+    kind,
     ip: client.ip ?? null,
     userAgent: client.userAgent?.slice(0, 300) ?? null,
   });

@@ -14,7 +14,7 @@ import type { MailingDeps } from '../../core/deps.ts';
 import { BizError } from '../../core/errors.ts';
 import { createSession, TOKEN_HEAD } from '../../core/session.ts';
 import { passkeys, recoveryCodes, userTotp, users } from '../../db/schema/index.ts';
-import { notifySecurityEvent, recordSignIn } from '../security/index.ts';
+import { notifySecurityEvent, recordSignIn, recordWrongSecondFactor } from '../security/index.ts';
 import { issueChallenge, liveChallenge, useChallenge } from './challenges.ts';
 import { sealSecret } from './secret-box.ts';
 import { passStepUp } from './step-up.ts';
@@ -105,7 +105,8 @@ export class TwoFactorService {
     try {
       await verifySecondFactor(this.deps.database, userId, body.code, { recovery: true });
     } catch (e) {
-      await recordSignIn(this.db, userId, false, client); // sign-in history (modules/security)
+      // The password was right: sign-in history records it as its own kind and the owner is told.
+      await recordWrongSecondFactor(this.deps, userId, client);
       throw e;
     }
     return this.finishSignIn(challenge.id, userId, client);
@@ -118,7 +119,7 @@ export class TwoFactorService {
     if (!user) throw new BizError(ErrorCode.SECOND_FACTOR_EXPIRED);
     const token = await createSession(this.db, user.id, this.deps.config.SESSION_TTL_HOURS, client);
     // Sign-in history and, from a new (device, IP), a notice to the owner (modules/security).
-    const { newDevice } = await recordSignIn(this.db, user.id, true, client);
+    const { newDevice } = await recordSignIn(this.db, user.id, 'success', client);
     if (newDevice) void notifySecurityEvent(this.deps, user.id, 'new_sign_in', client);
     return { token, tokenHead: TOKEN_HEAD };
   }

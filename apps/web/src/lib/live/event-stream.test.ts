@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { backoffDelay, DEFAULT_BACKOFF, type StreamState, startEventStream } from './event-stream';
+import { backoffDelay, DEFAULT_BACKOFF, EVICTED_RETRY_MS, type StreamState, startEventStream } from './event-stream';
 import type { SseMessage } from './sse-parser';
 
 describe('backoffDelay', () => {
@@ -178,6 +178,24 @@ describe('startEventStream', () => {
     ]);
     await idle;
     expect(h.delays).toEqual([7000]);
+    stream.stop();
+  });
+
+  it('waits long before coming back when the server closed it for a newer stream (2011)', async () => {
+    const s = streamResponse();
+    const { h, stream, idle } = run([
+      () => {
+        setTimeout(() => {
+          s.write('event: closed\ndata: {"code":2011,"message":"too many","data":null}\n\n');
+          s.close();
+        });
+        return s.response;
+      },
+    ]);
+    await idle;
+    expect(h.delays).toEqual([EVICTED_RETRY_MS]);
+    // The notice is the server's, not an app event.
+    expect(h.messages).toEqual([]);
     stream.stop();
   });
 

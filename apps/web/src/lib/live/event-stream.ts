@@ -18,6 +18,14 @@ export interface BackoffOptions {
 export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 1000, maxMs: 30_000 };
 
 /**
+ * After the server closed this stream for a newer one of the same session or account (too
+ * many open: `event: closed`, code 2011), wait this long before coming back, or until
+ * retryNow() (the tab became visible again): tabs that came back at once would only close
+ * each other's streams in turn. Meanwhile the app polls as it does while the stream is down.
+ */
+export const EVICTED_RETRY_MS = 5 * 60_000;
+
+/**
  * Delay before retry number `attempt` (0 for the first): base * 2^attempt capped at max,
  * then "equal jitter" (half fixed, half random) so many clients do not reconnect in step.
  */
@@ -31,6 +39,8 @@ export function backoffDelay(attempt: number, options: BackoffOptions = DEFAULT_
 export type AttemptOutcome =
   /** The server ended the stream or the connection broke: try again. */
   | { kind: 'retry'; healthy: boolean }
+  /** The server closed it for a newer stream (`event: closed`, 2011): try again much later. */
+  | { kind: 'evicted' }
   /** The session is not valid (code 2001, HTTP 401/403): retrying cannot help. */
   | { kind: 'unauthorized' }
   /** stop() was called. */
@@ -103,7 +113,12 @@ export function startEventStream(options: EventStreamOptions): EventStream {
   const stopped = new AbortController();
   let wake = new AbortController();
   let everOpened = false;
-  const parser = new SseParser(options.onMessage);
+  let evicted = false;
+  // `closed` is the server's notice that a newer stream took this one's place, not an app event.
+  const parser = new SseParser((message) => {
+    if (message.event === 'closed') evicted = true;
+    else options.onMessage(message);
+  });
 
   const setState = (state: StreamState) => options.onState?.(state);
 
@@ -117,8 +132,12 @@ export function startEventStream(options: EventStreamOptions): EventStream {
       idleTimer = setTimeout(abort, idleTimeoutMs);
     };
     let openedAt: number | null = null;
-    const outcome = (): AttemptOutcome =>
-      stopped.signal.aborted ? { kind: 'aborted' } : { kind: 'retry', healthy: openedAt !== null && now() - openedAt >= healthyAfterMs };
+    const outcome = (): AttemptOutcome => {
+      if (stopped.signal.aborted) return { kind: 'aborted' };
+      if (evicted) return { kind: 'evicted' };
+      return { kind: 'retry', healthy: openedAt !== null && now() - openedAt >= healthyAfterMs };
+    };
+    evicted = false;
     try {
       armIdle();
       const response = await doFetch(options.url, {
@@ -175,12 +194,15 @@ export function startEventStream(options: EventStreamOptions): EventStream {
       const outcome = await attempt(headers);
       if (outcome.kind === 'aborted' || stopped.signal.aborted) break;
       if (outcome.kind === 'unauthorized') break;
-      // A connection that stayed up proves the way is clear: start the backoff over.
-      if (outcome.healthy) failures = 0;
       setState('down');
-      const server = parser.retry ?? 0;
-      const delay = Math.max(server, backoffDelay(failures, backoff, options.random));
-      failures += 1;
+      let delay = EVICTED_RETRY_MS;
+      if (outcome.kind === 'retry') {
+        // A connection that stayed up proves the way is clear: start the backoff over.
+        if (outcome.healthy) failures = 0;
+        const server = parser.retry ?? 0;
+        delay = Math.max(server, backoffDelay(failures, backoff, options.random));
+        failures += 1;
+      }
       wake = new AbortController();
       if (stopped.signal.aborted) break;
       await sleep(delay, wake.signal);

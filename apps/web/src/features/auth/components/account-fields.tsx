@@ -2,6 +2,7 @@ import { EMAIL_CODE_LENGTH, email, emailCode, type MailType, PASSWORD_MAX, PASSW
 import { Button, Form, Input } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import type { FormInstance } from 'antd-mobile/es/components/form';
+import type { ZodType } from 'zod';
 import { useTranslation } from 'react-i18next';
 import { schemaRule } from '../../../lib/form-rules';
 import { SendCodeButton } from '../../../components/send-code-button';
@@ -53,12 +54,23 @@ export function EmailCodeField({ form, type }: { form: FormInstance; type: MailT
  * shared common-password rule (loaded lazily, as the server refuses the same), with a strength
  * meter while typing.
  */
-export function NewPasswordFields({ form, passwordLabel }: { form: FormInstance; passwordLabel: string }) {
+export function NewPasswordFields({
+  form,
+  passwordLabel,
+  schema = password,
+  invalidMessage,
+}: {
+  form: FormInstance;
+  passwordLabel: string;
+  /** The contract's rule for this password (the security centre also refuses control characters) and what breaking it says. */
+  schema?: ZodType<string>;
+  invalidMessage?: string;
+}) {
   const { t } = useTranslation();
   const typed: unknown = Form.useWatch('password');
   const notCommon = {
     validator: async (_rule: unknown, value: unknown) => {
-      if (typeof value !== 'string' || !password.safeParse(value).success) return;
+      if (typeof value !== 'string' || !schema.safeParse(value).success) return;
       // Without the rule (offline), the server still refuses and its message is shown.
       const check = await loadPasswordStrength().catch(() => null);
       if (check && !check(value).acceptable) throw new Error(t('validation.passwordCommon'));
@@ -69,7 +81,7 @@ export function NewPasswordFields({ form, passwordLabel }: { form: FormInstance;
       <Form.Item
         name="password"
         label={passwordLabel}
-        rules={[schemaRule(password, t('validation.password', { min: PASSWORD_MIN, max: PASSWORD_MAX })), notCommon]}
+        rules={[schemaRule(schema, invalidMessage ?? t('validation.password', { min: PASSWORD_MIN, max: PASSWORD_MAX })), notCommon]}
         description={<PasswordStrengthMeter password={typeof typed === 'string' ? typed : ''} />}
       >
         <Input

@@ -1,4 +1,4 @@
-import { ANTI_PHISHING_MAX, antiPhishingBody, type SecuritySession } from '@coffer/contract/security';
+import { ANTI_PHISHING_MAX, antiPhishingBody, type SecuritySession, type SignInKind } from '@coffer/contract/security';
 import { Button, Input, List, Tag } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,7 +10,14 @@ import { useAntiPhishing, useRevokeSession, useSessions, useSetAntiPhishing, use
 
 const SIGN_INS_SHOWN = 20;
 
-/** /settings/security: signed-in devices, sign-in history, anti-phishing phrase, links to 2FA and passkeys. */
+/** How each kind of sign-in attempt reads in the history. */
+const SIGN_IN_KIND_TEXT: Record<SignInKind, string> = {
+  success: 'security.signInOk',
+  password_wrong: 'security.signInFailed',
+  second_factor_wrong: 'security.signInSecondFactorWrong',
+};
+
+/** /settings/security: signed-in devices, sign-in history, anti-phishing phrase, links to 2FA, passkeys and the password change. */
 export default function SecurityPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -62,6 +69,9 @@ export default function SecurityPage() {
         </List.Item>
         <List.Item data-testid="security-passkeys" onClick={() => navigate('/settings/passkeys')}>
           {t('security.passkeys')}
+        </List.Item>
+        <List.Item data-testid="security-change-password" onClick={() => navigate('/settings/password')}>
+          {t('security.changePassword')}
         </List.Item>
       </List>
 
@@ -172,10 +182,20 @@ export default function SecurityPage() {
           <List.Item
             key={a.id}
             data-testid="security-signin"
-            description={`${formatDateTime(a.createdAt)} · IP ${a.ip ?? '--'}`}
+            data-kind={a.kind}
+            description={
+              <div className="flex flex-col">
+                <span>{`${formatDateTime(a.createdAt)} · IP ${a.ip ?? '--'}`}</span>
+                {a.kind === 'second_factor_wrong' && (
+                  <span className="text-[var(--adm-color-danger)]" data-testid="security-signin-warning">
+                    {t('security.signInKnowsPassword')}
+                  </span>
+                )}
+              </div>
+            }
             extra={
-              <Tag color={a.success ? 'success' : 'danger'} fill="outline">
-                {a.success ? t('security.signInOk') : t('security.signInFailed')}
+              <Tag color={a.success ? 'success' : 'danger'} fill="outline" data-testid="security-signin-kind">
+                {t(SIGN_IN_KIND_TEXT[a.kind])}
               </Tag>
             }
           >
