@@ -24,6 +24,8 @@ export const ErrorCode = {
   PASSKEY_FAILED: 2009,
   /** An operator disabled this account's sign-in. */
   ACCOUNT_DISABLED: 2010,
+  /** This change needs a recent re-authentication (password, or the second factor): POST /api/security/reauth. */
+  REAUTH_REQUIRED: 2013,
   INSUFFICIENT_BALANCE: 3001,
   AMOUNT_OUT_OF_RANGE: 3002,
   CURRENCY_UNAVAILABLE: 3003,
@@ -70,6 +72,7 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     2008: '登录验证已过期，请重新登录',
     2009: '通行密钥验证失败',
     2010: '该账户已被停用，请联系客服',
+    2013: '请先确认您的登录密码',
     3001: '余额不足',
     3002: '金额超出范围或小数位过多',
     3003: '币种或网络暂不可用',
@@ -104,6 +107,7 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     2008: 'The sign-in check expired, please sign in again',
     2009: 'The passkey could not be verified',
     2010: 'This account is disabled, please contact support',
+    2013: 'Confirm your password first',
     3001: 'Insufficient balance',
     3002: 'Amount out of range or too many decimals',
     3003: 'Currency or network unavailable',

@@ -42,7 +42,13 @@ describe('passkeys need a recent re-authentication; a reset removes recent ones'
     expect((await call('GET', sendMailUrl(email, 'reset'), { lang: 'en-US' })).code).toBe(0);
     // The reset mail leaves after the answer (notices may arrive meanwhile).
     const isResetMail = (raw: string) => decodeMail(raw).subject === 'Your Coffer password reset code';
-    await expect.poll(() => mailsTo(t, email).slice(before).some((m) => isResetMail(m.raw))).toBe(true);
+    await expect
+      .poll(() =>
+        mailsTo(t, email)
+          .slice(before)
+          .some((m) => isResetMail(m.raw)),
+      )
+      .toBe(true);
     const code = await t.mailbox.lastCode(email);
     return call('POST', '/api/resetPassword', { body: { email, code, password: `${password} new`, ...extra } });
   }

@@ -33,6 +33,9 @@ const copy: Record<
       two_factor_disabled: 'Coffer：两步验证已关闭',
       passkey_added: 'Coffer：已添加通行密钥',
       passkey_removed: 'Coffer：已删除通行密钥',
+      two_factor_reset_opened: 'Coffer：客服已为您的账户发起两步验证重置',
+      two_factor_reset_cancelled: 'Coffer：两步验证重置已取消',
+      two_factor_reset_completed: 'Coffer：两步验证已被重置',
     },
     what: {
       new_sign_in: '您的 Coffer 账户刚刚在一台新的设备或网络上登录。',
@@ -42,6 +45,10 @@ const copy: Record<
       two_factor_disabled: '您的 Coffer 账户刚刚关闭了两步验证。',
       passkey_added: '您的 Coffer 账户刚刚添加了一个通行密钥。',
       passkey_removed: '您的 Coffer 账户刚刚删除了一个通行密钥。',
+      two_factor_reset_opened:
+        '客服刚刚为您的 Coffer 账户发起了两步验证重置：等待期结束后，身份验证器和恢复码将被移除。等待期内您可以在「设置 › 账户安全」中取消，剩余时间也显示在那里。如果您没有联系客服，请立即取消并修改密码。',
+      two_factor_reset_cancelled: '您的 Coffer 账户的两步验证重置已取消，身份验证器和恢复码保持不变。',
+      two_factor_reset_completed: '您的 Coffer 账户的两步验证已按客服重置移除（身份验证器和恢复码）。登录后请重新开启两步验证。',
     },
     where: (d) =>
       `时间：${d.at.toISOString().replace('T', ' ').slice(0, 19)} UTC` +
@@ -58,6 +65,9 @@ const copy: Record<
       two_factor_disabled: 'Coffer: two-step verification turned off',
       passkey_added: 'Coffer: a passkey was added',
       passkey_removed: 'Coffer: a passkey was removed',
+      two_factor_reset_opened: 'Coffer: support opened a two-step verification reset',
+      two_factor_reset_cancelled: 'Coffer: the two-step verification reset was cancelled',
+      two_factor_reset_completed: 'Coffer: two-step verification was reset',
     },
     what: {
       new_sign_in: 'Your Coffer account was just signed in to from a new device or network.',
@@ -67,6 +77,12 @@ const copy: Record<
       two_factor_disabled: 'Two-step verification was just turned off for your Coffer account.',
       passkey_added: 'A passkey was just added to your Coffer account.',
       passkey_removed: 'A passkey was just removed from your Coffer account.',
+      two_factor_reset_opened:
+        'Support just opened a two-step verification reset for your Coffer account: when the waiting period ends, the authenticator and recovery codes are removed. Until then you can cancel it in Settings › Security, where the time left is shown. If you did not contact support, cancel it now and change your password.',
+      two_factor_reset_cancelled:
+        'The two-step verification reset of your Coffer account was cancelled; the authenticator and recovery codes stay.',
+      two_factor_reset_completed:
+        'Two-step verification of your Coffer account was removed by the support reset (authenticator and recovery codes). Turn it on again once signed in.',
     },
     where: (d) =>
       `Time: ${d.at.toISOString().replace('T', ' ').slice(0, 19)} UTC` +

@@ -4,9 +4,11 @@
  * has it on; requireSecondFactor checks a code where an action needs one (passkey changes,
  * withdrawals: 2006 without, 2007 wrong); passkeys reuse the challenge store
  * (issueChallenge, liveChallenge). loadTwoFactorKey reads or creates the key that seals the
- * secrets, for a process that starts the others (cluster).
+ * secrets, for a process that starts the others (cluster). The operator console opens and
+ * cancels two-factor resets (resets.ts) and shows the open one.
  */
 export { issueChallenge, liveChallenge } from './challenges.ts';
 export { loadTwoFactorKey } from './secret-box.ts';
 export { TwoFactorService, type TwoFactorDeps } from './service.ts';
 export { requireSecondFactor, twoFactorEnabled } from './totp.ts';
+export { cancelReset, completeDueResets, openReset, openResetOf, pendingReset } from './resets.ts';

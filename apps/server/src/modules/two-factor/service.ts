@@ -11,10 +11,12 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { MailingDeps } from '../../core/deps.ts';
 import { BizError } from '../../core/errors.ts';
+import { requireRecentReauth } from '../../core/reauth.ts';
 import { createSession, TOKEN_HEAD } from '../../core/session.ts';
 import { passkeys, recoveryCodes, userTotp, users } from '../../db/schema/index.ts';
 import { notifySecurityEvent, recordSignIn } from '../security/index.ts';
 import { issueChallenge, liveChallenge, useChallenge } from './challenges.ts';
+import { completeDueResets } from './resets.ts';
 import { sealSecret } from './secret-box.ts';
 import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpFor, totpRow, twoFactorEnabled, verifySecondFactor } from './totp.ts';
 
@@ -44,10 +46,16 @@ export class TwoFactorService {
     return { secret, uri: totpFor(secret, email, this.deps.config.PRODUCT_NAME).toString() };
   }
 
-  /** The first right code turns two-factor on; answers the ten recovery codes (shown once). */
-  async enable(userId: number, code: string): Promise<TwoFactorEnableData> {
+  /**
+   * The first right code turns two-factor on; answers the ten recovery codes (shown once).
+   * Needs a recent re-authentication of the session (2013): a stolen session alone cannot
+   * put its own authenticator in and lock the owner out.
+   */
+  async enable(session: { id: number; sessionId: number }, code: string): Promise<TwoFactorEnableData> {
+    const userId = session.id;
     const row = await totpRow(this.deps.database, userId);
     if (!row || row.enabledAt) throw new BizError(ErrorCode.NOT_ALLOWED_IN_STATE);
+    await requireRecentReauth(this.db, session.sessionId);
     await verifySecondFactor(this.deps.database, userId, code, { recovery: false, pending: true });
     const codes = newRecoveryCodes();
     await this.db.transaction(async (tx) => {
@@ -70,6 +78,8 @@ export class TwoFactorService {
 
   /** Called by the password sign-in once the password was right: null = no second factor. */
   async secondFactorFor(userId: number): Promise<SecondFactorRequired | null> {
+    // An operator-assisted reset that is due ends here at the latest (resets.ts).
+    await completeDueResets(this.deps, userId);
     if (!(await twoFactorEnabled(this.deps.database, userId))) return null;
     const challenge = await issueChallenge(this.db, 'second_factor', userId, SECOND_FACTOR_CHALLENGE_SECONDS);
     const keys = await this.db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, userId)).limit(1);
