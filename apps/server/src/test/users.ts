@@ -37,7 +37,10 @@ export async function createUser(
     .returning({ id: users.id });
   const token = await createSession(t.database.db, row!.id, 24, {});
   if (opts.reauthenticated) {
-    await t.database.db.update(sessions).set({ reauthenticatedAt: new Date() }).where(eq(sessions.tokenHash, hashToken(token)));
+    await t.database.db
+      .update(sessions)
+      .set({ reauthenticatedAt: new Date() })
+      .where(eq(sessions.tokenHash, hashToken(token)));
   }
   return { uid: row!.id, email, nickname, token: TOKEN_HEAD + token };
 }

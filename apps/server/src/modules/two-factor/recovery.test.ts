@@ -120,7 +120,7 @@ describe('two-factor: enabling needs the password; the operator-assisted reset',
         "update two_factor_resets set created_at = created_at - interval '73 hours', completes_at = completes_at - interval '73 hours' where user_id = $1",
         [u.uid],
       );
-      expect(await completeDueResets(t)).toBe(0);
+      expect(await completeDueResets(t.app.deps)).toBe(0);
       expect((await call<CurrentUser>('GET', '/api/getCurrentUser', { token: u.token })).data.twoFactor).toBe(true);
       expect((await audit(u.uid)).map((a) => [a.action, a.actor])).toEqual([
         ['user.two_factor_reset.open', operator.email],
@@ -141,8 +141,8 @@ describe('two-factor: enabling needs the password; the operator-assisted reset',
       ).toBe(4004);
       expect((await open(u.uid)).code).toBe(0);
       await waitPassed(u.uid);
-      expect(await completeDueResets(t)).toBe(1);
-      expect(await completeDueResets(t)).toBe(0);
+      expect(await completeDueResets(t.app.deps)).toBe(1);
+      expect(await completeDueResets(t.app.deps)).toBe(0);
       const detail = await call<AdminUserDetail>('GET', `/api/admin/users/${u.uid}`, { token: operator.token });
       expect(detail.data).toMatchObject({ twoFactor: false, twoFactorReset: null });
       expect((await audit(u.uid)).map((a) => [a.action, a.reason])).toEqual([
@@ -165,7 +165,7 @@ describe('two-factor: enabling needs the password; the operator-assisted reset',
       expect((await open(other.uid)).code).toBe(3007);
       expect((await open(999_999)).code).toBe(4004);
       expect((await call<TwoFactorResetData>('GET', '/api/2fa/reset', { token: u.token })).data.pending).toBeNull();
-      expect((await audit(u.uid))).toEqual([]);
+      expect(await audit(u.uid)).toEqual([]);
     });
   });
 });
