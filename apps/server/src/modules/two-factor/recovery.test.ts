@@ -167,5 +167,21 @@ describe('two-factor: enabling needs the password; the operator-assisted reset',
       expect((await call<TwoFactorResetData>('GET', '/api/2fa/reset', { token: u.token })).data.pending).toBeNull();
       expect(await audit(u.uid)).toEqual([]);
     });
+
+    it('turning two-factor off with a code cancels the open reset, so a new authenticator is not removed later', async () => {
+      const email = newEmail();
+      const token = await signUp(t, email, password);
+      const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token });
+      const totp = (offset: number) => totpFor(setup.data.secret, 'x').generate({ timestamp: Date.now() + offset * 30_000 });
+      expect((await call('POST', '/api/2fa/enable', { token, body: { code: totp(-1), password } })).code).toBe(0);
+      const uid = (await call<CurrentUser>('GET', '/api/getCurrentUser', { token })).data.uid;
+      expect((await open(uid)).code).toBe(0);
+      expect((await call('POST', '/api/2fa/disable', { token, body: { code: totp(0) } })).code).toBe(0);
+      expect((await call<TwoFactorResetData>('GET', '/api/2fa/reset', { token })).data.pending).toBeNull();
+      expect((await audit(uid)).map((a) => [a.action, a.actor])).toEqual([
+        ['user.two_factor_reset.open', operator.email],
+        ['user.two_factor_reset.cancel', email],
+      ]);
+    });
   });
 });

@@ -16,7 +16,7 @@ import { createSession, TOKEN_HEAD } from '../../core/session.ts';
 import { passkeys, recoveryCodes, userTotp, users } from '../../db/schema/index.ts';
 import { notifySecurityEvent, recordSignIn } from '../security/index.ts';
 import { issueChallenge, liveChallenge, useChallenge } from './challenges.ts';
-import { completeDueResets } from './resets.ts';
+import { cancelReset, completeDueResets, openResetOf } from './resets.ts';
 import { sealSecret } from './secret-box.ts';
 import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpFor, totpRow, twoFactorEnabled, verifySecondFactor } from './totp.ts';
 
@@ -74,6 +74,18 @@ export class TwoFactorService {
       await tx.delete(userTotp).where(eq(userTotp.userId, userId));
     });
     void notifySecurityEvent(this.deps, userId, 'two_factor_disabled');
+    await this.closeOpenReset(userId);
+  }
+
+  /**
+   * An owner who turned two-factor off themselves has nothing left for an open reset to remove;
+   * left open, it would remove an authenticator enrolled afterwards. It is cancelled (audited).
+   */
+  private async closeOpenReset(userId: number): Promise<void> {
+    if (!(await openResetOf(this.deps, userId))) return;
+    const [user] = await this.db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
+    if (!user) return;
+    await cancelReset(this.deps, userId, { actor: user, role: 'owner', reason: 'two-factor turned off by the owner' });
   }
 
   /** Called by the password sign-in once the password was right: null = no second factor. */
