@@ -1,7 +1,11 @@
 import * as OTPAuth from 'otpauth';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectBrowser, createUser, newPhone, storedToken, t, waitForPath } from './app';
+import { errorMessages } from '@coffer/contract/errors';
+import consoleEnUS from '../../apps/console/src/locales/en-US.json';
+import consoleZhCN from '../../apps/console/src/locales/zh-CN.json';
+import { baseURL, connectBrowser, createUser, LANGS, type Lang, newPhone, storedToken, t, waitForPath, waitForToast } from './app';
+import { must, operatorToken } from './wallet-support';
 
 /** The authenticator app of the test: the same RFC 6238 library as the server. */
 function codeFor(secret: string, offsetSteps = 0): string {
@@ -16,49 +20,123 @@ describe('two-factor authentication in the browser', () => {
   });
   afterAll(() => browser?.close());
 
-  it('enrols an authenticator from the QR page, shows the recovery codes once, the withdraw page asks the code, then signs in with a code', async () => {
-    const lang = 'en-US';
-    const user = await createUser(lang);
-    const context = await newPhone(browser, lang, { token: user.token });
-    const page = await context.newPage();
-    try {
-      await page.goto('/settings');
-      await page.getByTestId('settings-2fa').click();
-      await waitForPath(page, '/settings/2fa');
-      await page.getByTestId('2fa-setup').click();
-      await page.getByTestId('2fa-qr').locator('svg').waitFor();
-      const secret = (await page.getByTestId('2fa-secret').textContent())?.trim() ?? '';
-      expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-      await page.getByTestId('2fa-code').locator('input').fill(codeFor(secret));
-      await page.getByTestId('2fa-enable').click();
-      const codes = page.getByTestId('2fa-recovery-codes').locator('li');
-      await codes.first().waitFor();
-      expect(await codes.count()).toBe(10);
-      await page.getByTestId('2fa-done').click();
-      await expect.poll(() => page.getByTestId('2fa-status').textContent()).toBe(t(lang, 'twoFactor.on'));
-      // The withdraw page now asks for the authenticator code too.
-      await page.goto('/withdraw');
-      await page.getByTestId('withdraw-totp').waitFor();
-
-      // Sign in again on a fresh phone: password, then the next code of the authenticator.
-      const fresh = await newPhone(browser, lang);
-      const login = await fresh.newPage();
+  it.each(LANGS)(
+    'enrols an authenticator from the QR page with the password, shows the recovery codes once, the withdraw page asks the code, then signs in with a code (%s)',
+    async (lang) => {
+      const user = await createUser(lang);
+      const context = await newPhone(browser, lang, { token: user.token });
+      const page = await context.newPage();
       try {
-        await login.goto('/login');
-        await login.fill('input[name=email]', user.email);
-        await login.fill('input[name=password]', user.password);
-        await login.getByTestId('login-submit').click();
-        await login.getByTestId('login-2fa-code').waitFor();
-        expect(await storedToken(login)).toBeNull();
-        await login.getByTestId('login-2fa-code').locator('input').fill(codeFor(secret, 1));
-        await login.getByTestId('login-2fa-submit').click();
-        await waitForPath(login, '/');
-        expect(await storedToken(login)).toMatch(/^Bearer /);
+        await page.goto('/settings');
+        await page.getByTestId('settings-2fa').click();
+        await waitForPath(page, '/settings/2fa');
+        await page.getByTestId('2fa-setup').click();
+        await page.getByTestId('2fa-qr').locator('svg').waitFor();
+        const secret = (await page.getByTestId('2fa-secret').textContent())?.trim() ?? '';
+        expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+        await page.getByTestId('2fa-code').locator('input').fill(codeFor(secret));
+        // Turning it on needs the password too: a wrong one is refused, the right one enrols.
+        await page.getByTestId('2fa-password').locator('input').fill('not-the-password');
+        await page.getByTestId('2fa-enable').click();
+        await waitForToast(page, errorMessages[lang][2002]);
+        await page.getByTestId('2fa-password').locator('input').fill(user.password);
+        await page.getByTestId('2fa-enable').click();
+        const codes = page.getByTestId('2fa-recovery-codes').locator('li');
+        await codes.first().waitFor();
+        expect(await codes.count()).toBe(10);
+        await page.getByTestId('2fa-done').click();
+        await expect.poll(() => page.getByTestId('2fa-status').textContent()).toBe(t(lang, 'twoFactor.on'));
+        // The withdraw page now asks for the authenticator code too.
+        await page.goto('/withdraw');
+        await page.getByTestId('withdraw-totp').waitFor();
+
+        // Sign in again on a fresh phone: password, then the next code of the authenticator.
+        const fresh = await newPhone(browser, lang);
+        const login = await fresh.newPage();
+        try {
+          await login.goto('/login');
+          await login.fill('input[name=email]', user.email);
+          await login.fill('input[name=password]', user.password);
+          await login.getByTestId('login-submit').click();
+          await login.getByTestId('login-2fa-code').waitFor();
+          expect(await storedToken(login)).toBeNull();
+          await login.getByTestId('login-2fa-code').locator('input').fill(codeFor(secret, 1));
+          await login.getByTestId('login-2fa-submit').click();
+          await waitForPath(login, '/');
+          expect(await storedToken(login)).toMatch(/^Bearer /);
+        } finally {
+          await fresh.close();
+        }
       } finally {
-        await fresh.close();
+        await context.close();
       }
-    } finally {
-      await context.close();
-    }
-  });
+    },
+  );
+
+  it.each(LANGS)(
+    'an operator opens a two-factor reset in the console; the owner sees it in the security centre and cancels it (%s)',
+    async (lang) => {
+      const user = await createUser(lang);
+      const setup = await must<{ secret: string }>('/2fa/setup', { token: user.token, method: 'POST' });
+      await must('/2fa/enable', { token: user.token, body: { code: codeFor(setup.secret), password: user.password } });
+      const uid = (await must<{ uid: number }>('/getCurrentUser', { token: user.token })).uid;
+      const ct = (key: string) => consoleText(lang, key);
+
+      const desk = await browser.newContext({
+        viewport: { width: 1440, height: 900 },
+        locale: lang,
+        baseURL: baseURL(),
+        storageState: {
+          cookies: [],
+          origins: [
+            {
+              origin: baseURL(),
+              localStorage: [
+                { name: 'coffer.console.language', value: lang },
+                { name: 'coffer.console.token', value: await operatorToken() },
+              ],
+            },
+          ],
+        },
+      });
+      const phone = await newPhone(browser, lang, { token: user.token });
+      try {
+        const admin = await desk.newPage();
+        await admin.goto(`/console/users/${uid}`);
+        await admin.getByTestId('user-2fa-reset-open').click();
+        const dialog = admin.getByRole('dialog', { name: ct('users.resetOpenTitle').replace('{{email}}', user.email) });
+        await dialog.getByLabel(ct('common.reason')).fill('e2e: lost phone, identity checked');
+        await dialog.getByRole('button', { name: ct('users.resetOpen') }).click();
+        await admin.getByTestId('user-2fa-reset-completes').waitFor();
+        await admin.getByText('e2e: lost phone, identity checked').waitFor();
+
+        const page = await phone.newPage();
+        await page.goto('/settings/security');
+        await page.getByTestId('security-2fa-reset').waitFor();
+        expect(await page.getByTestId('security-2fa-reset').textContent()).toContain(t(lang, 'security.twoFactorReset'));
+        await page.getByTestId('security-2fa-reset-cancel').click();
+        await waitForToast(page, t(lang, 'twoFactor.resetCancelled'));
+        await page.getByTestId('security-2fa-reset').waitFor({ state: 'detached' });
+
+        await admin.reload();
+        await admin.getByTestId('user-2fa-reset-open').waitFor();
+        const me = await must<{ twoFactor: boolean }>('/getCurrentUser', { token: user.token });
+        expect(me.twoFactor).toBe(true);
+      } finally {
+        await phone.close();
+        await desk.close();
+      }
+    },
+  );
 });
+
+type Tree = { [key: string]: string | Tree };
+const consoleTexts: Record<Lang, Tree> = { 'zh-CN': consoleZhCN, 'en-US': consoleEnUS };
+
+/** The console's own text for a key (its locale files), as e2e/src/console.test.ts reads them. */
+function consoleText(lang: Lang, key: string): string {
+  let node: string | Tree | undefined = consoleTexts[lang];
+  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
+  if (typeof node !== 'string') throw new Error(`no console text ${key} in ${lang}`);
+  return node;
+}

@@ -128,6 +128,16 @@ const envSchema = z.object({
     .min(1)
     .max(24 * 90)
     .default(24 * 7),
+  /**
+   * How long an operator-assisted two-factor reset waits before the authenticator is removed:
+   * the owner is mailed at once and may cancel it meanwhile (docs/security.md).
+   */
+  TWO_FACTOR_RESET_WAIT_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(72),
   /** Comma-separated e-mails that get the operator role when they register. */
   OPERATOR_EMAILS: z
     .string()

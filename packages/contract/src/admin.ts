@@ -167,6 +167,8 @@ export const adminUserDetail = adminUserSummary.extend({
   disabledAt: isoTime.nullable(),
   disabledReason: z.string().nullable(),
   twoFactor: z.boolean(),
+  /** The open operator-assisted two-factor reset: it removes the authenticator at completesAt unless cancelled. */
+  twoFactorReset: z.object({ createdAt: isoTime, completesAt: isoTime, operator: z.string(), reason: z.string() }).nullable(),
   activeSessions: z.number().int(),
   balances: z.array(adminUserBalance),
   /** The latest USER_RECENT_POSTINGS postings on the user's accounts, newest first. */
@@ -177,6 +179,13 @@ export type AdminUserDetail = z.infer<typeof adminUserDetail>;
 /** Disable or enable sign-in: 3007 for oneself or another operator, 4004 unknown uid. */
 export const userStatusBody = z.object({ reason: operatorReason });
 export type UserStatusBody = z.infer<typeof userStatusBody>;
+
+/**
+ * Open (or cancel) an operator-assisted two-factor reset: POST /api/admin/users/{uid}/two-factor-reset
+ * (and .../cancel). Opening: 3007 when two-factor is off, one is open, or for an operator.
+ */
+export const twoFactorResetBody = z.object({ reason: operatorReason });
+export type TwoFactorResetBody = z.infer<typeof twoFactorResetBody>;
 
 // ---- Adjustments log: GET /api/admin/ledger/adjustments ------------------------------------
 

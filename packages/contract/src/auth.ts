@@ -32,7 +32,13 @@ export type LoginBody = z.infer<typeof loginBody>;
 export const loginData = z.object({ token: z.string(), tokenHead: z.literal('Bearer ') });
 export type LoginData = z.infer<typeof loginData>;
 
-export const resetPasswordBody = z.object({ email, code: emailCode, password });
+/** A reset by e-mail removes the passkeys added within this many days, unless the owner unticks it. */
+export const RESET_REMOVES_PASSKEYS_DAYS = 30;
+/**
+ * A reset always signs out every session; `removeRecentPasskeys` (default yes) also removes the
+ * passkeys added in the last RESET_REMOVES_PASSKEYS_DAYS days: a thief's passkey goes with them.
+ */
+export const resetPasswordBody = z.object({ email, code: emailCode, password, removeRecentPasskeys: z.boolean().default(true) });
 export type ResetPasswordBody = z.infer<typeof resetPasswordBody>;
 
 /** Avatars are shipped presets ("preset:3") or a small data: image URL. */

@@ -28,6 +28,8 @@ export const ErrorCode = {
   TOO_MANY_STREAMS: 2011,
   /** The current password given to change it is wrong. */
   WRONG_CURRENT_PASSWORD: 2012,
+  /** This change needs a recent re-authentication (password, or the second factor): POST /api/security/reauth. */
+  REAUTH_REQUIRED: 2013,
   INSUFFICIENT_BALANCE: 3001,
   AMOUNT_OUT_OF_RANGE: 3002,
   CURRENCY_UNAVAILABLE: 3003,
@@ -78,6 +80,7 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     2010: '该账户已被停用，请联系客服',
     2011: '打开的实时连接过多，最早的连接已关闭',
     2012: '当前密码错误',
+    2013: '请先确认您的登录密码',
     3001: '余额不足',
     3002: '金额超出范围或小数位过多',
     3003: '币种或网络暂不可用',
@@ -115,6 +118,7 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     2010: 'This account is disabled, please contact support',
     2011: 'Too many live streams are open; the oldest one was closed',
     2012: 'The current password is wrong',
+    2013: 'Confirm your password first',
     3001: 'Insufficient balance',
     3002: 'Amount out of range or too many decimals',
     3003: 'Currency or network unavailable',

@@ -26,7 +26,10 @@ export const passkeyRegisterBody = z.object({
 });
 export type PasskeyRegisterBody = z.infer<typeof passkeyRegisterBody>;
 
-/** Adding or removing a passkey is a security change: with two-factor on it needs a code (2006). */
+/**
+ * Adding a passkey needs a recent re-authentication (2013); with two-factor on, a code here is
+ * one. Removing one needs a code with two-factor on (2006).
+ */
 export const passkeyRegisterOptionsBody = z.object({ code: secondFactorCode.optional() });
 export type PasskeyRegisterOptionsBody = z.infer<typeof passkeyRegisterOptionsBody>;
 

@@ -78,6 +78,9 @@ export const securityEventKind = z.enum([
   'passkey_removed',
   /** A right password, then a wrong second factor: someone knows the password. */
   'second_factor_wrong',
+  'two_factor_reset_opened',
+  'two_factor_reset_cancelled',
+  'two_factor_reset_completed',
 ]);
 export type SecurityEventKind = z.infer<typeof securityEventKind>;
 
@@ -105,3 +108,30 @@ export type ChangePasswordBody = z.input<typeof changePasswordBody>;
 
 export const changePasswordData = z.object({ signedOut: z.number().int() });
 export type ChangePasswordData = z.infer<typeof changePasswordData>;
+
+/**
+ * A recent re-authentication: the session proved the password (or, with two-factor on, an
+ * authenticator or recovery code) within this time. Adding a passkey and turning two-factor on
+ * need one, so a stolen session alone cannot add a way in (docs/decisions/035-*.md).
+ */
+export const REAUTH_SECONDS = 300;
+
+/** Exactly one of the password or a second-factor code (authenticator or recovery). */
+export const reauthBody = z
+  .object({ password: z.string().min(1).max(PASSWORD_MAX).optional(), code: secondFactorCode.optional() })
+  .refine((v) => (v.password === undefined) !== (v.code === undefined), 'the password or a code, one of them');
+export type ReauthBody = z.input<typeof reauthBody>;
+/** Until when this session's re-authentication lasts; null when it has none (or it ran out). */
+export const reauthData = z.object({ validUntil: isoTime.nullable() });
+export type ReauthData = z.infer<typeof reauthData>;
+
+/** An operator-assisted two-factor reset waiting for its time (the owner may cancel it until then). */
+export const twoFactorResetStatus = z.object({
+  id: z.number().int(),
+  createdAt: isoTime,
+  /** When the authenticator and recovery codes are removed, unless cancelled before. */
+  completesAt: isoTime,
+});
+export type TwoFactorResetStatus = z.infer<typeof twoFactorResetStatus>;
+export const twoFactorResetData = z.object({ pending: twoFactorResetStatus.nullable() });
+export type TwoFactorResetData = z.infer<typeof twoFactorResetData>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { loginData } from './auth.ts';
+import { loginData, PASSWORD_MAX } from './auth.ts';
 
 /** Authenticator (TOTP, RFC 6238) codes: 6 digits, 30 s steps, SHA-1 (what every app supports). */
 export const TOTP_DIGITS = 6;
@@ -28,7 +28,12 @@ export const twoFactorSetupData = z.object({
 });
 export type TwoFactorSetupData = z.infer<typeof twoFactorSetupData>;
 
-export const twoFactorEnableBody = z.object({ code: totpCode });
+/**
+ * The password is needed unless this session re-authenticated within REAUTH_SECONDS (2013
+ * without either, 2002 wrong): a stolen session alone cannot turn two-factor on with its own
+ * authenticator and lock the owner out.
+ */
+export const twoFactorEnableBody = z.object({ code: totpCode, password: z.string().min(1).max(PASSWORD_MAX).optional() });
 export type TwoFactorEnableBody = z.infer<typeof twoFactorEnableBody>;
 export const twoFactorEnableData = z.object({ recoveryCodes: z.array(z.string()).length(RECOVERY_CODE_COUNT) });
 export type TwoFactorEnableData = z.infer<typeof twoFactorEnableData>;

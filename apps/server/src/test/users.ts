@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { Envelope } from '@coffer/contract';
-import { createSession, TOKEN_HEAD } from '../core/session.ts';
-import { users } from '../db/schema/index.ts';
+import { eq } from 'drizzle-orm';
+import { createSession, hashToken, TOKEN_HEAD } from '../core/session.ts';
+import { sessions, users } from '../db/schema/index.ts';
 import { adjustBalance } from '../ledger/adjust.ts';
 import type { TestApp } from './harness.ts';
 
@@ -19,7 +20,14 @@ export interface TestUser {
  */
 export async function createUser(
   t: Pick<TestApp, 'database'>,
-  opts: { email?: string; role?: 'user' | 'operator'; nickname?: string; avatar?: string | null } = {},
+  opts: {
+    email?: string;
+    role?: 'user' | 'operator';
+    nickname?: string;
+    avatar?: string | null;
+    /** The session proved the password just now (core/reauth.ts): it may add a passkey or turn two-factor on. */
+    reauthenticated?: boolean;
+  } = {},
 ): Promise<TestUser> {
   const email = (opts.email ?? `u-${crypto.randomBytes(5).toString('hex')}@test.coffer`).toLowerCase();
   const nickname = opts.nickname ?? email.split('@')[0]!;
@@ -28,6 +36,12 @@ export async function createUser(
     .values({ email, passwordHash: 'test-user-no-password', nickname, avatar: opts.avatar ?? null, role: opts.role ?? 'user' })
     .returning({ id: users.id });
   const token = await createSession(t.database.db, row!.id, 24, {});
+  if (opts.reauthenticated) {
+    await t.database.db
+      .update(sessions)
+      .set({ reauthenticatedAt: new Date() })
+      .where(eq(sessions.tokenHash, hashToken(token)));
+  }
   return { uid: row!.id, email, nickname, token: TOKEN_HEAD + token };
 }
 

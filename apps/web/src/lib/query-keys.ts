@@ -69,8 +69,11 @@ export const queryKeys = {
     article: (id: Id, language: string) => ['help', 'article', id, language] as const,
   },
   passkeys: ['passkeys'] as const,
+  /** This session's recent re-authentication (adding a passkey needs one). */
+  reauth: ['reauth'] as const,
   security: {
     all: ['security'] as const,
+    twoFactorReset: ['security', 'twoFactorReset'] as const,
     sessions: ['security', 'sessions'] as const,
     signIns: (pageSize: number) => ['security', 'signins', pageSize] as const,
     antiPhishing: ['security', 'antiPhishing'] as const,

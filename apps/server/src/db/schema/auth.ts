@@ -38,6 +38,8 @@ export const sessions = pgTable(
     ip: text('ip'),
     /** Written at most once a minute per session (core/session.ts; migration 0015). */
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+    /** When this session last proved the password or second factor (core/reauth.ts; migration 0032). */
+    reauthenticatedAt: timestamp('reauthenticated_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('sessions_token_hash_key').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
 );

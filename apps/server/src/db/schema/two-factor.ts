@@ -45,3 +45,22 @@ export const authChallenges = pgTable('auth_challenges', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
 });
+
+/**
+ * Operator-assisted two-factor resets (migration 0032): open until completes_at, when the
+ * authenticator and recovery codes are removed (completed_at), unless cancelled first.
+ */
+export const twoFactorResets = pgTable('two_factor_resets', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  userId: bigint('user_id', { mode: 'number' })
+    .notNull()
+    .references(() => users.id),
+  operatorUserId: bigint('operator_user_id', { mode: 'number' }).references(() => users.id),
+  operator: text('operator').notNull(),
+  reason: text('reason').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  completesAt: timestamp('completes_at', { withTimezone: true }).notNull(),
+  cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+  cancelledBy: text('cancelled_by'),
+  completedAt: timestamp('completed_at', { withTimezone: true }),
+});

@@ -14,6 +14,9 @@ export const LOGIN_PER_IP = { max: 30, windowMs: 60_000 } as const;
 /** Per (address, client IP): HTTP 429 beyond it, even with the right password. */
 export const LOGIN_PER_ADDRESS_AND_IP = { max: 10, windowMs: 15 * 60_000 } as const;
 
+/** The key of that count: /api/login and a re-authentication's password (reauth.ts) share it. */
+export const loginPerAddressAndIpKey = (email: string, ip: string) => `login:${email}|${ip}`;
+
 /**
  * Per address, from any IP: the first `freeAttempts` failed or pending attempts in the window
  * cost nothing; then each attempt waits baseMs, doubling, at most maxMs, before the password

@@ -1,4 +1,6 @@
 import {
+  reauthBody,
+  reauthData,
   apiResponse,
   currentUser,
   emptyData,
@@ -19,7 +21,8 @@ import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
 import { requireSession } from '../../core/session.ts';
 import { onCodeGuessCapReached } from './email-codes.ts';
-import { LOGIN_PER_ADDRESS_AND_IP, LOGIN_PER_IP } from './login-limits.ts';
+import { LOGIN_PER_ADDRESS_AND_IP, LOGIN_PER_IP, loginPerAddressAndIpKey } from './login-limits.ts';
+import { reauthenticate, reauthStatus } from './reauth.ts';
 import { AuthService, type ClientInfo } from './service.ts';
 
 const tags = ['auth'];
@@ -52,7 +55,7 @@ export async function authRoutes(fastify: FastifyInstance) {
     ? app.createRateLimit({
         max: LOGIN_PER_ADDRESS_AND_IP.max,
         timeWindow: LOGIN_PER_ADDRESS_AND_IP.windowMs,
-        keyGenerator: (req) => `login:${(req.body as { email: string }).email}|${normalizeIP(req.ip)}`,
+        keyGenerator: (req) => loginPerAddressAndIpKey((req.body as { email: string }).email, normalizeIP(req.ip)),
       })
     : undefined;
 
@@ -159,6 +162,43 @@ export async function authRoutes(fastify: FastifyInstance) {
       await service.resetPassword(request.body, locale, clientInfo(request));
       return ok(null, locale);
     },
+  );
+
+  app.post(
+    '/security/reauth',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: 'Confirm the password (or, with two-factor on, a code) for this session: it lasts REAUTH_SECONDS (300 s)',
+        description:
+          'Adding a passkey and turning two-factor on need it (2013 without). Body: password, or code (authenticator or ' +
+          'recovery code, only with two-factor on: 3007 otherwise). 2002 wrong password: counted with /api/login per ' +
+          'address and IP (10 per 15 minutes, then 1002, HTTP 429) and slowed down per address alike, and listed in the ' +
+          'sign-in history. 2007 wrong code (second-factor tries). Answers until when it lasts.',
+        security: signedIn,
+        body: reauthBody,
+        response: apiResponse(reauthData),
+      },
+    },
+    async (request) => {
+      const client = clientInfo(request);
+      return ok(await reauthenticate(app.deps, request.user, request.body, client), client.locale);
+    },
+  );
+
+  app.get(
+    '/security/reauth',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: "Until when this session's re-authentication lasts (validUntil null: none, or it ran out)",
+        security: signedIn,
+        response: apiResponse(reauthData),
+      },
+    },
+    async (request) => ok(await reauthStatus(app.deps, request.user.sessionId), requestLocale(request)),
   );
 
   app.post(

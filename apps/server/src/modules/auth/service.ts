@@ -7,18 +7,19 @@ import {
   type LoginBody,
   type LoginData,
   NICKNAME_MAX,
+  RESET_REMOVES_PASSKEYS_DAYS,
   type RegisterBody,
   type ResetPasswordBody,
   type SendMailQuery,
   type UpdateUserInfoBody,
 } from '@coffer/contract';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { MailingDeps } from '../../core/deps.ts';
 import { BizError, invalid } from '../../core/errors.ts';
 import { announceRevoked, assertSignInAllowed, createSession, type SessionUser, TOKEN_HEAD } from '../../core/session.ts';
-import { sessions, users } from '../../db/schema/index.ts';
+import { passkeys, sessions, users } from '../../db/schema/index.ts';
 import { sqlState } from '../../ledger/sql-errors.ts';
 import {
   assertCodesAllowed,
@@ -204,16 +205,25 @@ export class AuthService {
     if (!user) throw new BizError(ErrorCode.WRONG_EMAIL_CODE);
     const passwordHash = await hashPassword(body.password);
     // New password and the end of every old session belong together: a reset after a
-    // stolen password must also throw the thief out.
-    const revoked = await this.db.transaction(async (tx) => {
+    // stolen password must also throw the thief out, and (unless the owner unticked it) the
+    // passkeys added lately, which a thief holding a session could have added.
+    const { revoked, removedPasskeys } = await this.db.transaction(async (tx) => {
       await consumeEmailCode(tx, codeId);
       const now = new Date();
       await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
-      return tx
+      const ended = await tx
         .update(sessions)
         .set({ revokedAt: now })
         .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)))
         .returning({ id: sessions.id });
+      if (!body.removeRecentPasskeys) return { revoked: ended, removedPasskeys: 0 };
+      const gone = await tx
+        .delete(passkeys)
+        .where(
+          and(eq(passkeys.userId, user.id), gt(passkeys.createdAt, sql`now() - make_interval(days => ${RESET_REMOVES_PASSKEYS_DAYS})`)),
+        )
+        .returning({ id: passkeys.id });
+      return { revoked: ended, removedPasskeys: gone.length };
     });
     // Their open event streams end now, not at their next heartbeat.
     announceRevoked(
@@ -221,6 +231,7 @@ export class AuthService {
       revoked.map((r) => r.id),
     );
     void notifySecurityEvent(this.deps, user.id, 'password_reset', client, this.log);
+    if (removedPasskeys > 0) void notifySecurityEvent(this.deps, user.id, 'passkey_removed', client, this.log);
   }
 
   /**

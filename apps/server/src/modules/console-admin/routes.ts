@@ -18,6 +18,7 @@ import {
   swapPairUpdateData,
   uidParams,
   userStatusBody,
+  twoFactorResetBody,
 } from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -29,6 +30,7 @@ import { dashboard } from './dashboard.ts';
 import { adjustmentsPage, runLedgerAudit } from './ledger.ts';
 import { listHouseLimits, listPairs, setHouseLimitAsOperator, updatePair } from './swap-settings.ts';
 import { searchUsers, setUserDisabled, userDetail } from './users.ts';
+import { cancelReset, openReset } from '../two-factor/index.ts';
 
 const tags = ['admin'];
 const security = [{ token: [] }];
@@ -134,7 +136,7 @@ export async function consoleAdminRoutes(fastify: FastifyInstance) {
         response: apiResponse(adminUserDetail),
       },
     },
-    async (request) => ok(await userDetail(database, request.params.uid), requestLocale(request)),
+    async (request) => ok(await userDetail(app.deps, request.params.uid), requestLocale(request)),
   );
 
   for (const action of ['disable', 'enable'] as const) {
@@ -157,11 +159,56 @@ export async function consoleAdminRoutes(fastify: FastifyInstance) {
       },
       async (request) =>
         ok(
-          await setUserDisabled(database, request.user, request.params.uid, action === 'disable', request.body.reason),
+          await setUserDisabled(app.deps, request.user, request.params.uid, action === 'disable', request.body.reason),
           requestLocale(request),
         ),
     );
   }
+
+  app.post(
+    '/admin/users/:uid/two-factor-reset',
+    {
+      ...guard,
+      schema: {
+        tags,
+        security,
+        summary: "Open a reset of a user's two-factor (an owner who lost the authenticator and the recovery codes)",
+        description:
+          `${ROLE} The owner is mailed at once and may cancel it; after TWO_FACTOR_RESET_WAIT_HOURS (72 by default) the ` +
+          'authenticator and recovery codes are removed and the owner is mailed again. Audited. 3007 two-factor off, a ' +
+          'reset already open, oneself or another operator; 4004 unknown uid. Answers the user.',
+        params: uidParams,
+        body: twoFactorResetBody,
+        response: apiResponse(adminUserDetail),
+      },
+    },
+    async (request) => {
+      const { uid } = request.params;
+      await openReset(app.deps, request.user, uid, request.body.reason, app.deps.config.TWO_FACTOR_RESET_WAIT_HOURS);
+      return ok(await userDetail(app.deps, uid), requestLocale(request));
+    },
+  );
+
+  app.post(
+    '/admin/users/:uid/two-factor-reset/cancel',
+    {
+      ...guard,
+      schema: {
+        tags,
+        security,
+        summary: "Cancel a user's open two-factor reset",
+        description: `${ROLE} The owner is mailed; audited. 4004 unknown uid or no open reset. Answers the user.`,
+        params: uidParams,
+        body: twoFactorResetBody,
+        response: apiResponse(adminUserDetail),
+      },
+    },
+    async (request) => {
+      const { uid } = request.params;
+      await cancelReset(app.deps, uid, { actor: request.user, role: 'operator', reason: request.body.reason });
+      return ok(await userDetail(app.deps, uid), requestLocale(request));
+    },
+  );
 
   app.get(
     '/admin/swap/pairs',

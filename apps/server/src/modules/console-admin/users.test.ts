@@ -106,6 +106,7 @@ describe('console: users', () => {
     const second = (await login(email)).data;
     const secondToken = second.tokenHead + second.token;
     const key = new SoftAuthenticator(origin, 'localhost');
+    expect((await call('POST', '/api/security/reauth', { token: first, body: { password } })).code).toBe(0);
     const options = await call<PasskeyOptionsData>('POST', '/api/passkeys/register/options', { token: first, body: {} });
     const added = await call<PasskeyItem>('POST', '/api/passkeys/register', {
       token: first,

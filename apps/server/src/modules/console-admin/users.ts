@@ -1,10 +1,12 @@
 import { type AdminUserDetail, type AdminUserPage, type AdminUserSummary, ErrorCode, USER_RECENT_POSTINGS } from '@coffer/contract';
 import { trimDecimal } from '@coffer/contract';
 import { BizError, notFound } from '../../core/errors.ts';
+import type { MailingDeps } from '../../core/deps.ts';
 import { operatorOf, recordOperatorAction } from '../../core/operator-audit.ts';
 import { announceRevoked, type SessionUser } from '../../core/session.ts';
 import type { Database } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import { completeDueResets, openResetOf } from '../two-factor/index.ts';
 import { likeEscape } from './audit-trail.ts';
 
 interface UserRow {
@@ -48,8 +50,11 @@ export async function searchUsers(
   return { list: rows.map(toSummary), total: count?.total ?? 0, page: q.page, pageSize: q.pageSize };
 }
 
-/** One user as the console shows it; 4004 for an unknown uid. */
-export async function userDetail(database: Database, uid: number): Promise<AdminUserDetail> {
+/** One user as the console shows it; 4004 for an unknown uid. A two-factor reset that is due completes first. */
+export async function userDetail(deps: MailingDeps, uid: number): Promise<AdminUserDetail> {
+  const { database } = deps;
+  await completeDueResets(deps, uid);
+  const reset = await openResetOf(deps, uid);
   const [user] = await database.sql.query<
     UserRow & { language: string | null; disabled_reason: string | null; two_factor: boolean; sessions: number }
   >(
@@ -95,6 +100,9 @@ export async function userDetail(database: Database, uid: number): Promise<Admin
     disabledAt: user.disabled_at === null ? null : iso(user.disabled_at),
     disabledReason: user.disabled_reason,
     twoFactor: user.two_factor === true,
+    twoFactorReset: reset
+      ? { createdAt: iso(reset.created_at), completesAt: iso(reset.completes_at), operator: reset.operator, reason: reset.reason }
+      : null,
     activeSessions: Number(user.sessions),
     balances: balances.map((b) => ({
       currencyId: b.currency_id,
@@ -122,12 +130,13 @@ export async function userDetail(database: Database, uid: number): Promise<Admin
  * operator can change neither themselves nor another operator (3007); already so is 3007 too.
  */
 export async function setUserDisabled(
-  database: Database,
+  deps: MailingDeps,
   operator: Pick<SessionUser, 'id' | 'email'>,
   uid: number,
   disable: boolean,
   reason: string,
 ): Promise<AdminUserDetail> {
+  const { database } = deps;
   const revoked = await inTransaction(database, async (q) => {
     const [user] = await q<{ role: string; disabled_at: Date | string | null; disabled_reason: string | null }>(
       'select role, disabled_at, disabled_reason from users where id = $1 for update',
@@ -162,5 +171,5 @@ export async function setUserDisabled(
     return sessions.map((s) => Number(s.id));
   });
   announceRevoked(database.db, revoked);
-  return userDetail(database, uid);
+  return userDetail(deps, uid);
 }

@@ -46,7 +46,7 @@ describe('passkeys (WebAuthn)', () => {
   });
 
   it('registers, lists and removes passkeys; a removed one no longer signs in', async () => {
-    const u = await createUser(t);
+    const u = await createUser(t, { reauthenticated: true });
     const key = new SoftAuthenticator(origin, 'localhost');
     const created = await register(u.token, key, 'My phone');
     expect(created).toMatchObject({ code: 0, data: { name: 'My phone', lastUsedAt: null } });
@@ -55,7 +55,7 @@ describe('passkeys (WebAuthn)', () => {
     const list = await call<PasskeyItem[]>('GET', '/api/passkeys', { token: u.token });
     expect(list.data.map((p) => p.name)).toEqual(['My phone']);
     // Someone else's passkey cannot be removed.
-    const other = await createUser(t);
+    const other = await createUser(t, { reauthenticated: true });
     expect((await call('POST', '/api/passkeys/remove', { token: other.token, body: { id: created.data.id } })).code).toBe(4004);
 
     const signedIn = await passwordless(key);
@@ -70,7 +70,7 @@ describe('passkeys (WebAuthn)', () => {
   });
 
   it('refuses a wrong origin, an unknown passkey and a reused challenge', async () => {
-    const u = await createUser(t);
+    const u = await createUser(t, { reauthenticated: true });
     const key = new SoftAuthenticator(origin, 'localhost');
     expect((await register(u.token, key)).code).toBe(0);
     expect((await passwordless(key, { origin: 'http://evil.localhost:8080' })).code).toBe(2009);
@@ -89,14 +89,16 @@ describe('passkeys (WebAuthn)', () => {
     const token = await signUp(t, email, password);
     const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token });
     const code = totpFor(setup.data.secret, 'x').generate({ timestamp: Date.now() - 30_000 });
-    expect((await call('POST', '/api/2fa/enable', { token, body: { code } })).code).toBe(0);
+    expect((await call('POST', '/api/2fa/enable', { token, body: { code, password } })).code).toBe(0);
     const key = new SoftAuthenticator(origin, 'localhost');
-    // With two-factor on, adding a passkey is a security change: it needs a code.
-    expect((await call('POST', '/api/passkeys/register/options', { token, body: {} })).code).toBe(2006);
+    // The password in /2fa/enable was a re-authentication; once it is older than 5 minutes,
+    // adding a passkey needs a new one: with two-factor on, a code given here is one.
+    await t.database.sql.query("update sessions set reauthenticated_at = now() - interval '6 minutes'");
+    expect((await call('POST', '/api/passkeys/register/options', { token, body: {} })).code).toBe(2013);
     expect((await call('POST', '/api/passkeys/register/options', { token, body: { code } })).code).toBe(2007); // replayed
     expect((await register(token, key, undefined, totpFor(setup.data.secret, 'x').generate())).code).toBe(0);
     // A passkey of another account does not complete this sign-in.
-    const stranger = await createUser(t);
+    const stranger = await createUser(t, { reauthenticated: true });
     const strangerKey = new SoftAuthenticator(origin, 'localhost');
     expect((await register(stranger.token, strangerKey)).code).toBe(0);
 
@@ -124,7 +126,7 @@ describe('passkeys (WebAuthn)', () => {
   });
 
   it('removing a passkey needs a code when two-factor is on', async () => {
-    const u = await createUser(t);
+    const u = await createUser(t, { reauthenticated: true });
     const key = new SoftAuthenticator(origin, 'localhost');
     const created = await register(u.token, key);
     const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token: u.token });

@@ -45,14 +45,15 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'Options for navigator.credentials.create (startRegistration) and the challenge token',
         description:
-          'Discoverable credential, user verification required; at most 20 passkeys (3009). With two-factor on, ' +
-          'code (authenticator or recovery) is required: 2006 without, 2007 wrong or replayed.',
+          'Discoverable credential, user verification required; at most 20 passkeys (3009). Needs a recent ' +
+          're-authentication of this session (POST /api/security/reauth, 300 s): 2013 without. With two-factor on, ' +
+          'code (authenticator or recovery) here counts as one: 2007 wrong or replayed.',
         security: signedIn,
         body: passkeyRegisterOptionsBody,
         response: apiResponse(passkeyOptionsData),
       },
     },
-    async (request) => ok(await service.registrationOptions(request.user.id, request.body.code), requestLocale(request)),
+    async (request) => ok(await service.registrationOptions(request.user, request.body.code), requestLocale(request)),
   );
 
   app.post(
@@ -62,13 +63,15 @@ export async function passkeyRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         summary: "Register the authenticator's answer as a passkey",
-        description: '2009 when it cannot be verified (or is registered already); 2008 for a used or expired challenge.',
+        description:
+          '2009 when it cannot be verified (or is registered already); 2008 for a used or expired challenge; 2013 when ' +
+          "the session's re-authentication ran out meanwhile.",
         security: signedIn,
         body: passkeyRegisterBody,
         response: apiResponse(passkeyItem),
       },
     },
-    async (request) => ok(await service.register(request.user.id, request.body), requestLocale(request)),
+    async (request) => ok(await service.register(request.user, request.body), requestLocale(request)),
   );
 
   app.post(

@@ -22,6 +22,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { MailingDeps } from '../../core/deps.ts';
 import { BizError, notFound } from '../../core/errors.ts';
+import { markReauthenticated, requireRecentReauth } from '../../core/reauth.ts';
 import { hashToken } from '../../core/session.ts';
 import { authChallenges, passkeys, users } from '../../db/schema/index.ts';
 import { notifySecurityEvent, recordWrongSecondFactor } from '../security/index.ts';
@@ -32,6 +33,7 @@ import {
   requireSecondFactor,
   type TwoFactorDeps,
   TwoFactorService,
+  twoFactorEnabled,
 } from '../two-factor/index.ts';
 
 /** A registration or passwordless ceremony must finish within this time. */
@@ -76,9 +78,17 @@ export class PasskeyService {
     return rows.map(toItem);
   }
 
-  /** With two-factor on, a code first (2006 without, 2007 wrong): a stolen session alone cannot add a way in. */
-  async registrationOptions(userId: number, code: string | undefined): Promise<PasskeyOptionsData> {
-    await requireSecondFactor(this.deps.database, userId, code);
+  /**
+   * Needs a recent re-authentication of this session (2013 without): a stolen session alone
+   * cannot add a way in. With two-factor on, a code given here (2007 wrong) is one.
+   */
+  async registrationOptions(session: { id: number; sessionId: number }, code: string | undefined): Promise<PasskeyOptionsData> {
+    const userId = session.id;
+    if (code !== undefined && (await twoFactorEnabled(this.deps.database, userId))) {
+      await requireSecondFactor(this.deps.database, userId, code);
+      await markReauthenticated(this.db, session.sessionId);
+    }
+    await requireRecentReauth(this.db, session.sessionId);
     const [user] = await this.db.select().from(users).where(eq(users.id, userId)).limit(1);
     if (!user) throw new BizError(ErrorCode.NOT_SIGNED_IN);
     const existing = await this.db.select().from(passkeys).where(eq(passkeys.userId, userId));
@@ -97,7 +107,10 @@ export class PasskeyService {
     return { challenge, options: options as unknown as Record<string, unknown> };
   }
 
-  async register(userId: number, body: PasskeyRegisterBody): Promise<PasskeyItem> {
+  /** The re-authentication must still be recent when the answer comes (2013). */
+  async register(session: { id: number; sessionId: number }, body: PasskeyRegisterBody): Promise<PasskeyItem> {
+    const userId = session.id;
+    await requireRecentReauth(this.db, session.sessionId);
     const row = await this.takeChallenge('passkey_register', body.challenge);
     if (row.userId !== userId) throw new BizError(ErrorCode.SECOND_FACTOR_EXPIRED);
     let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;

@@ -34,6 +34,9 @@ const copy: Record<
       passkey_added: 'Coffer：已添加通行密钥',
       passkey_removed: 'Coffer：已删除通行密钥',
       second_factor_wrong: 'Coffer：有人知道您的密码',
+      two_factor_reset_opened: 'Coffer：客服已为您的账户发起两步验证重置',
+      two_factor_reset_cancelled: 'Coffer：两步验证重置已取消',
+      two_factor_reset_completed: 'Coffer：两步验证已被重置',
     },
     what: {
       new_sign_in: '您的 Coffer 账户刚刚在一台新的设备或网络上登录。',
@@ -45,6 +48,10 @@ const copy: Record<
       passkey_removed: '您的 Coffer 账户刚刚删除了一个通行密钥。',
       second_factor_wrong:
         '有人刚刚用正确的密码登录您的 Coffer 账户，但两步验证（动态码、恢复码或通行密钥）没有通过，所以没有登录成功。这说明对方知道您的密码。',
+      two_factor_reset_opened:
+        '客服刚刚为您的 Coffer 账户发起了两步验证重置：等待期结束后，身份验证器和恢复码将被移除。等待期内您可以在「设置 › 账户安全」中取消，剩余时间也显示在那里。如果您没有联系客服，请立即取消并修改密码。',
+      two_factor_reset_cancelled: '您的 Coffer 账户的两步验证重置已取消，身份验证器和恢复码保持不变。',
+      two_factor_reset_completed: '您的 Coffer 账户的两步验证已按客服重置移除（身份验证器和恢复码）。登录后请重新开启两步验证。',
     },
     where: (d) =>
       `时间：${d.at.toISOString().replace('T', ' ').slice(0, 19)} UTC` +
@@ -62,6 +69,9 @@ const copy: Record<
       passkey_added: 'Coffer: a passkey was added',
       passkey_removed: 'Coffer: a passkey was removed',
       second_factor_wrong: 'Coffer: someone knows your password',
+      two_factor_reset_opened: 'Coffer: support opened a two-step verification reset',
+      two_factor_reset_cancelled: 'Coffer: the two-step verification reset was cancelled',
+      two_factor_reset_completed: 'Coffer: two-step verification was reset',
     },
     what: {
       new_sign_in: 'Your Coffer account was just signed in to from a new device or network.',
@@ -73,6 +83,12 @@ const copy: Record<
       passkey_removed: 'A passkey was just removed from your Coffer account.',
       second_factor_wrong:
         'Your Coffer password was entered correctly just now, but the second step (authenticator code, recovery code or passkey) failed, so nobody was signed in. Whoever tried knows your password.',
+      two_factor_reset_opened:
+        'Support just opened a two-step verification reset for your Coffer account: when the waiting period ends, the authenticator and recovery codes are removed. Until then you can cancel it in Settings › Security, where the time left is shown. If you did not contact support, cancel it now and change your password.',
+      two_factor_reset_cancelled:
+        'The two-step verification reset of your Coffer account was cancelled; the authenticator and recovery codes stay.',
+      two_factor_reset_completed:
+        'Two-step verification of your Coffer account was removed by the support reset (authenticator and recovery codes). Turn it on again once signed in.',
     },
     where: (d) =>
       `Time: ${d.at.toISOString().replace('T', ' ').slice(0, 19)} UTC` +

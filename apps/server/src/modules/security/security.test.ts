@@ -262,7 +262,8 @@ describe('security centre', () => {
     const codeOf = (secret: string, offset = 0) => totpFor(secret, 'x').generate({ timestamp: Date.now() + offset * 30_000 });
     const setup = await call<{ secret: string }>('POST', '/api/2fa/setup', { token, body: {} });
     expect(setup.code).toBe(0);
-    expect((await call('POST', '/api/2fa/enable', { token, body: { code: codeOf(setup.data.secret, -1) } })).code).toBe(0);
+    const enable = { code: codeOf(setup.data.secret, -1), password: 'dave-password' };
+    expect((await call('POST', '/api/2fa/enable', { token, body: enable })).code).toBe(0);
     expect(await mailsWith('dave@coffer.test', 'two-step verification turned on')).toHaveLength(1);
 
     const first = await call<{ secondFactor: { challenge: string } }>('POST', '/api/login', {

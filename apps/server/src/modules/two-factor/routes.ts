@@ -7,13 +7,16 @@ import {
   twoFactorDisableBody,
   twoFactorEnableBody,
   twoFactorEnableData,
+  twoFactorResetData,
   twoFactorSetupData,
 } from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requestLocale } from '../../core/locale.ts';
+import { reauthenticate } from '../auth/index.ts';
 import { ok } from '../../core/reply.ts';
 import { loadTwoFactorKey, registerTwoFactorKey } from './secret-box.ts';
+import { cancelReset, completeDueResets, pendingReset, RESET_SWEEP_INTERVAL_MS } from './resets.ts';
 import { TwoFactorService } from './service.ts';
 
 const tags = ['two-factor'];
@@ -25,6 +28,7 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
   const { config, database } = app.deps;
   registerTwoFactorKey(database, loadTwoFactorKey(config));
   const service = new TwoFactorService(app.deps);
+  scheduleResetCompletion(app);
   const perIp = (max: number, timeWindow: number) => (config.RATE_LIMIT ? { max, timeWindow } : false);
   const codeTries =
     'Codes are checked against 10 tries per account and 15 minutes (right codes give theirs back; then 1002, HTTP 429). ' +
@@ -52,13 +56,21 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         summary: 'Confirm enrolment with a first code; answers ten one-time recovery codes (shown once)',
-        description: `3007 without a pending setup or when already on. ${codeTries}`,
+        description:
+          'Needs the password in the body or a recent re-authentication of this session (POST /api/security/reauth, ' +
+          `300 s): 2013 without, 2002 wrong password (counted as a sign-in). 3007 without a pending setup or when already on. ${codeTries}`,
         security: signedIn,
         body: twoFactorEnableBody,
         response: apiResponse(twoFactorEnableData),
       },
     },
-    async (request) => ok(await service.enable(request.user.id, request.body.code), requestLocale(request)),
+    async (request) => {
+      const { password, code } = request.body;
+      if (password !== undefined) {
+        await reauthenticate(app.deps, request.user, { password }, { ip: request.ip, userAgent: request.headers['user-agent'] });
+      }
+      return ok(await service.enable(request.user, code), requestLocale(request));
+    },
   );
 
   app.post(
@@ -76,6 +88,39 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       await service.disable(request.user.id, request.body.code);
+      return ok(null, requestLocale(request));
+    },
+  );
+
+  app.get(
+    '/2fa/reset',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: "The account's open operator-assisted two-factor reset, if any (pending null: none)",
+        description: 'Opened by support for an owner who lost the authenticator; it completes at completesAt unless cancelled.',
+        security: signedIn,
+        response: apiResponse(twoFactorResetData),
+      },
+    },
+    async (request) => ok({ pending: await pendingReset(app.deps, request.user.id) }, requestLocale(request)),
+  );
+
+  app.post(
+    '/2fa/reset/cancel',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        summary: "Cancel the account's open two-factor reset (the authenticator and recovery codes stay)",
+        description: '4004 when none is open. The owner is mailed; the cancellation is in the operator audit trail.',
+        security: signedIn,
+        response: apiResponse(emptyData),
+      },
+    },
+    async (request) => {
+      await cancelReset(app.deps, request.user.id, { actor: request.user, role: 'owner', reason: null });
       return ok(null, requestLocale(request));
     },
   );
@@ -118,4 +163,15 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
       return ok(await service.loginSecondFactor(request.body, client), requestLocale(request));
     },
   );
+}
+
+/** Completes the due two-factor resets every RESET_SWEEP_INTERVAL_MS while the app runs (also on sign-in and on reading them). */
+function scheduleResetCompletion(app: FastifyInstance): void {
+  const timer = setInterval(() => {
+    completeDueResets(app.deps).catch((err: unknown) =>
+      app.log.warn({ error: err instanceof Error ? err.message : String(err) }, 'two-factor reset completion failed'),
+    );
+  }, RESET_SWEEP_INTERVAL_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
 }

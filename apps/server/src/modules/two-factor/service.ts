@@ -12,10 +12,12 @@ import { eq } from 'drizzle-orm';
 import type { Config } from '../../config.ts';
 import type { MailingDeps } from '../../core/deps.ts';
 import { BizError } from '../../core/errors.ts';
+import { requireRecentReauth } from '../../core/reauth.ts';
 import { createSession, TOKEN_HEAD } from '../../core/session.ts';
 import { passkeys, recoveryCodes, userTotp, users } from '../../db/schema/index.ts';
 import { notifySecurityEvent, recordSignIn, recordWrongSecondFactor } from '../security/index.ts';
 import { issueChallenge, liveChallenge, useChallenge } from './challenges.ts';
+import { cancelReset, completeDueResets, openResetOf } from './resets.ts';
 import { sealSecret } from './secret-box.ts';
 import { passStepUp } from './step-up.ts';
 import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpFor, totpRow, twoFactorEnabled, verifySecondFactor } from './totp.ts';
@@ -46,10 +48,16 @@ export class TwoFactorService {
     return { secret, uri: totpFor(secret, email, this.deps.config.PRODUCT_NAME).toString() };
   }
 
-  /** The first right code turns two-factor on; answers the ten recovery codes (shown once). */
-  async enable(userId: number, code: string): Promise<TwoFactorEnableData> {
+  /**
+   * The first right code turns two-factor on; answers the ten recovery codes (shown once).
+   * Needs a recent re-authentication of the session (2013): a stolen session alone cannot
+   * put its own authenticator in and lock the owner out.
+   */
+  async enable(session: { id: number; sessionId: number }, code: string): Promise<TwoFactorEnableData> {
+    const userId = session.id;
     const row = await totpRow(this.deps.database, userId);
     if (!row || row.enabledAt) throw new BizError(ErrorCode.NOT_ALLOWED_IN_STATE);
+    await requireRecentReauth(this.db, session.sessionId);
     await verifySecondFactor(this.deps.database, userId, code, { recovery: false, pending: true });
     const codes = newRecoveryCodes();
     await this.db.transaction(async (tx) => {
@@ -70,6 +78,18 @@ export class TwoFactorService {
       await tx.update(users).set({ stepUpSwaps: false }).where(eq(users.id, userId));
     });
     void notifySecurityEvent(this.deps, userId, 'two_factor_disabled');
+    await this.closeOpenReset(userId);
+  }
+
+  /**
+   * An owner who turned two-factor off themselves has nothing left for an open reset to remove;
+   * left open, it would remove an authenticator enrolled afterwards. It is cancelled (audited).
+   */
+  private async closeOpenReset(userId: number): Promise<void> {
+    if (!(await openResetOf(this.deps, userId))) return;
+    const [user] = await this.db.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, userId)).limit(1);
+    if (!user) return;
+    await cancelReset(this.deps, userId, { actor: user, role: 'owner', reason: 'two-factor turned off by the owner' });
   }
 
   /**
@@ -87,6 +107,8 @@ export class TwoFactorService {
 
   /** Called by the password sign-in once the password was right: null = no second factor. */
   async secondFactorFor(userId: number): Promise<SecondFactorRequired | null> {
+    // An operator-assisted reset that is due ends here at the latest (resets.ts).
+    await completeDueResets(this.deps, userId);
     if (!(await twoFactorEnabled(this.deps.database, userId))) return null;
     const challenge = await issueChallenge(this.db, 'second_factor', userId, SECOND_FACTOR_CHALLENGE_SECONDS);
     const keys = await this.db.select({ id: passkeys.id }).from(passkeys).where(eq(passkeys.userId, userId)).limit(1);

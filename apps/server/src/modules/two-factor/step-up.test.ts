@@ -60,7 +60,8 @@ describe('step-up: one second-factor policy for every money action', () => {
   }
 
   async function victimAndAccomplice() {
-    const victim = await createUser(t);
+    // Turning two-factor on needs a recent password (decision 035): the owner gave it.
+    const victim = await createUser(t, { reauthenticated: true });
     const accomplice = await createUser(t);
     await fund(t, victim.uid, 'USDT', '500');
     const { secret, recoveryCodes } = await enrol(victim);

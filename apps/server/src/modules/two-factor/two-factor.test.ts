@@ -45,13 +45,14 @@ describe('two-factor authentication (TOTP)', () => {
   async function passwordUser() {
     const email = `tf-${Math.random().toString(36).slice(2, 8)}@example.com`;
     const token = await signUp(t, email, password);
+    expect((await call('POST', '/api/security/reauth', { token, body: { password } })).code).toBe(0);
     return { email, token };
   }
 
   const me = async (token: string) => (await call<CurrentUser>('GET', '/api/getCurrentUser', { token })).data;
 
   it('enrols: secret and otpauth URI once, a wrong first code is refused, the right one answers 10 recovery codes', async () => {
-    const u = await createUser(t);
+    const u = await createUser(t, { reauthenticated: true });
     expect((await me(u.token)).twoFactor).toBe(false);
     const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token: u.token });
     expect(setup.code).toBe(0);
@@ -130,7 +131,7 @@ describe('two-factor authentication (TOTP)', () => {
   });
 
   it('withdrawals need the code when two-factor is on (2006 without, 2007 wrong)', async () => {
-    const u = await createUser(t);
+    const u = await createUser(t, { reauthenticated: true });
     await fund(t, u.uid, 'ETH', '10');
     const eth = (await call<Network[]>('GET', '/api/currency/onchain')).data.find((n) => n.code === 'ETH')!;
     const { secret } = await enrol(u.token);
@@ -161,7 +162,7 @@ describe('two-factor authentication (TOTP)', () => {
   });
 
   it('caps code tries per account: after 10 wrong codes even the right one is refused (1002)', async () => {
-    const u = await createUser(t);
+    const u = await createUser(t, { reauthenticated: true });
     const { secret } = await enrol(u.token);
     for (let i = 0; i < SECOND_FACTOR_TRIES.max; i++) {
       const res = await call('POST', '/api/2fa/disable', { token: u.token, body: { code: 'aaaaa-aaaaa' } });

@@ -8,6 +8,7 @@ import { ReasonModal } from '../../../components/reason-modal';
 import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
 import { setUserStatus } from '../api/set-user-status';
+import { twoFactorReset } from '../api/two-factor-reset';
 import { userDetailKey, useUserDetail } from '../api/user-detail';
 
 export default function UserDetailPage() {
@@ -24,6 +25,16 @@ export default function UserDetailPage() {
       void queryClient.invalidateQueries({ queryKey: ['console', 'users'] });
       message.success(action === 'disable' ? t('users.disabledDone') : t('users.enabledDone'));
       setAsking(null);
+    },
+    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  });
+  const [resetAsking, setResetAsking] = useState<'open' | 'cancel' | null>(null);
+  const reset = useMutation({
+    mutationFn: ({ action, reason }: { action: 'open' | 'cancel'; reason: string }) => twoFactorReset(uid, action, { reason }),
+    onSuccess: (data, { action }) => {
+      queryClient.setQueryData(userDetailKey(uid), data);
+      message.success(action === 'open' ? t('users.resetOpened') : t('users.resetCancelled'));
+      setResetAsking(null);
     },
     onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
   });
@@ -70,6 +81,38 @@ export default function UserDetailPage() {
               )}
             </Descriptions>
           </Card>
+          {user.twoFactor && user.role === 'user' && (
+            <Card
+              title={t('users.resetTitle')}
+              data-testid="user-2fa-reset"
+              extra={
+                user.twoFactorReset ? (
+                  <Button onClick={() => setResetAsking('cancel')} data-testid="user-2fa-reset-cancel">
+                    {t('users.resetCancel')}
+                  </Button>
+                ) : (
+                  <Button danger onClick={() => setResetAsking('open')} data-testid="user-2fa-reset-open">
+                    {t('users.resetOpen')}
+                  </Button>
+                )
+              }
+            >
+              {user.twoFactorReset ? (
+                <Descriptions size="small" column={2} bordered>
+                  <Descriptions.Item label={t('users.resetCompletesAt')}>
+                    <span data-testid="user-2fa-reset-completes">{formatTime(user.twoFactorReset.completesAt)}</span>
+                  </Descriptions.Item>
+                  <Descriptions.Item label={t('users.resetOpenedAt')}>{formatTime(user.twoFactorReset.createdAt)}</Descriptions.Item>
+                  <Descriptions.Item label={t('users.resetOperator')}>{user.twoFactorReset.operator}</Descriptions.Item>
+                  <Descriptions.Item label={t('common.reason')}>{user.twoFactorReset.reason}</Descriptions.Item>
+                </Descriptions>
+              ) : (
+                <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
+                  {t('users.resetHint')}
+                </Typography.Paragraph>
+              )}
+            </Card>
+          )}
           <Card title={t('users.balances')}>
             <Table
               size="small"
@@ -100,6 +143,16 @@ export default function UserDetailPage() {
               ]}
             />
           </Card>
+          {resetAsking && (
+            <ReasonModal
+              title={t(resetAsking === 'open' ? 'users.resetOpenTitle' : 'users.resetCancelTitle', { email: user.email })}
+              okText={t(resetAsking === 'open' ? 'users.resetOpen' : 'users.resetCancel')}
+              danger={resetAsking === 'open'}
+              busy={reset.isPending}
+              onSubmit={(reason) => reset.mutate({ action: resetAsking, reason })}
+              onClose={() => setResetAsking(null)}
+            />
+          )}
           {asking && (
             <ReasonModal
               title={t(asking === 'disable' ? 'users.disableTitle' : 'users.enableTitle', { email: user.email })}

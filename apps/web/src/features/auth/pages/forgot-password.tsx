@@ -1,5 +1,5 @@
-import { resetPasswordBody } from '@coffer/contract/auth';
-import { Form } from 'antd-mobile';
+import { RESET_REMOVES_PASSKEYS_DAYS, resetPasswordBody } from '@coffer/contract/auth';
+import { Checkbox, Form } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { showFieldError } from '../../../lib/form-errors';
@@ -13,6 +13,7 @@ interface Values {
   code: string;
   password: string;
   confirm: string;
+  removeRecentPasskeys: boolean;
 }
 
 export default function ForgotPasswordPage() {
@@ -23,7 +24,12 @@ export default function ForgotPasswordPage() {
   const [form] = Form.useForm<Values>();
 
   const onFinish = async (values: Values) => {
-    const body = resetPasswordBody.parse({ email: values.email, code: values.code, password: values.password });
+    const body = resetPasswordBody.parse({
+      email: values.email,
+      code: values.code,
+      password: values.password,
+      removeRecentPasskeys: values.removeRecentPasskeys,
+    });
     try {
       await resetPassword.mutateAsync(body);
     } catch (error) {
@@ -52,6 +58,10 @@ export default function ForgotPasswordPage() {
         <EmailField />
         <EmailCodeField form={form} type="reset" />
         <NewPasswordFields form={form} passwordLabel={t('auth.newPassword')} />
+        {/* Checked by default: a thief's passkey must not outlive the reset (docs/security.md). */}
+        <Form.Item name="removeRecentPasskeys" valuePropName="checked" initialValue={true}>
+          <Checkbox data-testid="reset-remove-passkeys">{t('auth.removeRecentPasskeys', { days: RESET_REMOVES_PASSKEYS_DAYS })}</Checkbox>
+        </Form.Item>
       </Form>
       <nav className="flex justify-center px-4 py-2 text-sm">
         <Link to={{ pathname: '/login', search }} data-testid="to-login">

@@ -1,4 +1,5 @@
 import type { PasskeyItem, PasskeyOptionsData } from '@coffer/contract/passkeys';
+import type { ReauthData } from '@coffer/contract/security';
 import { apiGet, apiPost } from '../../../lib/api-client';
 import { browserWebAuthn } from '../../../lib/sign-in';
 
@@ -13,6 +14,10 @@ export async function addPasskey(code?: string): Promise<PasskeyItem> {
   const response = await startRegistration({ optionsJSON: options as never });
   return apiPost<PasskeyItem>('/passkeys/register', { challenge, response });
 }
+
+/** Until when this session's re-authentication lasts (adding a passkey needs one within 5 minutes). */
+export const getReauth = () => apiGet<ReauthData>('/security/reauth');
+export const reauthWithPassword = (password: string) => apiPost<ReauthData>('/security/reauth', { password });
 
 export async function passkeysSupported(): Promise<boolean> {
   const { browserSupportsWebAuthn } = await browserWebAuthn();

@@ -8,7 +8,7 @@ import { isApiError } from '../../../lib/api-error';
 import { useCurrentUser } from '../../../lib/current-user';
 import { Dialog } from '../../../lib/dialog';
 import { toastDanger, toastSuccess } from '../../../lib/notify';
-import { addPasskey, listPasskeys, removePasskey } from '../api/passkeys';
+import { addPasskey, getReauth, listPasskeys, reauthWithPassword, removePasskey } from '../api/passkeys';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** /settings/passkeys: passkeys of this account (sign-in without a password, or instead of a code). */
@@ -22,12 +22,22 @@ export default function PasskeysPage() {
   const [code, setCode] = useState('');
   const codeReady = !needsCode || secondFactorCode.safeParse(code).success;
   const codeArg = needsCode ? code : undefined;
+  // Without two-factor, adding asks for the password first unless this session confirmed it lately.
+  const reauth = useQuery({ queryKey: queryKeys.reauth, queryFn: getReauth, staleTime: 0 });
+  const recent = reauth.data?.validUntil ? new Date(reauth.data.validUntil).getTime() > Date.now() : false;
+  const needsPassword = !needsCode && reauth.isSuccess && !recent;
+  const [password, setPassword] = useState('');
+  const addReady = needsCode ? codeReady : !needsPassword || password.length > 0;
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: queryKeys.passkeys });
 
   const add = async () => {
     setAdding(true);
     try {
+      if (needsPassword) {
+        queryClient.setQueryData(queryKeys.reauth, await reauthWithPassword(password));
+        setPassword('');
+      }
       await addPasskey(codeArg);
       setCode('');
       toastSuccess(t('passkeys.added'));
@@ -36,6 +46,7 @@ export default function PasskeysPage() {
       // API refusals were shown by the HTTP layer; the browser's own (cancelled, no authenticator) here.
       if (!isApiError(error)) toastDanger(t('passkeys.failed'));
     } finally {
+      await queryClient.invalidateQueries({ queryKey: queryKeys.reauth });
       setAdding(false);
     }
   };
@@ -101,7 +112,21 @@ export default function PasskeysPage() {
           />
         </section>
       ) : null}
-      <Button block color="primary" size="large" loading={adding} disabled={!codeReady} onClick={add} data-testid="passkey-add">
+      {needsPassword ? (
+        <section className="wallet-card">
+          <div className="wallet-muted mb-2">{t('passkeys.passwordHint')}</div>
+          <Input
+            type="password"
+            value={password}
+            onChange={setPassword}
+            autoComplete="current-password"
+            placeholder={t('passkeys.passwordPlaceholder')}
+            aria-label={t('passkeys.passwordPlaceholder')}
+            data-testid="passkey-password"
+          />
+        </section>
+      ) : null}
+      <Button block color="primary" size="large" loading={adding} disabled={!addReady} onClick={add} data-testid="passkey-add">
         {t('passkeys.add')}
       </Button>
     </div>

@@ -1,4 +1,11 @@
-import type { AntiPhishingData, RevokeOthersData, SecuritySessionList, SignInPage, SignInsBody } from '@coffer/contract/security';
+import type {
+  AntiPhishingData,
+  RevokeOthersData,
+  SecuritySessionList,
+  SignInPage,
+  SignInsBody,
+  TwoFactorResetData,
+} from '@coffer/contract/security';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiGet, apiPost } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
@@ -9,6 +16,22 @@ export const revokeOtherSessions = () => apiPost<RevokeOthersData>('/security/se
 export const getSignIns = (body: SignInsBody) => apiPost<SignInPage>('/security/signins', body);
 export const getAntiPhishing = () => apiGet<AntiPhishingData>('/security/antiPhishing');
 export const setAntiPhishing = (phrase: string) => apiPost<AntiPhishingData>('/security/antiPhishing', { phrase });
+
+/** An operator-assisted two-factor reset waiting for its time (the owner may cancel it). */
+export const getTwoFactorReset = () => apiGet<TwoFactorResetData>('/2fa/reset');
+export const cancelTwoFactorReset = () => apiPost<null>('/2fa/reset/cancel');
+
+export function useTwoFactorReset() {
+  return useQuery({ queryKey: queryKeys.security.twoFactorReset, queryFn: getTwoFactorReset, staleTime: 0 });
+}
+
+export function useCancelTwoFactorReset() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: cancelTwoFactorReset,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.security.twoFactorReset }),
+  });
+}
 
 export function useSessions() {
   return useQuery({ queryKey: queryKeys.security.sessions, queryFn: getSessions, staleTime: 0 });

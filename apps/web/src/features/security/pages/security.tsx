@@ -6,7 +6,15 @@ import { useNavigate } from 'react-router';
 import { Dialog } from '../../../lib/dialog';
 import { toastSuccess } from '../../../lib/notify';
 import { formatDateTime } from '../../../lib/wallet/format';
-import { useAntiPhishing, useRevokeSession, useSessions, useSetAntiPhishing, useSignIns } from '../api/security';
+import {
+  useAntiPhishing,
+  useCancelTwoFactorReset,
+  useRevokeSession,
+  useSessions,
+  useSetAntiPhishing,
+  useSignIns,
+  useTwoFactorReset,
+} from '../api/security';
 
 const SIGN_INS_SHOWN = 20;
 
@@ -28,6 +36,18 @@ export default function SecurityPage() {
   const savePhrase = useSetAntiPhishing();
   const [phrase, setPhrase] = useState('');
   const [editing, setEditing] = useState(false);
+  const twoFactorReset = useTwoFactorReset();
+  const cancelReset = useCancelTwoFactorReset();
+  const pendingReset = twoFactorReset.data?.pending;
+
+  const confirmCancelReset = async () => {
+    try {
+      await cancelReset.mutateAsync();
+      toastSuccess(t('twoFactor.resetCancelled'));
+    } catch {
+      // The HTTP layer showed the refusal.
+    }
+  };
 
   const list = sessions.data?.list ?? [];
   const others = list.filter((s) => !s.current);
@@ -63,6 +83,22 @@ export default function SecurityPage() {
 
   return (
     <div className="flex flex-col gap-4" data-testid="security-page">
+      {pendingReset ? (
+        <section className="wallet-card flex flex-col gap-2" data-testid="security-2fa-reset">
+          <div className="wallet-card-title">{t('security.twoFactorReset')}</div>
+          <p className="wallet-muted m-0">{t('twoFactor.resetPending', { date: formatDateTime(pendingReset.completesAt) })}</p>
+          <Button
+            block
+            color="danger"
+            fill="outline"
+            loading={cancelReset.isPending}
+            onClick={confirmCancelReset}
+            data-testid="security-2fa-reset-cancel"
+          >
+            {t('twoFactor.resetCancel')}
+          </Button>
+        </section>
+      ) : null}
       <List header={t('security.signInMethods')} mode="card" className="m-0!">
         <List.Item data-testid="security-2fa" onClick={() => navigate('/settings/2fa')}>
           {t('settings.twoFactor')}

@@ -19,6 +19,8 @@ export default function TwoFactorPage() {
   const [setup, setSetup] = useState<TwoFactorSetupData | null>(null);
   const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
   const [code, setCode] = useState('');
+  // Turning two-factor on needs the password (a stolen session alone cannot lock the owner out).
+  const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
 
   const run = async (action: () => Promise<void>) => {
@@ -39,10 +41,11 @@ export default function TwoFactorPage() {
     });
   const enable = () =>
     run(async () => {
-      const { recoveryCodes: codes } = await enableTwoFactor({ code });
+      const { recoveryCodes: codes } = await enableTwoFactor({ code, password });
       setRecoveryCodes(codes);
       setSetup(null);
       setCode('');
+      setPassword('');
     });
   const finish = () =>
     run(async () => {
@@ -145,7 +148,24 @@ export default function TwoFactorPage() {
           aria-label={t('twoFactor.codePlaceholder')}
           data-testid="2fa-code"
         />
-        <Button block color="primary" loading={busy} disabled={!totpCode.safeParse(code).success} onClick={enable} data-testid="2fa-enable">
+        <div className="wallet-muted">{t('twoFactor.passwordHint')}</div>
+        <Input
+          type="password"
+          value={password}
+          onChange={setPassword}
+          autoComplete="current-password"
+          placeholder={t('twoFactor.passwordPlaceholder')}
+          aria-label={t('twoFactor.passwordPlaceholder')}
+          data-testid="2fa-password"
+        />
+        <Button
+          block
+          color="primary"
+          loading={busy}
+          disabled={!totpCode.safeParse(code).success || password.length === 0}
+          onClick={enable}
+          data-testid="2fa-enable"
+        >
           {t('twoFactor.enable')}
         </Button>
       </section>
