@@ -28,7 +28,7 @@ describe('sign-in history: kinds of attempts', () => {
   async function withTwoFactor(email: string, password: string, lang: string) {
     const token = await signUp(t, email, password, { lang });
     const setup = await call<{ secret: string }>('POST', '/api/2fa/setup', { token, body: {} });
-    expect((await call('POST', '/api/2fa/enable', { token, body: { code: codeOf(setup.data.secret, -1) } })).code).toBe(0);
+    expect((await call('POST', '/api/2fa/enable', { token, body: { code: codeOf(setup.data.secret, -1), password } })).code).toBe(0);
     return { token, secret: setup.data.secret };
   }
   const challengeFor = async (email: string, password: string) => {
