@@ -20,14 +20,9 @@ import { checkEmailCode, consumeEmailCode } from '../auth/index.ts';
 import { requireSecondFactor } from '../two-factor/index.ts';
 import { confirmationsOf } from '../deposits/index.ts';
 import { networkFor } from '../networks/index.ts';
+import { type AddressRules, payableDestination } from './destination.ts';
 
-/** What the withdrawal module needs of the chain layer: address rules of the network's family. */
-export interface AddressRules {
-  /** The canonical (checksummed) form, or null when the address is not valid. */
-  normalizeAddress(address: string): string | null;
-  /** Addresses Coffer itself pays from (refused as destinations). */
-  isOwnHotWallet(address: string): boolean;
-}
+export type { AddressRules } from './destination.ts';
 
 interface RawWithdrawal {
   id: number;
@@ -165,8 +160,8 @@ export async function applyWithdrawal(
   key: string | null,
 ): Promise<WithdrawApplyData> {
   const net = await networkFor(database, body.networkId, body.currencyId);
-  const address = rules.normalizeAddress(body.address);
-  if (!address || rules.isOwnHotWallet(address)) throw new BizError(ErrorCode.INVALID_ADDRESS);
+  // 3008 not an address or our own hot wallet, 3013 a destination that burns what it gets.
+  const address = await payableDestination(database, rules, net, body.address);
   const [cur] = await database.sql.query<{ decimals: number }>('select decimals from currencies where id = $1', [net.currencyId]);
   const amountRules = {
     decimals: Math.min(cur?.decimals ?? 0, net.tokenDecimals),
