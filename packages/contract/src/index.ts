@@ -9,6 +9,7 @@ export * from './chain.ts';
 export * from './two-factor.ts';
 export * from './passkeys.ts';
 export * from './security.ts';
+export * from './holds.ts';
 export * from './admin.ts';
 export * from './activity.ts';
 export * from './content.ts';

@@ -64,5 +64,6 @@ export const securityEventKind = z.enum([
   'two_factor_disabled',
   'passkey_added',
   'passkey_removed',
+  'withdrawal_hold',
 ]);
 export type SecurityEventKind = z.infer<typeof securityEventKind>;

@@ -16,6 +16,7 @@ import { passkeyRoutes } from './passkeys/routes.ts';
 import { securityRoutes } from './security/routes.ts';
 import { contentRoutes } from './content/routes.ts';
 import { activityRoutes } from './activities/routes.ts';
+import { holdRoutes } from './holds/routes.ts';
 
 /**
  * Every feature module registers its routes here (mounted under /api), one line per module.
@@ -39,6 +40,7 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(eventRoutes);
   await app.register(chainAdminRoutes);
   await app.register(securityRoutes);
+  await app.register(holdRoutes);
   await app.register(contentRoutes);
   await app.register(activityRoutes);
   await app.register(consoleAdminRoutes);

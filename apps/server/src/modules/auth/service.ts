@@ -30,6 +30,7 @@ import {
   issueEmailCode,
   withdrawEmailCode,
 } from './email-codes.ts';
+import { holdAfter, mailHold, openHold } from '../holds/index.ts';
 import { notifySecurityEvent, recordSignIn } from '../security/index.ts';
 import { type TwoFactorDeps, TwoFactorService, twoFactorEnabled } from '../two-factor/index.ts';
 import { slowDownLogin } from './login-limits.ts';
@@ -171,7 +172,11 @@ export class AuthService {
     const token = await createSession(this.db, user.id, this.deps.config.SESSION_TTL_HOURS, client);
     // Sign-in history and, from a new (device, IP), a notice to the owner (modules/security).
     const { newDevice } = await recordSignIn(this.db, user.id, true, client);
-    if (newDevice) void notifySecurityEvent(this.deps, user.id, 'new_sign_in', client, this.log);
+    if (newDevice) {
+      void notifySecurityEvent(this.deps, user.id, 'new_sign_in', client, this.log);
+      // A stolen password used from elsewhere: withdrawals wait (docs/security.md).
+      await holdAfter(this.deps, user.id, 'new_device', client);
+    }
     return { token, tokenHead: TOKEN_HEAD };
   }
 
@@ -204,7 +209,7 @@ export class AuthService {
     const passwordHash = await hashPassword(body.password);
     // New password and the end of every old session belong together: a reset after a
     // stolen password must also throw the thief out.
-    await this.db.transaction(async (tx) => {
+    const hold = await this.db.transaction(async (tx) => {
       await consumeEmailCode(tx, codeId);
       const now = new Date();
       await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
@@ -212,8 +217,11 @@ export class AuthService {
         .update(sessions)
         .set({ revokedAt: now })
         .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)));
+      // Whoever reset it by e-mail waits before money can leave (docs/security.md).
+      return openHold(tx, user.id, 'password_reset', this.deps.config.WITHDRAWAL_HOLD_HOURS);
     });
     void notifySecurityEvent(this.deps, user.id, 'password_reset', client, this.log);
+    mailHold(this.deps, hold, client);
   }
 
   /**

@@ -22,6 +22,7 @@ import type { MailingDeps } from '../../core/deps.ts';
 import { BizError, notFound } from '../../core/errors.ts';
 import { hashToken } from '../../core/session.ts';
 import { authChallenges, passkeys, users } from '../../db/schema/index.ts';
+import { holdAfter } from '../holds/index.ts';
 import { notifySecurityEvent } from '../security/index.ts';
 import { issueChallenge, liveChallenge, requireSecondFactor, type TwoFactorDeps, TwoFactorService } from '../two-factor/index.ts';
 
@@ -120,6 +121,7 @@ export class PasskeyService {
         })
         .returning();
       void notifySecurityEvent(this.deps, userId, 'passkey_added');
+      await holdAfter(this.deps, userId, 'passkey_added');
       return toItem(created!);
     } catch {
       // The unique credential id: this authenticator is registered already.
@@ -141,6 +143,7 @@ export class PasskeyService {
       .returning({ id: passkeys.id });
     if (gone.length === 0) throw notFound();
     void notifySecurityEvent(this.deps, userId, 'passkey_removed');
+    await holdAfter(this.deps, userId, 'passkey_removed');
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { Locale, SecurityEventKind } from '@coffer/contract';
+import type { HoldReason, Locale, SecurityEventKind } from '@coffer/contract';
 
 export interface SecurityMail {
   subject: string;
@@ -10,10 +10,34 @@ export interface SecurityEventDetail {
   device?: string | null;
   ip?: string | null;
   at: Date;
+  /** For withdrawal_hold: why the hold opened and when it ends. */
+  hold?: { reason: HoldReason; endsAt: Date };
 }
+
+const utc = (d: Date) => `${d.toISOString().replace('T', ' ').slice(0, 19)} UTC`;
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** Why a hold opened, as the hold mail says it. */
+const copyHoldReason: Record<Locale, Record<HoldReason, string>> = {
+  'zh-CN': {
+    password_reset: '登录密码已重置',
+    password_changed: '登录密码已修改',
+    two_factor_disabled: '两步验证已关闭',
+    passkey_added: '添加了通行密钥',
+    passkey_removed: '删除了通行密钥',
+    new_device: '新设备登录',
+  },
+  'en-US': {
+    password_reset: 'the password was reset',
+    password_changed: 'the password was changed',
+    two_factor_disabled: 'two-step verification was turned off',
+    passkey_added: 'a passkey was added',
+    passkey_removed: 'a passkey was removed',
+    new_device: 'a sign-in from a new device',
+  },
+};
 
 const copy: Record<
   Locale,
@@ -22,6 +46,7 @@ const copy: Record<
     what: Record<SecurityEventKind, string>;
     where: (d: SecurityEventDetail) => string;
     advice: string;
+    hold: (h: NonNullable<SecurityEventDetail['hold']>) => string;
   }
 > = {
   'zh-CN': {
@@ -33,6 +58,7 @@ const copy: Record<
       two_factor_disabled: 'Coffer：两步验证已关闭',
       passkey_added: 'Coffer：已添加通行密钥',
       passkey_removed: 'Coffer：已删除通行密钥',
+      withdrawal_hold: 'Coffer：提现已暂缓',
     },
     what: {
       new_sign_in: '您的 Coffer 账户刚刚在一台新的设备或网络上登录。',
@@ -42,12 +68,16 @@ const copy: Record<
       two_factor_disabled: '您的 Coffer 账户刚刚关闭了两步验证。',
       passkey_added: '您的 Coffer 账户刚刚添加了一个通行密钥。',
       passkey_removed: '您的 Coffer 账户刚刚删除了一个通行密钥。',
+      withdrawal_hold: '为保护您的资产，您的 Coffer 账户在安全设置变更后暂缓提现。',
     },
     where: (d) =>
       `时间：${d.at.toISOString().replace('T', ' ').slice(0, 19)} UTC` +
       (d.device ? `；设备：${d.device}` : '') +
       (d.ip ? `；IP：${d.ip}` : ''),
     advice: '如果是您本人操作，无需处理。如果不是，请立即重置密码，并在「设置 › 账户安全」中退出其他设备。',
+    hold: (h) =>
+      `原因：${copyHoldReason['zh-CN'][h.reason]}。提现将暂缓至 ${utc(h.endsAt)}；` +
+      '开启了两步验证的用户可在「提现」页面用动态码或恢复码提前解除。',
   },
   'en-US': {
     subject: {
@@ -58,6 +88,7 @@ const copy: Record<
       two_factor_disabled: 'Coffer: two-step verification turned off',
       passkey_added: 'Coffer: a passkey was added',
       passkey_removed: 'Coffer: a passkey was removed',
+      withdrawal_hold: 'Coffer: withdrawals are on hold',
     },
     what: {
       new_sign_in: 'Your Coffer account was just signed in to from a new device or network.',
@@ -67,6 +98,7 @@ const copy: Record<
       two_factor_disabled: 'Two-step verification was just turned off for your Coffer account.',
       passkey_added: 'A passkey was just added to your Coffer account.',
       passkey_removed: 'A passkey was just removed from your Coffer account.',
+      withdrawal_hold: 'To protect your funds, withdrawals from your Coffer account wait after a security change.',
     },
     where: (d) =>
       `Time: ${d.at.toISOString().replace('T', ' ').slice(0, 19)} UTC` +
@@ -74,12 +106,15 @@ const copy: Record<
       (d.ip ? `; IP: ${d.ip}` : ''),
     advice:
       'If this was you, there is nothing to do. If it was not, reset your password now and sign out the other devices in Settings › Security.',
+    hold: (h) =>
+      `Reason: ${copyHoldReason['en-US'][h.reason]}. Withdrawals wait until ${utc(h.endsAt)}; ` +
+      'with two-step verification on, you can end the hold early on the Withdraw page with an authenticator or recovery code.',
   },
 };
 
 export function securityEventMail(locale: Locale, kind: SecurityEventKind, detail: SecurityEventDetail): SecurityMail {
   const c = copy[locale];
-  const paragraphs = [c.what[kind], c.where(detail), c.advice];
+  const paragraphs = [c.what[kind], ...(detail.hold ? [c.hold(detail.hold)] : []), c.where(detail), c.advice];
   return {
     subject: c.subject[kind],
     text: `${paragraphs.join('\n\n')}\n`,

@@ -13,13 +13,14 @@ import type { MailingDeps } from '../../core/deps.ts';
 import { BizError } from '../../core/errors.ts';
 import { createSession, TOKEN_HEAD } from '../../core/session.ts';
 import { passkeys, recoveryCodes, userTotp, users } from '../../db/schema/index.ts';
+import { holdAfter } from '../holds/index.ts';
 import { notifySecurityEvent, recordSignIn } from '../security/index.ts';
 import { issueChallenge, liveChallenge, useChallenge } from './challenges.ts';
 import { sealSecret } from './secret-box.ts';
 import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpFor, totpRow, twoFactorEnabled, verifySecondFactor } from './totp.ts';
 
 /** What two-factor uses: the database, the mailer (security notices) and two settings. */
-export type TwoFactorDeps = MailingDeps & { config: Pick<Config, 'PRODUCT_NAME' | 'SESSION_TTL_HOURS'> };
+export type TwoFactorDeps = MailingDeps & { config: Pick<Config, 'PRODUCT_NAME' | 'SESSION_TTL_HOURS' | 'WITHDRAWAL_HOLD_HOURS'> };
 
 export class TwoFactorService {
   constructor(private readonly deps: TwoFactorDeps) {}
@@ -66,6 +67,7 @@ export class TwoFactorService {
       await tx.delete(userTotp).where(eq(userTotp.userId, userId));
     });
     void notifySecurityEvent(this.deps, userId, 'two_factor_disabled');
+    await holdAfter(this.deps, userId, 'two_factor_disabled');
   }
 
   /** Called by the password sign-in once the password was right: null = no second factor. */
@@ -102,7 +104,10 @@ export class TwoFactorService {
     const token = await createSession(this.db, user.id, this.deps.config.SESSION_TTL_HOURS, client);
     // Sign-in history and, from a new (device, IP), a notice to the owner (modules/security).
     const { newDevice } = await recordSignIn(this.db, user.id, true, client);
-    if (newDevice) void notifySecurityEvent(this.deps, user.id, 'new_sign_in', client);
+    if (newDevice) {
+      void notifySecurityEvent(this.deps, user.id, 'new_sign_in', client);
+      await holdAfter(this.deps, user.id, 'new_device', client);
+    }
     return { token, tokenHead: TOKEN_HEAD };
   }
 }

@@ -19,6 +19,7 @@ import { rethrowLedgerError } from '../../ledger/sql-errors.ts';
 import { checkEmailCode, consumeEmailCode } from '../auth/index.ts';
 import { requireSecondFactor } from '../two-factor/index.ts';
 import { confirmationsOf } from '../deposits/index.ts';
+import { assertNoHold } from '../holds/index.ts';
 import { networkFor } from '../networks/index.ts';
 import { type AddressRules, payableDestination } from './destination.ts';
 
@@ -181,6 +182,8 @@ export async function applyWithdrawal(
     // What can be judged without the code comes first, so a refusal does not use up a code.
     if (!net.withdrawEnabled) throw new BizError(ErrorCode.CURRENCY_UNAVAILABLE, 'networkId');
     if (net.payoutsFrozen) throw new BizError(ErrorCode.PAYOUTS_FROZEN);
+    // After a credential change withdrawals wait (3014, with the time left).
+    await assertNoHold(database, user.id);
     parseAmount(body.amount, amountRules);
     // With two-factor on, the authenticator code too (2006 without it, 2007 wrong or replayed).
     await requireSecondFactor(database, user.id, body.totp);
