@@ -7,8 +7,6 @@ import { securityHolds } from '../../db/schema/index.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { notifySecurityEvent, type SecurityEventClient } from '../security/index.ts';
 
-const MS_PER_HOUR = 3_600_000;
-
 export interface HoldDeps {
   database: Database;
   mailer: Mailer;
