@@ -13,3 +13,4 @@ export * from './holds.ts';
 export * from './admin.ts';
 export * from './activity.ts';
 export * from './content.ts';
+export * from './address-book.ts';

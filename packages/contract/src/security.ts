@@ -65,5 +65,7 @@ export const securityEventKind = z.enum([
   'passkey_added',
   'passkey_removed',
   'withdrawal_hold',
+  'address_book_added',
+  'address_book_removed',
 ]);
 export type SecurityEventKind = z.infer<typeof securityEventKind>;

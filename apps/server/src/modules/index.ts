@@ -17,6 +17,7 @@ import { securityRoutes } from './security/routes.ts';
 import { contentRoutes } from './content/routes.ts';
 import { activityRoutes } from './activities/routes.ts';
 import { holdRoutes } from './holds/routes.ts';
+import { addressBookRoutes } from './address-book/routes.ts';
 
 /**
  * Every feature module registers its routes here (mounted under /api), one line per module.
@@ -41,6 +42,7 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(chainAdminRoutes);
   await app.register(securityRoutes);
   await app.register(holdRoutes);
+  await app.register(addressBookRoutes);
   await app.register(contentRoutes);
   await app.register(activityRoutes);
   await app.register(consoleAdminRoutes);

@@ -74,5 +74,6 @@ export const queryKeys = {
     sessions: ['security', 'sessions'] as const,
     signIns: (pageSize: number) => ['security', 'signins', pageSize] as const,
     antiPhishing: ['security', 'antiPhishing'] as const,
+    hold: ['security', 'hold'] as const,
   },
 } as const;

@@ -12,6 +12,8 @@ export interface SecurityEventDetail {
   at: Date;
   /** For withdrawal_hold: why the hold opened and when it ends. */
   hold?: { reason: HoldReason; endsAt: Date };
+  /** For address_book_added / _removed: the entry (usableAt only when added). */
+  book?: { label: string; address: string; network: string; usableAt?: Date };
 }
 
 const utc = (d: Date) => `${d.toISOString().replace('T', ' ').slice(0, 19)} UTC`;
@@ -47,6 +49,7 @@ const copy: Record<
     where: (d: SecurityEventDetail) => string;
     advice: string;
     hold: (h: NonNullable<SecurityEventDetail['hold']>) => string;
+    book: (b: NonNullable<SecurityEventDetail['book']>) => string;
   }
 > = {
   'zh-CN': {
@@ -59,6 +62,8 @@ const copy: Record<
       passkey_added: 'Coffer：已添加通行密钥',
       passkey_removed: 'Coffer：已删除通行密钥',
       withdrawal_hold: 'Coffer：提现已暂缓',
+      address_book_added: 'Coffer：地址簿新增了提现地址',
+      address_book_removed: 'Coffer：地址簿删除了提现地址',
     },
     what: {
       new_sign_in: '您的 Coffer 账户刚刚在一台新的设备或网络上登录。',
@@ -69,6 +74,8 @@ const copy: Record<
       passkey_added: '您的 Coffer 账户刚刚添加了一个通行密钥。',
       passkey_removed: '您的 Coffer 账户刚刚删除了一个通行密钥。',
       withdrawal_hold: '为保护您的资产，您的 Coffer 账户在安全设置变更后暂缓提现。',
+      address_book_added: '您的 Coffer 地址簿刚刚新增了一个提现地址。',
+      address_book_removed: '您的 Coffer 地址簿刚刚删除了一个提现地址。',
     },
     where: (d) =>
       `时间：${d.at.toISOString().replace('T', ' ').slice(0, 19)} UTC` +
@@ -78,6 +85,7 @@ const copy: Record<
     hold: (h) =>
       `原因：${copyHoldReason['zh-CN'][h.reason]}。提现将暂缓至 ${utc(h.endsAt)}；` +
       '开启了两步验证的用户可在「提现」页面用动态码或恢复码提前解除。',
+    book: (b) => `名称：${b.label}；网络：${b.network}；地址：${b.address}` + (b.usableAt ? `；可用时间：${utc(b.usableAt)}` : ''),
   },
   'en-US': {
     subject: {
@@ -89,6 +97,8 @@ const copy: Record<
       passkey_added: 'Coffer: a passkey was added',
       passkey_removed: 'Coffer: a passkey was removed',
       withdrawal_hold: 'Coffer: withdrawals are on hold',
+      address_book_added: 'Coffer: a withdrawal address was added to your address book',
+      address_book_removed: 'Coffer: a withdrawal address was removed from your address book',
     },
     what: {
       new_sign_in: 'Your Coffer account was just signed in to from a new device or network.',
@@ -99,6 +109,8 @@ const copy: Record<
       passkey_added: 'A passkey was just added to your Coffer account.',
       passkey_removed: 'A passkey was just removed from your Coffer account.',
       withdrawal_hold: 'To protect your funds, withdrawals from your Coffer account wait after a security change.',
+      address_book_added: 'A withdrawal address was just added to your Coffer address book.',
+      address_book_removed: 'A withdrawal address was just removed from your Coffer address book.',
     },
     where: (d) =>
       `Time: ${d.at.toISOString().replace('T', ' ').slice(0, 19)} UTC` +
@@ -109,12 +121,19 @@ const copy: Record<
     hold: (h) =>
       `Reason: ${copyHoldReason['en-US'][h.reason]}. Withdrawals wait until ${utc(h.endsAt)}; ` +
       'with two-step verification on, you can end the hold early on the Withdraw page with an authenticator or recovery code.',
+    book: (b) => `Label: ${b.label}; network: ${b.network}; address: ${b.address}` + (b.usableAt ? `; usable from ${utc(b.usableAt)}` : ''),
   },
 };
 
 export function securityEventMail(locale: Locale, kind: SecurityEventKind, detail: SecurityEventDetail): SecurityMail {
   const c = copy[locale];
-  const paragraphs = [c.what[kind], ...(detail.hold ? [c.hold(detail.hold)] : []), c.where(detail), c.advice];
+  const paragraphs = [
+    c.what[kind],
+    ...(detail.hold ? [c.hold(detail.hold)] : []),
+    ...(detail.book ? [c.book(detail.book)] : []),
+    c.where(detail),
+    c.advice,
+  ];
   return {
     subject: c.subject[kind],
     text: `${paragraphs.join('\n\n')}\n`,

@@ -52,7 +52,7 @@ export async function notifySecurityEvent(
   kind: SecurityEventKind,
   client: SecurityEventClient = {},
   log?: { error: (obj: object, msg: string) => void },
-  extra: Pick<SecurityEventDetail, 'hold'> = {},
+  extra: Pick<SecurityEventDetail, 'hold' | 'book'> = {},
 ): Promise<void> {
   try {
     const [user] = await deps.database.db

@@ -21,9 +21,9 @@ import { requireSecondFactor } from '../two-factor/index.ts';
 import { confirmationsOf } from '../deposits/index.ts';
 import { assertNoHold } from '../holds/index.ts';
 import { networkFor } from '../networks/index.ts';
-import { type AddressRules, payableDestination } from './destination.ts';
+import { type AddressRules, assertBookAllows, payableDestination } from '../address-book/index.ts';
 
-export type { AddressRules } from './destination.ts';
+export type { AddressRules } from '../address-book/index.ts';
 
 interface RawWithdrawal {
   id: number;
@@ -184,6 +184,9 @@ export async function applyWithdrawal(
     if (net.payoutsFrozen) throw new BizError(ErrorCode.PAYOUTS_FROZEN);
     // After a credential change withdrawals wait (3014, with the time left).
     await assertNoHold(database, user.id);
+    // The address book: an entry still in its waiting time (3015), outside the book with
+    // "whitelist only" on (3016).
+    await assertBookAllows(database, user.id, net.id, address);
     parseAmount(body.amount, amountRules);
     // With two-factor on, the authenticator code too (2006 without it, 2007 wrong or replayed).
     await requireSecondFactor(database, user.id, body.totp);

@@ -15,6 +15,7 @@ import { enabledCurrencies, useCurrencies } from '../../../lib/wallet/currencies
 import { currenciesWithNetworks, networksFor, useNetworks } from '../../../lib/wallet/networks';
 import { useApplyWithdraw, WITHDRAW_FIELD_ERRORS } from '../api/apply-withdraw';
 import { useWithdrawLimits } from '../api/get-limits';
+import { useSecurityHold } from '../api/security-hold';
 import type { WithdrawSummary } from '../components/withdraw-confirm';
 import { allAmount, checkWithdrawAmount } from '../utils/withdraw-amount';
 
@@ -33,6 +34,7 @@ export function useWithdrawForm() {
   const networks = useNetworks();
   const user = useCurrentUser();
   const apply = useApplyWithdraw();
+  const hold = useSecurityHold();
   const options = currenciesWithNetworks(enabledCurrencies(currencies.data), networks.data, 'withdraw');
 
   const [currencyId, setCurrencyId] = useState<number | undefined>();
@@ -58,6 +60,8 @@ export function useWithdrawForm() {
 
   const decimals = currency && network ? Math.min(currency.decimals, network.tokenDecimals) : 0;
   const frozen = Boolean(network?.payoutsFrozen || limitsData?.payoutsFrozen);
+  /** A security hold after a credential change: withdrawals wait (the page says how long). */
+  const held = Boolean(hold.data?.hold);
   const addressCheck = network ? checkAddress(address, network.family) : null;
   const amountCheck = checkWithdrawAmount(amount, decimals, limitsData);
   const needsTotp = Boolean(user.data?.twoFactor);
@@ -125,7 +129,7 @@ export function useWithdrawForm() {
 
   const openConfirm = () => {
     setShowErrors(true);
-    if (!currency || !network || frozen || !limitsData) return;
+    if (!currency || !network || frozen || held || !limitsData) return;
     if (!addressCheck?.ok || !amountCheck.ok || Object.values(errors).some((error) => error !== null)) return;
     // The contract's schema has the last word on the body's shape.
     const body = withdrawApplyBody.safeParse({
@@ -168,6 +172,7 @@ export function useWithdrawForm() {
       // Two-factor turned on elsewhere: fetch the user so its field appears with the message.
       if (error.code === ErrorCode.SECOND_FACTOR_REQUIRED) void user.refetch();
       if (error.code === ErrorCode.CURRENCY_UNAVAILABLE || error.code === ErrorCode.PAYOUTS_FROZEN) void networks.refetch();
+      if (error.code === ErrorCode.WITHDRAWAL_HOLD) void hold.refetch();
       void limits.refetch();
     }
   };
@@ -193,6 +198,8 @@ export function useWithdrawForm() {
     limitsData,
     decimals,
     frozen,
+    hold,
+    held,
     values: { address, amount, code, totp },
     change,
     shown,
