@@ -25,6 +25,7 @@ export const pages: Readonly<Record<string, () => Promise<PageModule>>> = {
   'settings/2fa': () => import('../features/two-factor/pages/two-factor'),
   'settings/passkeys': () => import('../features/passkeys/pages/passkeys'),
   'settings/security': () => import('../features/security/pages/security'),
+  'settings/address-book': () => import('../features/address-book/pages/address-book'),
   helpCenter: () => import('../features/help-center/pages/help-center'),
   noticeCenter: () => import('../features/notice-center/pages/notice-center'),
   'noticeCenter/detail': () => import('../features/notice-center/pages/notice-detail'),

@@ -32,6 +32,7 @@ export const ROUTE_META: Record<string, RouteMeta> = {
   '/settings/2fa': { title: 'routes.twoFactor' },
   '/settings/passkeys': { title: 'routes.passkeys' },
   '/settings/security': { title: 'routes.security' },
+  '/settings/address-book': { title: 'routes.addressBook' },
   '/helpCenter': { title: 'routes.helpCenter' },
   // Spec §2: the notice center and its detail are both titled as the help center.
   '/noticeCenter': { title: 'routes.helpCenter' },

@@ -91,6 +91,7 @@ const appRoutes: RouteObject[] = [
   page('settings/2fa'),
   page('settings/passkeys'),
   page('settings/security'),
+  page('settings/address-book'),
   page('helpCenter'),
   page('noticeCenter'),
   page('noticeCenter/detail'),

@@ -69,6 +69,7 @@ export const queryKeys = {
     article: (id: Id, language: string) => ['help', 'article', id, language] as const,
   },
   passkeys: ['passkeys'] as const,
+  addressBook: ['addressBook'] as const,
   security: {
     all: ['security'] as const,
     sessions: ['security', 'sessions'] as const,

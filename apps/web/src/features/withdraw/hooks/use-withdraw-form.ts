@@ -11,6 +11,7 @@ import { fieldErrorOf } from '../../../lib/form-errors';
 import { newIdempotencyKey } from '../../../lib/idempotency';
 import { formatAmount } from '../../../lib/money';
 import { checkAddress } from '../../../lib/wallet/address';
+import { useAddressBook, useAddressCheck } from '../../../lib/wallet/address-book';
 import { enabledCurrencies, useCurrencies } from '../../../lib/wallet/currencies';
 import { currenciesWithNetworks, networksFor, useNetworks } from '../../../lib/wallet/networks';
 import { useApplyWithdraw, WITHDRAW_FIELD_ERRORS } from '../api/apply-withdraw';
@@ -63,9 +64,27 @@ export function useWithdrawForm() {
   /** A security hold after a credential change: withdrawals wait (the page says how long). */
   const held = Boolean(hold.data?.hold);
   const addressCheck = network ? checkAddress(address, network.family) : null;
+  // The server's verdict while typing: checksum, unspendable, contract, book, lookalike.
+  const remote = useAddressCheck(network?.id, addressCheck?.ok ? addressCheck.value : null);
+  const book = useAddressBook();
+  const bookEntries = (book.data?.list ?? []).filter((e) => e.networkId === network?.id);
   const amountCheck = checkWithdrawAmount(amount, decimals, limitsData);
   const needsTotp = Boolean(user.data?.twoFactor);
 
+  const waitLeft = (seconds: number) => {
+    const minutes = Math.max(1, Math.ceil(seconds / 60));
+    return t('addressBook.waitLeft', { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
+  };
+  /** The address check's refusal, shown under the field as soon as the server answered. */
+  const remoteProblem =
+    remote?.problem && remote.problem !== 'format'
+      ? t(`withdraw.check.${remote.problem}`, { left: waitLeft(remote.entry?.secondsLeft ?? 0) })
+      : null;
+  /** Worth a second look but not refused: the user's own deposit address, a lookalike of a past one. */
+  const addressNotes = [
+    ...(remote?.entry && !remote.problem ? [t('withdraw.check.inBook', { label: remote.entry.label })] : []),
+    ...(remote?.warnings ?? []).map((w) => t(`withdraw.check.${w}`, { address: remote?.resembles ?? '' })),
+  ];
   const localAmountError = (): string | null => {
     if (amountCheck.ok || !currency) return null;
     if (amountCheck.error === 'dailyLimit')
@@ -83,13 +102,13 @@ export function useWithdrawForm() {
       serverErrors.address ??
       (addressCheck && !addressCheck.ok
         ? t(addressCheck.error === 'required' ? 'withdraw.errors.addressRequired' : 'withdraw.errors.addressShape')
-        : null),
+        : remoteProblem),
     amount: serverErrors.amount ?? localAmountError(),
     code: serverErrors.code ?? (withdrawApplyBody.shape.code.safeParse(code).success ? null : t('validation.code')),
     totp: needsTotp ? (serverErrors.totp ?? (secondFactorCode.safeParse(totp).success ? null : t('twoFactor.codeRequired'))) : null,
   };
   /** What the page shows under each field: local checks once Next was pressed, the server's at once. */
-  const shown = (field: Field) => (showErrors ? errors[field] : null);
+  const shown = (field: Field) => (showErrors ? errors[field] : field === 'address' ? (serverErrors.address ?? remoteProblem) : null);
 
   /** Any change to what would be sent makes a new request: a new key, fresh checks. */
   const edited = (field?: Field) => {
@@ -201,6 +220,8 @@ export function useWithdrawForm() {
     hold,
     held,
     values: { address, amount, code, totp },
+    addressNotes,
+    bookEntries,
     change,
     shown,
     needsTotp,

@@ -90,6 +90,8 @@ export default function WithdrawPage() {
         error={form.shown('address')}
         onFocus={closeKeyboard}
         networkName={network.name}
+        notes={form.addressNotes}
+        entries={form.bookEntries}
       />
 
       <AmountCard
