@@ -230,7 +230,7 @@ describe.each(LANGS)('wallet: on-chain deposit and withdrawal (%s)', (lang) => {
     await page.getByTestId('status-timeline').waitFor();
   });
 
-  it('refuses a bad address (empty, wrong shape, wrong checksum by the server) and a wrong e-mail code, each under its field', async () => {
+  it('refuses a bad address (empty, wrong shape, wrong checksum while typing) and a wrong e-mail code, each under its field', async () => {
     const eth = nets.ETH!;
     await page.goto('/');
     await page.getByTestId('home-action-withdraw').click();
