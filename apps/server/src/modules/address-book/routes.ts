@@ -17,6 +17,8 @@ import { ok } from '../../core/reply.ts';
 import { addEntry, checkDestination, listBook, removeEntry, setWhitelistOnly } from './service.ts';
 
 const tags = ['withdraw'];
+/** Address checks per IP and minute (one per pause in typing). */
+const ADDRESS_CHECKS_PER_MINUTE = 120;
 const security = [{ token: [] }];
 
 /** The withdrawal address book, its "whitelist only" switch, and the address check of /withdraw. */
@@ -102,6 +104,8 @@ export async function addressBookRoutes(fastify: FastifyInstance) {
     '/withdraw/check-address',
     {
       preHandler: app.authenticate,
+      // Asked while typing (debounced by the page): generous, but not unbounded.
+      config: { rateLimit: config.RATE_LIMIT ? { max: ADDRESS_CHECKS_PER_MINUTE, timeWindow: 60_000 } : false },
       schema: {
         tags,
         security,

@@ -151,7 +151,7 @@ export async function withdrawLimits(database: Database, userId: number, network
  * (replayed), or the same refusal, or 3010 for another request. A refusal by the ledger once
  * the code was accepted (3001, 3009, ...) is kept under the key (decision 012) and leaves the
  * code unused, so the user may correct the request and send it with a new key and the same
- * code; a refusal before the code (3008, 3003, 3012, 3002, 2004) is not kept.
+ * code; a refusal before the code (3008, 3013, 3003, 3012, 3014, 3015, 3016, 3002, 2004) is not kept.
  */
 export async function applyWithdrawal(
   database: Database,
