@@ -1,7 +1,8 @@
 import type { Network } from '@coffer/contract/chain';
+import * as OTPAuth from 'otpauth';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectBrowser, createUser, LANGS, newPhone, t, text, waitForPath } from './app';
+import { connectBrowser, createUser, LANGS, newPhone, t, text, waitForPath, waitForToast } from './app';
 import { call, must, openPage } from './wallet-support';
 
 /** A browser the account has never signed in from: the server sees a new device. */
@@ -62,5 +63,38 @@ describe.each(LANGS)('withdrawal hold (%s)', (lang) => {
       },
     });
     expect(refused.code).toBe(3014);
+    await context.close();
+  });
+
+  it('ends the hold with an authenticator code when two-step verification is on', async () => {
+    const user = await createUser(lang);
+    const setup = await must<{ secret: string }>('/2fa/setup', { token: user.token, body: {} });
+    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(setup.secret), digits: 6, period: 30, algorithm: 'SHA1' });
+    const codeAt = (steps: number) => totp.generate({ timestamp: Date.now() + steps * 30_000 });
+    await must('/2fa/enable', { token: user.token, body: { code: codeAt(-1) } });
+    const first = await must<{ secondFactor: { challenge: string } }>('/login', {
+      lang,
+      headers: { 'user-agent': OTHER_DEVICE },
+      body: { email: user.email, password: user.password },
+    });
+    await must('/login/2fa', {
+      lang,
+      headers: { 'user-agent': OTHER_DEVICE },
+      body: { challenge: first.secondFactor.challenge, code: codeAt(0) },
+    });
+
+    context = await newPhone(browser, lang, { token: user.token });
+    const page = await openPage(context);
+    await page.goto('/withdraw');
+    await page.getByTestId('withdraw-hold').waitFor();
+    expect(await page.getByTestId('withdraw-hold-wait').count()).toBe(0);
+    await page.getByTestId('withdraw-hold-code').locator('input').fill('000000');
+    await page.getByTestId('withdraw-hold-cancel').click();
+    await expect.poll(() => page.getByTestId('withdraw-hold-error').count()).toBe(1);
+    await page.getByTestId('withdraw-hold-code').locator('input').fill(codeAt(1));
+    await page.getByTestId('withdraw-hold-cancel').click();
+    await waitForToast(page, t(lang, 'withdraw.hold.ended'));
+    await page.getByTestId('withdraw-hold').waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('withdraw-next').isDisabled()).toBe(false);
   });
 });

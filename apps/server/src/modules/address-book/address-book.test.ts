@@ -153,6 +153,18 @@ describe('address book', () => {
     expect((await call('POST', `/api/address-book/remove/${entry.id}`, { token: alice.token })).code).toBe(4004);
   });
 
+  it('mails add and remove in the account’s language (English here)', async () => {
+    const dan = await createUser(t, { email: 'book-dan@example.com' });
+    await t.database.sql.query("update users set language = 'en-US' where id = $1", [dan.uid]);
+    const added = await add(dan, { address: other, label: 'Savings' });
+    expect(added.code).toBe(0);
+    const mail = await mailed(dan.email, 'Coffer: a withdrawal address was added to your address book');
+    expect(mail.text).toContain('Label: Savings; network: Ethereum (local)');
+    expect(mail.text).toMatch(/usable from \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+    expect((await call('POST', `/api/address-book/remove/${added.data.id}`, { token: dan.token })).code).toBe(0);
+    await mailed(dan.email, 'Coffer: a withdrawal address was removed from your address book');
+  });
+
   it('checks an address as it is typed: format, checksum, unspendable, contract, own deposit, lookalike', async () => {
     expect(await check(alice, '0x12')).toMatchObject({ address: null, problem: 'format' });
     expect(await check(alice, '0x8BA1f109551bD432803012645Ac136ddd64DBA72')).toMatchObject({ address: null, problem: 'checksum' });
