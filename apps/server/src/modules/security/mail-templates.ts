@@ -85,7 +85,7 @@ const copy: Record<
     hold: (h) =>
       `原因：${copyHoldReason['zh-CN'][h.reason]}。提现将暂缓至 ${utc(h.endsAt)}；` +
       '开启了两步验证的用户可在「提现」页面用动态码或恢复码提前解除。',
-    book: (b) => `名称：${b.label}；网络：${b.network}；地址：${b.address}` + (b.usableAt ? `；可用时间：${utc(b.usableAt)}` : ''),
+    book: (b) => `名称：${b.label}；网络：${b.network}；地址：${b.address}${b.usableAt ? `；可用时间：${utc(b.usableAt)}` : ''}`,
   },
   'en-US': {
     subject: {
@@ -121,7 +121,7 @@ const copy: Record<
     hold: (h) =>
       `Reason: ${copyHoldReason['en-US'][h.reason]}. Withdrawals wait until ${utc(h.endsAt)}; ` +
       'with two-step verification on, you can end the hold early on the Withdraw page with an authenticator or recovery code.',
-    book: (b) => `Label: ${b.label}; network: ${b.network}; address: ${b.address}` + (b.usableAt ? `; usable from ${utc(b.usableAt)}` : ''),
+    book: (b) => `Label: ${b.label}; network: ${b.network}; address: ${b.address}${b.usableAt ? `; usable from ${utc(b.usableAt)}` : ''}`,
   },
 };
 
