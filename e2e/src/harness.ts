@@ -131,9 +131,10 @@ export interface Stack {
 /**
  * Captured SMTP + the real server in embedded mode (fresh DATA_DIR) serving the built web
  * app, exactly as `npm start` runs it. The server runs in its own process group so its
- * children (the embedded chain) go down with it.
+ * children (the embedded chain) go down with it. `extraEnv` adds to or overrides the
+ * server's environment.
  */
-export async function startStack(): Promise<Stack> {
+export async function startStack(extraEnv: Readonly<Record<string, string>> = {}): Promise<Stack> {
   const workDir = mkdtempSync(join(tmpdir(), 'coffer-e2e-'));
   const mailDir = join(workDir, 'mail');
   const [smtpPort, port] = [await freePort(), await freePort()];
@@ -160,6 +161,8 @@ export async function startStack(): Promise<Stack> {
       // The embedded chain runs as in `npm start`, only faster: deposits confirm in seconds.
       LOCAL_CHAIN_BLOCK_TIME: '1',
       CHAIN_POLL_INTERVAL_MS: '300',
+      // A file that needs its own server (e.g. on PostgreSQL, to move the clock in SQL).
+      ...extraEnv,
     },
   });
   const keep = (chunk: Buffer) => {

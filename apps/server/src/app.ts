@@ -162,7 +162,7 @@ function installErrorHandling(app: FastifyInstance) {
     // Error bodies carry data: null, which the route's success schema need not allow.
     reply.serializer(JSON.stringify);
     // A custom serializer sets no content type of its own.
-    const send = (status: number, code: ErrorCodeValue, detail?: string, data: unknown = null) =>
+    const send = (status: number, code: ErrorCodeValue, detail?: BizError['detail'], data: unknown = null) =>
       reply
         .status(status)
         .type('application/json; charset=utf-8')

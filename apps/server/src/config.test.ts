@@ -8,6 +8,7 @@ describe('configuration', () => {
     expect(config).toMatchObject({ PORT: 8080, HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT: true });
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.SMTP_URL).toBeUndefined();
+    expect(config).toMatchObject({ WITHDRAWAL_HOLD_HOURS: 24, ADDRESS_BOOK_DELAY_HOURS: 24 });
     // npm start from the repository root keeps data in ./.coffer there.
     expect(config.dataDir).toBe(path.resolve('/srv/coffer', '.coffer'));
   });
@@ -22,6 +23,16 @@ describe('configuration', () => {
       expect(message).toContain('DATABASE_URL');
       expect(message).toContain('LOG_LEVEL');
     }
+  });
+
+  it('bounds the withdrawal hold and the address-book delay (hours, 0 to 30 days)', () => {
+    expect(loadConfig({ WITHDRAWAL_HOLD_HOURS: '0', ADDRESS_BOOK_DELAY_HOURS: '48' })).toMatchObject({
+      WITHDRAWAL_HOLD_HOURS: 0,
+      ADDRESS_BOOK_DELAY_HOURS: 48,
+    });
+    expect(() => loadConfig({ WITHDRAWAL_HOLD_HOURS: '721' })).toThrow(/WITHDRAWAL_HOLD_HOURS/);
+    expect(() => loadConfig({ ADDRESS_BOOK_DELAY_HOURS: '-1' })).toThrow(/ADDRESS_BOOK_DELAY_HOURS/);
+    expect(() => loadConfig({ WITHDRAWAL_HOLD_HOURS: '1.5' })).toThrow(/WITHDRAWAL_HOLD_HOURS/);
   });
 
   it('reads production settings', () => {

@@ -138,6 +138,23 @@ const envSchema = z.object({
     .min(1)
     .max(24 * 30)
     .default(72),
+  /**
+   * How long withdrawals wait after a credential change (password reset, two-factor off, a
+   * passkey added or removed, a sign-in from a new device); 0 turns the hold off. At most 30 days.
+   */
+  WITHDRAWAL_HOLD_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 30)
+    .default(24),
+  /** How long a new address-book entry waits before it may be paid (none when added with the second factor). */
+  ADDRESS_BOOK_DELAY_HOURS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 30)
+    .default(24),
   /** Comma-separated e-mails that get the operator role when they register. */
   OPERATOR_EMAILS: z
     .string()

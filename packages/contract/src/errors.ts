@@ -42,8 +42,18 @@ export const ErrorCode = {
   IDEMPOTENCY_KEY_REUSED: 3010,
   HOUSE_LIMIT_REACHED: 3011,
   PAYOUTS_FROZEN: 3012,
-  /** A security hold after a credential change: withdrawals and larger transfers wait until it ends. */
-  SECURITY_HOLD: 3014,
+  /** The destination burns what it receives: the zero address, a precompile, a token contract. */
+  UNSPENDABLE_ADDRESS: 3013,
+  /** Withdrawals wait during a security hold after a credential change (the message says how long). */
+  WITHDRAWAL_HOLD: 3014,
+  /** The address-book entry is still in its waiting time (the message says how long). */
+  ADDRESS_NOT_YET_USABLE: 3015,
+  /** "Whitelist only" is on and the destination is not in the address book. */
+  ADDRESS_NOT_IN_BOOK: 3016,
+  /** A transfer above the currency's hold-free amount during a security hold. */
+  TRANSFER_HOLD: 3017,
+  /** The address book already holds this address for this network. */
+  ADDRESS_ALREADY_IN_BOOK: 3018,
   NOT_FOUND: 4004,
   FORBIDDEN: 4003,
   INTERNAL: 5000,
@@ -93,7 +103,12 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3010: '幂等键已用于另一请求',
     3011: '兑换额度暂时不足',
     3012: '该网络暂停提现，请稍后再试',
-    3014: '账户安全设置刚有变更，提现和大额转账暂时冻结，请在冻结期结束后再试',
+    3013: '该地址无法收款：转入的资产将被销毁且无法取回（零地址、预编译合约或代币合约）',
+    3014: '账户安全变更后提现暂缓，请稍后再试',
+    3015: '该地址簿地址尚在等待期内，暂不可用',
+    3016: '已开启仅限地址簿提现，请先将该地址加入地址簿',
+    3017: '账户处于安全暂缓期，转账金额超出暂缓期内允许的上限',
+    3018: '该地址已在地址簿中',
     4003: '没有权限',
     4004: '记录不存在',
     5000: '服务器内部错误',
@@ -131,7 +146,12 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3010: 'Idempotency key reused with a different request',
     3011: 'Swap liquidity temporarily insufficient',
     3012: 'Withdrawals on this network are paused, please try again later',
-    3014: 'Your sign-in settings changed recently: withdrawals and larger transfers are on hold until the hold ends',
+    3013: 'This address cannot receive funds: whatever is sent there is burned and cannot be recovered (zero address, precompile or token contract)',
+    3014: 'Withdrawals are on hold after a security change to your account, please try again later',
+    3015: 'This address-book entry is still in its waiting period',
+    3016: 'Whitelist-only withdrawals are on: add this address to your address book first',
+    3017: 'Your account is in a security hold: this transfer is above the amount allowed during the hold',
+    3018: 'This address is already in your address book',
     4003: 'Forbidden',
     4004: 'Not found',
     5000: 'Internal server error',

@@ -10,6 +10,8 @@ export * from './two-factor.ts';
 export * from './passkeys.ts';
 export * from './step-up.ts';
 export * from './security.ts';
+export * from './holds.ts';
 export * from './admin.ts';
 export * from './activity.ts';
 export * from './content.ts';
+export * from './address-book.ts';

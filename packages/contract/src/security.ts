@@ -81,6 +81,9 @@ export const securityEventKind = z.enum([
   'two_factor_reset_opened',
   'two_factor_reset_cancelled',
   'two_factor_reset_completed',
+  'withdrawal_hold',
+  'address_book_added',
+  'address_book_removed',
 ]);
 export type SecurityEventKind = z.infer<typeof securityEventKind>;
 

@@ -5,6 +5,7 @@ import { EventHub, pruneEvents } from '../modules/events/index.ts';
 import { createEvmClient, type EvmAddress, EvmChainAdapter, normalizeEvmAddress } from './evm.ts';
 import { assertMnemonicAllowed, HdWallet, loadMnemonic } from './keys.ts';
 import { type Leadership, takeLeadership } from './leader.ts';
+import { isUnspendableEvmAddress } from './unspendable.ts';
 import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from './local-chain.ts';
 import { payoutWorkers } from './payouts.ts';
 import { DepositWatcher, type WatcherLog } from './watcher.ts';
@@ -31,6 +32,7 @@ export interface ChainServices {
   rules: {
     normalizeAddress(address: string): string | null;
     isOwnHotWallet(address: string): boolean;
+    isUnspendable(address: string): boolean;
   };
   /** Local chain only: sends test coins of a network to an address. */
   faucet?: (networkId: number, to: string) => Promise<{ txHash: string; amount: string }>;
@@ -101,6 +103,7 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
     rules: {
       normalizeAddress: (a: string) => normalizeEvmAddress(a),
       isOwnHotWallet: (a: string) => a.toLowerCase() === hot.toLowerCase(),
+      isUnspendable: (a: string) => isUnspendableEvmAddress(a),
     },
     events,
   };

@@ -1,4 +1,7 @@
-import { ErrorCode, type ErrorCodeValue } from '@coffer/contract';
+import { ErrorCode, type ErrorCodeValue, type Locale } from '@coffer/contract';
+
+/** A detail said in each language (e.g. a time left), where a field name would not do. */
+export type LocalizedDetail = Readonly<Record<Locale, string>>;
 
 /**
  * A business outcome that is not success. It travels as HTTP 200 with the code in the
@@ -7,10 +10,10 @@ import { ErrorCode, type ErrorCodeValue } from '@coffer/contract';
 export class BizError extends Error {
   constructor(
     readonly bizCode: ErrorCodeValue,
-    readonly detail?: string,
+    readonly detail?: string | LocalizedDetail,
     readonly httpStatus = 200,
   ) {
-    super(`biz ${bizCode}${detail ? `: ${detail}` : ''}`);
+    super(`biz ${bizCode}${detail ? `: ${typeof detail === 'string' ? detail : detail['en-US']}` : ''}`);
   }
 }
 

@@ -6,8 +6,9 @@ export function requestLocale(request: FastifyRequest): Locale {
 }
 
 /** The localized message for a code, with an optional detail such as a field name. */
-export function messageFor(code: ErrorCodeValue, locale: Locale, detail?: string): string {
+export function messageFor(code: ErrorCodeValue, locale: Locale, detail?: string | Readonly<Record<Locale, string>>): string {
   const base = errorMessages[locale][code];
   if (!detail) return base;
-  return locale === 'zh-CN' ? `${base}：${detail}` : `${base}: ${detail}`;
+  const said = typeof detail === 'string' ? detail : detail[locale];
+  return locale === 'zh-CN' ? `${base}：${said}` : `${base}: ${said}`;
 }

@@ -16,6 +16,8 @@ import { passkeyRoutes } from './passkeys/routes.ts';
 import { securityRoutes } from './security/routes.ts';
 import { contentRoutes } from './content/routes.ts';
 import { activityRoutes } from './activities/routes.ts';
+import { holdRoutes } from './holds/routes.ts';
+import { addressBookRoutes } from './address-book/routes.ts';
 
 /**
  * Every feature module registers its routes here (mounted under /api), one line per module.
@@ -39,6 +41,8 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(eventRoutes);
   await app.register(chainAdminRoutes);
   await app.register(securityRoutes);
+  await app.register(holdRoutes);
+  await app.register(addressBookRoutes);
   await app.register(contentRoutes);
   await app.register(activityRoutes);
   await app.register(consoleAdminRoutes);

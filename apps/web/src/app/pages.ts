@@ -26,6 +26,7 @@ export const pages: Readonly<Record<string, () => Promise<PageModule>>> = {
   'settings/passkeys': () => import('../features/passkeys/pages/passkeys'),
   'settings/security': () => import('../features/security/pages/security'),
   'settings/password': () => import('../features/auth/pages/change-password'),
+  'settings/address-book': () => import('../features/address-book/pages/address-book'),
   helpCenter: () => import('../features/help-center/pages/help-center'),
   noticeCenter: () => import('../features/notice-center/pages/notice-center'),
   'noticeCenter/detail': () => import('../features/notice-center/pages/notice-detail'),

@@ -33,6 +33,7 @@ export const ROUTE_META: Record<string, RouteMeta> = {
   '/settings/passkeys': { title: 'routes.passkeys' },
   '/settings/security': { title: 'routes.security' },
   '/settings/password': { title: 'routes.changePassword' },
+  '/settings/address-book': { title: 'routes.addressBook' },
   '/helpCenter': { title: 'routes.helpCenter' },
   // Spec §2: the notice center and its detail are both titled as the help center.
   '/noticeCenter': { title: 'routes.helpCenter' },

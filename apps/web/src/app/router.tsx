@@ -92,6 +92,7 @@ const appRoutes: RouteObject[] = [
   page('settings/passkeys'),
   page('settings/security'),
   page('settings/password'),
+  page('settings/address-book'),
   page('helpCenter'),
   page('noticeCenter'),
   page('noticeCenter/detail'),

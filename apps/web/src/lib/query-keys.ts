@@ -71,11 +71,13 @@ export const queryKeys = {
   passkeys: ['passkeys'] as const,
   /** This session's recent re-authentication (adding a passkey needs one). */
   reauth: ['reauth'] as const,
+  addressBook: ['addressBook'] as const,
   security: {
     all: ['security'] as const,
     twoFactorReset: ['security', 'twoFactorReset'] as const,
     sessions: ['security', 'sessions'] as const,
     signIns: (pageSize: number) => ['security', 'signins', pageSize] as const,
     antiPhishing: ['security', 'antiPhishing'] as const,
+    hold: ['security', 'hold'] as const,
   },
 } as const;

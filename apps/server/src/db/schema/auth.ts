@@ -16,6 +16,8 @@ export const users = pgTable(
     antiPhishingPhrase: text('anti_phishing_phrase'),
     /** The user asked for the second factor on swaps too (migration 0029, decision 033). */
     stepUpSwaps: boolean('step_up_swaps').notNull().default(false),
+    /** Withdrawals only to usable address-book entries (migration 0033). */
+    withdrawWhitelistOnly: boolean('withdraw_whitelist_only').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -31,6 +31,7 @@ import {
   issueEmailCode,
   withdrawEmailCode,
 } from './email-codes.ts';
+import { holdAfter, mailHold, openHold } from '../holds/index.ts';
 import { notifySecurityEvent, recordSignIn } from '../security/index.ts';
 import { type TwoFactorDeps, TwoFactorService, twoFactorEnabled } from '../two-factor/index.ts';
 import { slowDownLogin } from './login-limits.ts';
@@ -173,7 +174,11 @@ export class AuthService {
     const token = await createSession(this.db, user.id, this.deps.config.SESSION_TTL_HOURS, client);
     // Sign-in history and, from a new (device, IP), a notice to the owner (modules/security).
     const { newDevice } = await recordSignIn(this.db, user.id, 'success', client);
-    if (newDevice) void notifySecurityEvent(this.deps, user.id, 'new_sign_in', client, this.log);
+    if (newDevice) {
+      void notifySecurityEvent(this.deps, user.id, 'new_sign_in', client, this.log);
+      // A stolen password used from elsewhere: withdrawals wait (docs/security.md).
+      await holdAfter(this.deps, user.id, 'new_device', client);
+    }
     return { token, tokenHead: TOKEN_HEAD };
   }
 
@@ -207,7 +212,7 @@ export class AuthService {
     // New password and the end of every old session belong together: a reset after a
     // stolen password must also throw the thief out, and (unless the owner unticked it) the
     // passkeys added lately, which a thief holding a session could have added.
-    const { revoked, removedPasskeys } = await this.db.transaction(async (tx) => {
+    const { revoked, removedPasskeys, hold } = await this.db.transaction(async (tx) => {
       await consumeEmailCode(tx, codeId);
       const now = new Date();
       await tx.update(users).set({ passwordHash, updatedAt: now }).where(eq(users.id, user.id));
@@ -216,14 +221,16 @@ export class AuthService {
         .set({ revokedAt: now })
         .where(and(eq(sessions.userId, user.id), isNull(sessions.revokedAt)))
         .returning({ id: sessions.id });
-      if (!body.removeRecentPasskeys) return { revoked: ended, removedPasskeys: 0 };
+      // Whoever reset it by e-mail waits before money can leave (docs/security.md).
+      const hold = await openHold(tx, user.id, 'password_reset', this.deps.config.WITHDRAWAL_HOLD_HOURS);
+      if (!body.removeRecentPasskeys) return { revoked: ended, removedPasskeys: 0, hold };
       const gone = await tx
         .delete(passkeys)
         .where(
           and(eq(passkeys.userId, user.id), gt(passkeys.createdAt, sql`now() - make_interval(days => ${RESET_REMOVES_PASSKEYS_DAYS})`)),
         )
         .returning({ id: passkeys.id });
-      return { revoked: ended, removedPasskeys: gone.length };
+      return { revoked: ended, removedPasskeys: gone.length, hold };
     });
     // Their open event streams end now, not at their next heartbeat.
     announceRevoked(
@@ -232,6 +239,7 @@ export class AuthService {
     );
     void notifySecurityEvent(this.deps, user.id, 'password_reset', client, this.log);
     if (removedPasskeys > 0) void notifySecurityEvent(this.deps, user.id, 'passkey_removed', client, this.log);
+    mailHold(this.deps, hold, client);
   }
 
   /**

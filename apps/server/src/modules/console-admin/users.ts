@@ -1,11 +1,11 @@
 import { type AdminUserDetail, type AdminUserPage, type AdminUserSummary, ErrorCode, USER_RECENT_POSTINGS } from '@coffer/contract';
 import { trimDecimal } from '@coffer/contract';
 import { BizError, notFound } from '../../core/errors.ts';
-import type { MailingDeps } from '../../core/deps.ts';
 import { operatorOf, recordOperatorAction } from '../../core/operator-audit.ts';
 import { announceRevoked, type SessionUser } from '../../core/session.ts';
 import type { Database } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
+import type { HoldDeps } from '../holds/index.ts';
 import { completeDueResets, openResetOf } from '../two-factor/index.ts';
 import { likeEscape } from './audit-trail.ts';
 
@@ -51,7 +51,7 @@ export async function searchUsers(
 }
 
 /** One user as the console shows it; 4004 for an unknown uid. A two-factor reset that is due completes first. */
-export async function userDetail(deps: MailingDeps, uid: number): Promise<AdminUserDetail> {
+export async function userDetail(deps: HoldDeps, uid: number): Promise<AdminUserDetail> {
   const { database } = deps;
   await completeDueResets(deps, uid);
   const reset = await openResetOf(deps, uid);
@@ -130,7 +130,7 @@ export async function userDetail(deps: MailingDeps, uid: number): Promise<AdminU
  * operator can change neither themselves nor another operator (3007); already so is 3007 too.
  */
 export async function setUserDisabled(
-  deps: MailingDeps,
+  deps: HoldDeps,
   operator: Pick<SessionUser, 'id' | 'email'>,
   uid: number,
   disable: boolean,

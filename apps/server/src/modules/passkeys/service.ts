@@ -25,6 +25,7 @@ import { BizError, notFound } from '../../core/errors.ts';
 import { markReauthenticated, requireRecentReauth } from '../../core/reauth.ts';
 import { hashToken } from '../../core/session.ts';
 import { authChallenges, passkeys, users } from '../../db/schema/index.ts';
+import { holdAfter } from '../holds/index.ts';
 import { notifySecurityEvent, recordWrongSecondFactor } from '../security/index.ts';
 import {
   issueChallenge,
@@ -142,6 +143,7 @@ export class PasskeyService {
         })
         .returning();
       void notifySecurityEvent(this.deps, userId, 'passkey_added');
+      await holdAfter(this.deps, userId, 'passkey_added');
       return toItem(created!);
     } catch {
       // The unique credential id: this authenticator is registered already.
@@ -163,6 +165,7 @@ export class PasskeyService {
       .returning({ id: passkeys.id });
     if (gone.length === 0) throw notFound();
     void notifySecurityEvent(this.deps, userId, 'passkey_removed');
+    await holdAfter(this.deps, userId, 'passkey_removed');
   }
 
   /**

@@ -124,7 +124,10 @@ describe('security centre: change password', () => {
     const token = await signUp(t, email, 'change-2fa-password');
     const setup = await call<{ secret: string }>('POST', '/api/2fa/setup', { token, body: {} });
     const codeOf = (offset: number) => totpFor(setup.data.secret, 'x').generate({ timestamp: Date.now() + offset * 30_000 });
-    const enabled = await call<{ recoveryCodes: string[] }>('POST', '/api/2fa/enable', { token, body: { code: codeOf(-1), password: 'change-2fa-password' } });
+    const enabled = await call<{ recoveryCodes: string[] }>('POST', '/api/2fa/enable', {
+      token,
+      body: { code: codeOf(-1), password: 'change-2fa-password' },
+    });
     expect(enabled.code).toBe(0);
     const body = { currentPassword: 'change-2fa-password', newPassword: 'two-Factor-Secret-11' };
     expect((await change(token, body)).code).toBe(2006);

@@ -1,4 +1,4 @@
-import type { Locale, SecurityEventKind } from '@coffer/contract';
+import type { HoldReason, Locale, SecurityEventKind } from '@coffer/contract';
 
 export interface SecurityMail {
   subject: string;
@@ -10,10 +10,36 @@ export interface SecurityEventDetail {
   device?: string | null;
   ip?: string | null;
   at: Date;
+  /** For withdrawal_hold: why the hold opened and when it ends. */
+  hold?: { reason: HoldReason; endsAt: Date };
+  /** For address_book_added / _removed: the entry (usableAt only when added). */
+  book?: { label: string; address: string; network: string; usableAt?: Date };
 }
+
+const utc = (d: Date) => `${d.toISOString().replace('T', ' ').slice(0, 19)} UTC`;
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/** Why a hold opened, as the hold mail says it. */
+const copyHoldReason: Record<Locale, Record<HoldReason, string>> = {
+  'zh-CN': {
+    password_reset: '登录密码已重置',
+    password_changed: '登录密码已修改',
+    two_factor_disabled: '两步验证已关闭',
+    passkey_added: '添加了通行密钥',
+    passkey_removed: '删除了通行密钥',
+    new_device: '新设备登录',
+  },
+  'en-US': {
+    password_reset: 'the password was reset',
+    password_changed: 'the password was changed',
+    two_factor_disabled: 'two-step verification was turned off',
+    passkey_added: 'a passkey was added',
+    passkey_removed: 'a passkey was removed',
+    new_device: 'a sign-in from a new device',
+  },
+};
 
 const copy: Record<
   Locale,
@@ -22,6 +48,8 @@ const copy: Record<
     what: Record<SecurityEventKind, string>;
     where: (d: SecurityEventDetail) => string;
     advice: string;
+    hold: (h: NonNullable<SecurityEventDetail['hold']>) => string;
+    book: (b: NonNullable<SecurityEventDetail['book']>) => string;
   }
 > = {
   'zh-CN': {
@@ -37,6 +65,9 @@ const copy: Record<
       two_factor_reset_opened: 'Coffer：客服已为您的账户发起两步验证重置',
       two_factor_reset_cancelled: 'Coffer：两步验证重置已取消',
       two_factor_reset_completed: 'Coffer：两步验证已被重置',
+      withdrawal_hold: 'Coffer：提现已暂缓',
+      address_book_added: 'Coffer：地址簿新增了提现地址',
+      address_book_removed: 'Coffer：地址簿删除了提现地址',
     },
     what: {
       new_sign_in: '您的 Coffer 账户刚刚在一台新的设备或网络上登录。',
@@ -52,12 +83,19 @@ const copy: Record<
         '客服刚刚为您的 Coffer 账户发起了两步验证重置：等待期结束后，身份验证器和恢复码将被移除。等待期内您可以在「设置 › 账户安全」中取消，剩余时间也显示在那里。如果您没有联系客服，请立即取消并修改密码。',
       two_factor_reset_cancelled: '您的 Coffer 账户的两步验证重置已取消，身份验证器和恢复码保持不变。',
       two_factor_reset_completed: '您的 Coffer 账户的两步验证已按客服重置移除（身份验证器和恢复码）。登录后请重新开启两步验证。',
+      withdrawal_hold: '为保护您的资产，您的 Coffer 账户在安全设置变更后暂缓提现。',
+      address_book_added: '您的 Coffer 地址簿刚刚新增了一个提现地址。',
+      address_book_removed: '您的 Coffer 地址簿刚刚删除了一个提现地址。',
     },
     where: (d) =>
       `时间：${d.at.toISOString().replace('T', ' ').slice(0, 19)} UTC` +
       (d.device ? `；设备：${d.device}` : '') +
       (d.ip ? `；IP：${d.ip}` : ''),
     advice: '如果是您本人操作，无需处理。如果不是，请立即重置密码，并在「设置 › 账户安全」中退出其他设备。',
+    hold: (h) =>
+      `原因：${copyHoldReason['zh-CN'][h.reason]}。提现将暂缓至 ${utc(h.endsAt)}；` +
+      '开启了两步验证的用户可在「提现」页面用动态码或恢复码提前解除。',
+    book: (b) => `名称：${b.label}；网络：${b.network}；地址：${b.address}${b.usableAt ? `；可用时间：${utc(b.usableAt)}` : ''}`,
   },
   'en-US': {
     subject: {
@@ -72,6 +110,9 @@ const copy: Record<
       two_factor_reset_opened: 'Coffer: support opened a two-step verification reset',
       two_factor_reset_cancelled: 'Coffer: the two-step verification reset was cancelled',
       two_factor_reset_completed: 'Coffer: two-step verification was reset',
+      withdrawal_hold: 'Coffer: withdrawals are on hold',
+      address_book_added: 'Coffer: a withdrawal address was added to your address book',
+      address_book_removed: 'Coffer: a withdrawal address was removed from your address book',
     },
     what: {
       new_sign_in: 'Your Coffer account was just signed in to from a new device or network.',
@@ -89,6 +130,9 @@ const copy: Record<
         'The two-step verification reset of your Coffer account was cancelled; the authenticator and recovery codes stay.',
       two_factor_reset_completed:
         'Two-step verification of your Coffer account was removed by the support reset (authenticator and recovery codes). Turn it on again once signed in.',
+      withdrawal_hold: 'To protect your funds, withdrawals from your Coffer account wait after a security change.',
+      address_book_added: 'A withdrawal address was just added to your Coffer address book.',
+      address_book_removed: 'A withdrawal address was just removed from your Coffer address book.',
     },
     where: (d) =>
       `Time: ${d.at.toISOString().replace('T', ' ').slice(0, 19)} UTC` +
@@ -96,12 +140,22 @@ const copy: Record<
       (d.ip ? `; IP: ${d.ip}` : ''),
     advice:
       'If this was you, there is nothing to do. If it was not, reset your password now and sign out the other devices in Settings › Security.',
+    hold: (h) =>
+      `Reason: ${copyHoldReason['en-US'][h.reason]}. Withdrawals wait until ${utc(h.endsAt)}; ` +
+      'with two-step verification on, you can end the hold early on the Withdraw page with an authenticator or recovery code.',
+    book: (b) => `Label: ${b.label}; network: ${b.network}; address: ${b.address}${b.usableAt ? `; usable from ${utc(b.usableAt)}` : ''}`,
   },
 };
 
 export function securityEventMail(locale: Locale, kind: SecurityEventKind, detail: SecurityEventDetail): SecurityMail {
   const c = copy[locale];
-  const paragraphs = [c.what[kind], c.where(detail), c.advice];
+  const paragraphs = [
+    c.what[kind],
+    ...(detail.hold ? [c.hold(detail.hold)] : []),
+    ...(detail.book ? [c.book(detail.book)] : []),
+    c.where(detail),
+    c.advice,
+  ];
   return {
     subject: c.subject[kind],
     text: `${paragraphs.join('\n\n')}\n`,

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { users } from '../../db/schema/index.ts';
 import type { Mailer } from '../../mail/mailer.ts';
-import { antiPhishingLine, securityEventMail } from './mail-templates.ts';
+import { antiPhishingLine, type SecurityEventDetail, securityEventMail } from './mail-templates.ts';
 import { deviceName } from './user-agent.ts';
 
 const asLocale = (v: string | null | undefined): Locale | undefined => (v === 'zh-CN' || v === 'en-US' ? v : undefined);
@@ -52,6 +52,7 @@ export async function notifySecurityEvent(
   kind: SecurityEventKind,
   client: SecurityEventClient = {},
   log?: { error: (obj: object, msg: string) => void },
+  extra: Pick<SecurityEventDetail, 'hold' | 'book'> = {},
 ): Promise<void> {
   try {
     const [user] = await deps.database.db
@@ -61,7 +62,7 @@ export async function notifySecurityEvent(
       .limit(1);
     if (!user) return;
     const locale = asLocale(user.language) ?? DEFAULT_LOCALE;
-    const mail = securityEventMail(locale, kind, { device: deviceName(client.userAgent), ip: client.ip, at: new Date() });
+    const mail = securityEventMail(locale, kind, { device: deviceName(client.userAgent), ip: client.ip, at: new Date(), ...extra });
     await deps.mailer.send({ to: user.email, ...mail });
   } catch (err) {
     log?.error({ err }, `security notice mail (${kind}) failed`);

@@ -13,6 +13,7 @@ import {
 } from '@coffer/contract';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { holdAfter } from '../holds/index.ts';
 import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
 import { changePassword } from './change-password.ts';
@@ -101,7 +102,8 @@ export async function securityRoutes(fastify: FastifyInstance) {
           '1001 naming newPassword for a short, long, common or guessable one or one with control, invisible or bidirectional ' +
           'characters; 2012 for a wrong current password (5 wrong per account and 15 minutes, then 1002); 2006 without and ' +
           '2007 with a wrong authenticator or recovery code while two-factor is on. signOutOthers ends every other session ' +
-          '(and its event streams) at once; signedOut counts them. The owner is mailed.',
+          '(and its event streams) at once; signedOut counts them. The owner is mailed, and withdrawals wait ' +
+          'WITHDRAWAL_HOLD_HOURS (a security hold).',
         body: changePasswordBody,
         response: apiResponse(changePasswordData),
       },
@@ -109,7 +111,10 @@ export async function securityRoutes(fastify: FastifyInstance) {
     async (request) => {
       const locale = requestLocale(request);
       const client = { ip: request.ip, userAgent: request.headers['user-agent'] };
-      return ok(await changePassword(app.deps, request.user, request.body, locale, client), locale);
+      const data = await changePassword(app.deps, request.user, request.body, locale, client);
+      // A new password is a credential change: withdrawals wait and the owner is told (docs/security.md).
+      await holdAfter(app.deps, request.user.id, 'password_changed', client);
+      return ok(data, locale);
     },
   );
 

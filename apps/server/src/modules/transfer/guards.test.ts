@@ -59,7 +59,7 @@ describe('transfer guards: disabled accounts and security holds', () => {
     expect(await available(to)).toBe('0');
   });
 
-  it('a security hold refuses transfers above the hold-free amount (3014) and lets smaller ones through', async () => {
+  it('a security hold refuses transfers above the hold-free amount (3017) and lets smaller ones through', async () => {
     const u = await createUser(t);
     const to = await createUser(t);
     await fund(t, u.uid, 'USDT', '500');
@@ -74,7 +74,7 @@ describe('transfer guards: disabled accounts and security holds', () => {
     const send = (amount: string, key?: string) =>
       call('POST', '/api/transfer/transferByUID', { token: u.token, body: { uid: to.uid, currencyId: usdt, amount }, ...(key && { key }) });
     const big = await send('100.01', 'held-transfer-1');
-    expect(big.code).toBe(3014);
+    expect(big.code).toBe(3017);
     expect((await send('100')).code).toBe(0);
     // Not kept under the key: once the hold is over, the same request goes through.
     await t.database.sql.query(

@@ -30,7 +30,7 @@ const TRANSFER_ERRORS =
   'Errors: 2001 not signed in, 3001 insufficient balance, 3002 amount out of range or too many decimals, ' +
   '3003 currency unavailable, 3004 recipient not found, 3005 cannot send to yourself, 3010 Idempotency-Key ' +
   'reused with another body; with two-factor on (decision 033) 2006 without totp or stepUpToken, 2007 wrong or ' +
-  'used code, 2008 unknown or used token; 2010 disabled account; 3014 a security hold and an amount above the ' +
+  'used code, 2008 unknown or used token; 2010 disabled account; 3017 a security hold and an amount above the ' +
   "currency's hold-free one. A replay with the same key and body answers the same transfer (replayed: true) " +
   'and moves no money; a refused one (3001-3005) answers the same refusal again, even once it would succeed.';
 

@@ -117,7 +117,7 @@ export async function transfer(
     throw new BizError(ErrorCode.NOT_SIGNED_IN);
   }
   if (row.b_state === 'STEPUP') throw new BizError(ErrorCode.SECOND_FACTOR_REQUIRED);
-  if (row.b_state === 'HOLD') throw new BizError(ErrorCode.SECURITY_HOLD);
+  if (row.b_state === 'HOLD') throw new BizError(ErrorCode.TRANSFER_HOLD);
   if (row.b_state) {
     rethrowLedgerError(Object.assign(new Error(`transfer refused: SQLSTATE ${row.b_state}`), { code: row.b_state }));
   }

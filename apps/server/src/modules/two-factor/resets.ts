@@ -4,6 +4,7 @@ import { operatorOf, recordOperatorAction } from '../../core/operator-audit.ts';
 import type { MailingDeps } from '../../core/deps.ts';
 import type { SessionUser } from '../../core/session.ts';
 import { inTransaction, type Query } from '../../db/transaction.ts';
+import { type HoldDeps, holdAfter } from '../holds/index.ts';
 import { notifySecurityEvent } from '../security/index.ts';
 
 /**
@@ -39,7 +40,7 @@ const toStatus = (r: ResetRow): TwoFactorResetStatus => ({
 });
 
 /** The user's open reset, as the owner sees it (completed first when it is due). */
-export async function pendingReset(deps: MailingDeps, userId: number): Promise<TwoFactorResetStatus | null> {
+export async function pendingReset(deps: HoldDeps, userId: number): Promise<TwoFactorResetStatus | null> {
   await completeDueResets(deps, userId);
   const row = await openResetOf(deps, userId);
   return row ? toStatus(row) : null;
@@ -99,7 +100,7 @@ export async function openReset(
  * reason); either way it is in the audit trail. 4004 when none is open.
  */
 export async function cancelReset(
-  deps: MailingDeps,
+  deps: HoldDeps,
   uid: number,
   by: { actor: Pick<SessionUser, 'id' | 'email'>; role: 'owner' | 'operator'; reason: string | null },
 ): Promise<void> {
@@ -130,7 +131,7 @@ export async function cancelReset(
  * removes the authenticator and recovery codes and mails each owner. Idempotent: two
  * processes at once complete each reset once (the update claims it).
  */
-export async function completeDueResets(deps: MailingDeps, userId?: number): Promise<number> {
+export async function completeDueResets(deps: HoldDeps, userId?: number): Promise<number> {
   const done = await inTransaction(deps.database, async (q) => {
     const rows = await q<ResetRow>(
       `update two_factor_resets set completed_at = now()
@@ -141,7 +142,11 @@ export async function completeDueResets(deps: MailingDeps, userId?: number): Pro
     for (const row of rows) await removeSecondFactor(q, row);
     return rows;
   });
-  for (const row of done) void notifySecurityEvent(deps, Number(row.user_id), 'two_factor_reset_completed');
+  for (const row of done) {
+    void notifySecurityEvent(deps, Number(row.user_id), 'two_factor_reset_completed');
+    // Two-factor is off now, as if the owner had turned it off: withdrawals wait (docs/security.md).
+    await holdAfter(deps, Number(row.user_id), 'two_factor_disabled');
+  }
   return done.length;
 }
 

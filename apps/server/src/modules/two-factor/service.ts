@@ -15,6 +15,7 @@ import { BizError } from '../../core/errors.ts';
 import { requireRecentReauth } from '../../core/reauth.ts';
 import { createSession, TOKEN_HEAD } from '../../core/session.ts';
 import { passkeys, recoveryCodes, userTotp, users } from '../../db/schema/index.ts';
+import { holdAfter } from '../holds/index.ts';
 import { notifySecurityEvent, recordSignIn, recordWrongSecondFactor } from '../security/index.ts';
 import { issueChallenge, liveChallenge, useChallenge } from './challenges.ts';
 import { cancelReset, completeDueResets, openResetOf } from './resets.ts';
@@ -23,7 +24,7 @@ import { passStepUp } from './step-up.ts';
 import { hashRecoveryCode, newRecoveryCodes, newTotpSecret, totpFor, totpRow, twoFactorEnabled, verifySecondFactor } from './totp.ts';
 
 /** What two-factor uses: the database, the mailer (security notices) and two settings. */
-export type TwoFactorDeps = MailingDeps & { config: Pick<Config, 'PRODUCT_NAME' | 'SESSION_TTL_HOURS'> };
+export type TwoFactorDeps = MailingDeps & { config: Pick<Config, 'PRODUCT_NAME' | 'SESSION_TTL_HOURS' | 'WITHDRAWAL_HOLD_HOURS'> };
 
 export class TwoFactorService {
   constructor(private readonly deps: TwoFactorDeps) {}
@@ -78,6 +79,7 @@ export class TwoFactorService {
       await tx.update(users).set({ stepUpSwaps: false }).where(eq(users.id, userId));
     });
     void notifySecurityEvent(this.deps, userId, 'two_factor_disabled');
+    await holdAfter(this.deps, userId, 'two_factor_disabled');
     await this.closeOpenReset(userId);
   }
 
@@ -142,7 +144,10 @@ export class TwoFactorService {
     const token = await createSession(this.db, user.id, this.deps.config.SESSION_TTL_HOURS, client);
     // Sign-in history and, from a new (device, IP), a notice to the owner (modules/security).
     const { newDevice } = await recordSignIn(this.db, user.id, 'success', client);
-    if (newDevice) void notifySecurityEvent(this.deps, user.id, 'new_sign_in', client);
+    if (newDevice) {
+      void notifySecurityEvent(this.deps, user.id, 'new_sign_in', client);
+      await holdAfter(this.deps, user.id, 'new_device', client);
+    }
     return { token, tokenHead: TOKEN_HEAD };
   }
 }

@@ -33,7 +33,9 @@ const APPLY_ERRORS =
   'Errors: 2001 not signed in, 2004 wrong or expired e-mail code (sendMail type=withdraw), 3001 insufficient ' +
   'balance (amount + fee), 3002 amount out of range or too many decimals, 3003 network unavailable or not of this ' +
   'currency, 3008 invalid address (checksum), 3009 daily limit exceeded, 3010 Idempotency-Key reused with another ' +
-  'body, 3012 payouts frozen on this network. A replay with the same key and body answers the same withdrawal, ' +
+  'body, 3012 payouts frozen on this network, 3013 destination burns funds (zero address, precompile, token ' +
+  'contract), 3014 security hold after a credential change (time left in the message), 3015 address-book ' +
+  'entry still waiting (time left), 3016 outside the address book with whitelist only on. A replay with the same key and body answers the same withdrawal, ' +
   'or the same refusal if the ledger refused it once the code was accepted (no new code needed for either).';
 
 export async function withdrawRoutes(fastify: FastifyInstance) {

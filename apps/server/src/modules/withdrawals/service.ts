@@ -19,15 +19,11 @@ import { rethrowLedgerError } from '../../ledger/sql-errors.ts';
 import { checkEmailCode, consumeEmailCode } from '../auth/index.ts';
 import { requireStepUp } from '../two-factor/index.ts';
 import { confirmationsOf } from '../deposits/index.ts';
+import { assertNoHold } from '../holds/index.ts';
 import { networkFor } from '../networks/index.ts';
+import { type AddressRules, assertBookAllows, payableDestination } from '../address-book/index.ts';
 
-/** What the withdrawal module needs of the chain layer: address rules of the network's family. */
-export interface AddressRules {
-  /** The canonical (checksummed) form, or null when the address is not valid. */
-  normalizeAddress(address: string): string | null;
-  /** Addresses Coffer itself pays from (refused as destinations). */
-  isOwnHotWallet(address: string): boolean;
-}
+export type { AddressRules } from '../address-book/index.ts';
 
 interface RawWithdrawal {
   id: number;
@@ -155,7 +151,7 @@ export async function withdrawLimits(database: Database, userId: number, network
  * (replayed), or the same refusal, or 3010 for another request. A refusal by the ledger once
  * the code was accepted (3001, 3009, ...) is kept under the key (decision 012) and leaves the
  * code unused, so the user may correct the request and send it with a new key and the same
- * code; a refusal before the code (3008, 3003, 3012, 3002, 2004) is not kept.
+ * code; a refusal before the code (3008, 3013, 3003, 3012, 3014, 3015, 3016, 3002, 2004) is not kept.
  */
 export async function applyWithdrawal(
   database: Database,
@@ -165,8 +161,8 @@ export async function applyWithdrawal(
   key: string | null,
 ): Promise<WithdrawApplyData> {
   const net = await networkFor(database, body.networkId, body.currencyId);
-  const address = rules.normalizeAddress(body.address);
-  if (!address || rules.isOwnHotWallet(address)) throw new BizError(ErrorCode.INVALID_ADDRESS);
+  // 3008 not an address or our own hot wallet, 3013 a destination that burns what it gets.
+  const address = await payableDestination(database, rules, net, body.address);
   const [cur] = await database.sql.query<{ decimals: number }>('select decimals from currencies where id = $1', [net.currencyId]);
   const amountRules = {
     decimals: Math.min(cur?.decimals ?? 0, net.tokenDecimals),
@@ -186,6 +182,11 @@ export async function applyWithdrawal(
     // What can be judged without the code comes first, so a refusal does not use up a code.
     if (!net.withdrawEnabled) throw new BizError(ErrorCode.CURRENCY_UNAVAILABLE, 'networkId');
     if (net.payoutsFrozen) throw new BizError(ErrorCode.PAYOUTS_FROZEN);
+    // After a credential change withdrawals wait (3014, with the time left).
+    await assertNoHold(database, user.id);
+    // The address book: an entry still in its waiting time (3015), outside the book with
+    // "whitelist only" on (3016).
+    await assertBookAllows(database, user.id, net.id, address);
     parseAmount(body.amount, amountRules);
     // The step-up policy (decision 033): with two-factor on, a code or a passkey's step-up
     // token too (2006 without, 2007 wrong or replayed code, 2008 unknown or used token).

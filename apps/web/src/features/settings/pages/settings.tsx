@@ -64,6 +64,9 @@ export default function SettingsPage() {
         <List.Item data-testid="settings-passkeys" onClick={() => navigate('/settings/passkeys')}>
           {t('settings.passkeys')}
         </List.Item>
+        <List.Item data-testid="settings-address-book" onClick={() => navigate('/settings/address-book')}>
+          {t('settings.addressBook')}
+        </List.Item>
       </List>
 
       {/* The spec's demo pages (DESIGN §8): served in every build, reached from here. */}

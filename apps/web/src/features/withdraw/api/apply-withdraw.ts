@@ -10,6 +10,7 @@ import { queryKeys } from '../../../lib/query-keys';
 /** Refusals of a withdrawal shown under the field they concern (issue 9 item 2); others pop up. */
 export const WITHDRAW_FIELD_ERRORS: FieldErrors<'address' | 'amount' | 'code' | 'totp'> = {
   [ErrorCode.INVALID_ADDRESS]: 'address',
+  [ErrorCode.UNSPENDABLE_ADDRESS]: 'address',
   [ErrorCode.INSUFFICIENT_BALANCE]: 'amount',
   [ErrorCode.AMOUNT_OUT_OF_RANGE]: 'amount',
   [ErrorCode.LIMIT_EXCEEDED]: 'amount',

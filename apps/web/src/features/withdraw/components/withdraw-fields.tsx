@@ -1,9 +1,12 @@
-import { Input, type InputRef } from 'antd-mobile';
-import { useRef } from 'react';
+import { Input, type InputRef, List, Popup } from 'antd-mobile';
+import type { AddressBookEntry } from '@coffer/contract/address-book';
+import { useRef, useState } from 'react';
+import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { SendCodeButton } from '../../../components/send-code-button';
 import { PasteIcon } from '../../../components/wallet/chain-icons';
 import { readClipboardText } from '../../../lib/clipboard';
+import { shortHash } from '../../../lib/wallet/address';
 import { toastDanger } from '../../../lib/notify';
 import { useInputAria } from '../../../lib/use-input-aria';
 
@@ -20,9 +23,19 @@ function fieldClass(error: string | null, extra = '') {
   return `withdraw-input${extra}${error === null ? '' : ' withdraw-input--invalid'}`;
 }
 
-/** The outside address, typed or pasted, checked for the network's shape. */
-export function AddressField({ value, onChange, error, onFocus, networkName }: FieldProps & { networkName: string }) {
+interface AddressFieldProps extends FieldProps {
+  networkName: string;
+  /** Warnings under the field that do not block (lookalike, own deposit address, book entry). */
+  notes: readonly string[];
+  /** The address-book entries of this network. */
+  entries: readonly AddressBookEntry[];
+}
+
+/** The outside address, typed, pasted or picked from the address book, checked as it is typed. */
+export function AddressField({ value, onChange, error, onFocus, networkName, notes, entries }: AddressFieldProps) {
   const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [picking, setPicking] = useState(false);
   const ref = useRef<InputRef>(null);
   useInputAria(ref, error !== null, error === null ? undefined : 'withdraw-address-error');
 
@@ -67,6 +80,42 @@ export function AddressField({ value, onChange, error, onFocus, networkName }: F
           {error}
         </div>
       )}
+      {notes.map((note) => (
+        <div key={note} className="chain-warning mt-2" data-testid="address-note">
+          {note}
+        </div>
+      ))}
+      <div className="mt-2 flex justify-between">
+        <button type="button" className="wallet-link" onClick={() => setPicking(true)} data-testid="withdraw-pick-book">
+          {t('addressBook.pick')}
+        </button>
+        <button type="button" className="wallet-link" onClick={() => navigate('/settings/address-book')} data-testid="withdraw-manage-book">
+          {t('addressBook.manage')}
+        </button>
+      </div>
+      <Popup
+        visible={picking}
+        onMaskClick={() => setPicking(false)}
+        onClose={() => setPicking(false)}
+        bodyStyle={{ maxHeight: '70vh', overflowY: 'auto' }}
+      >
+        <List header={t('addressBook.pickTitle')} data-testid="withdraw-book-list">
+          {entries.length === 0 ? <List.Item>{t('addressBook.pickNone')}</List.Item> : null}
+          {entries.map((entry) => (
+            <List.Item
+              key={entry.id}
+              description={`${shortHash(entry.address, 8, 6)}${entry.usable ? '' : ` · ${t('addressBook.notYet')}`}`}
+              onClick={() => {
+                onChange(entry.address);
+                setPicking(false);
+              }}
+              data-testid="withdraw-book-entry"
+            >
+              {entry.label}
+            </List.Item>
+          ))}
+        </List>
+      </Popup>
     </section>
   );
 }

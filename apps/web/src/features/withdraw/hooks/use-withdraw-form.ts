@@ -11,10 +11,12 @@ import { fieldErrorOf } from '../../../lib/form-errors';
 import { newIdempotencyKey } from '../../../lib/idempotency';
 import { formatAmount } from '../../../lib/money';
 import { checkAddress } from '../../../lib/wallet/address';
+import { useAddressBook, useAddressCheck } from '../../../lib/wallet/address-book';
 import { enabledCurrencies, useCurrencies } from '../../../lib/wallet/currencies';
 import { currenciesWithNetworks, networksFor, useNetworks } from '../../../lib/wallet/networks';
 import { useApplyWithdraw, WITHDRAW_FIELD_ERRORS } from '../api/apply-withdraw';
 import { useWithdrawLimits } from '../api/get-limits';
+import { useSecurityHold } from '../api/security-hold';
 import type { WithdrawSummary } from '../components/withdraw-confirm';
 import { allAmount, checkWithdrawAmount } from '../utils/withdraw-amount';
 
@@ -33,6 +35,7 @@ export function useWithdrawForm() {
   const networks = useNetworks();
   const user = useCurrentUser();
   const apply = useApplyWithdraw();
+  const hold = useSecurityHold();
   const options = currenciesWithNetworks(enabledCurrencies(currencies.data), networks.data, 'withdraw');
 
   const [currencyId, setCurrencyId] = useState<number | undefined>();
@@ -58,10 +61,30 @@ export function useWithdrawForm() {
 
   const decimals = currency && network ? Math.min(currency.decimals, network.tokenDecimals) : 0;
   const frozen = Boolean(network?.payoutsFrozen || limitsData?.payoutsFrozen);
+  /** A security hold after a credential change: withdrawals wait (the page says how long). */
+  const held = Boolean(hold.data?.hold);
   const addressCheck = network ? checkAddress(address, network.family) : null;
+  // The server's verdict while typing: checksum, unspendable, contract, book, lookalike.
+  const remote = useAddressCheck(network?.id, addressCheck?.ok ? addressCheck.value : null);
+  const book = useAddressBook();
+  const bookEntries = (book.data?.list ?? []).filter((e) => e.networkId === network?.id);
   const amountCheck = checkWithdrawAmount(amount, decimals, limitsData);
   const needsTotp = Boolean(user.data?.twoFactor);
 
+  const waitLeft = (seconds: number) => {
+    const minutes = Math.max(1, Math.ceil(seconds / 60));
+    return t('addressBook.waitLeft', { hours: Math.floor(minutes / 60), minutes: minutes % 60 });
+  };
+  /** The address check's refusal, shown under the field as soon as the server answered. */
+  const remoteProblem =
+    remote?.problem && remote.problem !== 'format'
+      ? t(`withdraw.check.${remote.problem}`, { left: waitLeft(remote.entry?.secondsLeft ?? 0) })
+      : null;
+  /** Worth a second look but not refused: the user's own deposit address, a lookalike of a past one. */
+  const addressNotes = [
+    ...(remote?.entry && !remote.problem ? [t('withdraw.check.inBook', { label: remote.entry.label })] : []),
+    ...(remote?.warnings ?? []).map((w) => t(`withdraw.check.${w}`, { address: remote?.resembles ?? '' })),
+  ];
   const localAmountError = (): string | null => {
     if (amountCheck.ok || !currency) return null;
     if (amountCheck.error === 'dailyLimit')
@@ -79,13 +102,13 @@ export function useWithdrawForm() {
       serverErrors.address ??
       (addressCheck && !addressCheck.ok
         ? t(addressCheck.error === 'required' ? 'withdraw.errors.addressRequired' : 'withdraw.errors.addressShape')
-        : null),
+        : remoteProblem),
     amount: serverErrors.amount ?? localAmountError(),
     code: serverErrors.code ?? (withdrawApplyBody.shape.code.safeParse(code).success ? null : t('validation.code')),
     totp: needsTotp ? (serverErrors.totp ?? (secondFactorCode.safeParse(totp).success ? null : t('twoFactor.codeRequired'))) : null,
   };
   /** What the page shows under each field: local checks once Next was pressed, the server's at once. */
-  const shown = (field: Field) => (showErrors ? errors[field] : null);
+  const shown = (field: Field) => (showErrors ? errors[field] : field === 'address' ? (serverErrors.address ?? remoteProblem) : null);
 
   /** Any change to what would be sent makes a new request: a new key, fresh checks. */
   const edited = (field?: Field) => {
@@ -125,7 +148,7 @@ export function useWithdrawForm() {
 
   const openConfirm = () => {
     setShowErrors(true);
-    if (!currency || !network || frozen || !limitsData) return;
+    if (!currency || !network || frozen || held || !limitsData) return;
     if (!addressCheck?.ok || !amountCheck.ok || Object.values(errors).some((error) => error !== null)) return;
     // The contract's schema has the last word on the body's shape.
     const body = withdrawApplyBody.safeParse({
@@ -168,6 +191,7 @@ export function useWithdrawForm() {
       // Two-factor turned on elsewhere: fetch the user so its field appears with the message.
       if (error.code === ErrorCode.SECOND_FACTOR_REQUIRED) void user.refetch();
       if (error.code === ErrorCode.CURRENCY_UNAVAILABLE || error.code === ErrorCode.PAYOUTS_FROZEN) void networks.refetch();
+      if (error.code === ErrorCode.WITHDRAWAL_HOLD) void hold.refetch();
       void limits.refetch();
     }
   };
@@ -193,7 +217,11 @@ export function useWithdrawForm() {
     limitsData,
     decimals,
     frozen,
+    hold,
+    held,
     values: { address, amount, code, totp },
+    addressNotes,
+    bookEntries,
     change,
     shown,
     needsTotp,

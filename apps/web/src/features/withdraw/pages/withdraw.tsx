@@ -16,6 +16,7 @@ import { isZeroAmount } from '../../../lib/money';
 import { WithdrawAmountRows } from '../components/withdraw-amount-rows';
 import { WithdrawConfirm } from '../components/withdraw-confirm';
 import { AddressField, EmailCodeField, TotpField } from '../components/withdraw-fields';
+import { WithdrawHold } from '../components/withdraw-hold';
 import { WithdrawResult } from '../components/withdraw-result';
 import { useWithdrawForm } from '../hooks/use-withdraw-form';
 
@@ -53,6 +54,9 @@ export default function WithdrawPage() {
 
   return (
     <div className="wallet-page" data-testid="withdraw-page">
+      {form.held && form.hold.data ? (
+        <WithdrawHold state={form.hold.data} answeredAt={form.hold.dataUpdatedAt} onEnded={form.hold.refetch} />
+      ) : null}
       <section className="wallet-card">
         <div className="mb-3 flex items-center justify-between">
           <span className="wallet-card-title m-0">{t('chain.currency')}</span>
@@ -86,6 +90,8 @@ export default function WithdrawPage() {
         error={form.shown('address')}
         onFocus={closeKeyboard}
         networkName={network.name}
+        notes={form.addressNotes}
+        entries={form.bookEntries}
       />
 
       <AmountCard
@@ -128,7 +134,7 @@ export default function WithdrawPage() {
         block
         color="primary"
         size="large"
-        disabled={form.frozen || !form.limitsData}
+        disabled={form.frozen || form.held || !form.limitsData}
         onClick={() => {
           closeKeyboard();
           form.openConfirm();

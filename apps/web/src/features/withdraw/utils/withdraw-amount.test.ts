@@ -73,6 +73,12 @@ describe('checkWithdrawAmount', () => {
     expect(checkWithdrawAmount('0', 6, limits)).toEqual({ ok: false, error: 'zero' });
   });
 
+  it('says the balance is short before the amount is above the maximum', () => {
+    // 50 is above the 10 maximum and beyond the 3.2 available: the balance is what the user must fix first.
+    expect(checkWithdrawAmount('50', 18, limits)).toEqual({ ok: false, error: 'balance' });
+    expect(checkWithdrawAmount('11', 18, { ...limits, available: '100' })).toEqual({ ok: false, error: 'aboveMax' });
+  });
+
   it('checks only the shape until the limits are known', () => {
     expect(checkWithdrawAmount('99999', 6, undefined)).toEqual({ ok: true, value: '99999', total: '99999' });
   });

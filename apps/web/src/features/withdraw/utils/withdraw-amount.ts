@@ -32,14 +32,18 @@ export type WithdrawAmountCheck = { ok: true; value: string; total: string } | {
 
 /**
  * The amount rules the server applies (3002 range and decimals, 3001 balance with the fee,
- * 3009 daily limit), checked before the request. Without limits only the shape is checked.
+ * 3009 daily limit), checked before the request, balance before the maximum. Without limits only the shape is checked.
  */
 export function checkWithdrawAmount(raw: string, decimals: number, limits: WithdrawLimits | undefined): WithdrawAmountCheck {
-  const check = checkAmountInput(raw, { decimals, min: limits?.min, max: limits?.max });
-  if (!check.ok) return check;
-  if (!limits) return { ...check, total: check.value };
-  const total = withdrawTotal(check.value, limits.fee);
+  // Shape, decimals and minimum first; the maximum only after the balance: an amount the
+  // user cannot afford is told "insufficient balance", not "above the maximum".
+  const shaped = checkAmountInput(raw, { decimals, min: limits?.min });
+  if (!shaped.ok) return shaped;
+  if (!limits) return { ...shaped, total: shaped.value };
+  const total = withdrawTotal(shaped.value, limits.fee);
   if (compareAmounts(total, limits.available) > 0) return { ok: false, error: 'balance' };
+  const check = checkAmountInput(raw, { decimals, min: limits.min, max: limits.max });
+  if (!check.ok) return check;
   if (compareAmounts(check.value, limits.dailyRemaining) > 0) return { ok: false, error: 'dailyLimit' };
   return { ok: true, value: check.value, total };
 }
