@@ -50,7 +50,10 @@ describe('withdrawal hold after a credential change', () => {
 
   async function enrol(token: string) {
     const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token });
-    const enabled = await call<TwoFactorEnableData>('POST', '/api/2fa/enable', { token, body: { code: codeOf(setup.data.secret, -1) } });
+    const enabled = await call<TwoFactorEnableData>('POST', '/api/2fa/enable', {
+      token,
+      body: { code: codeOf(setup.data.secret, -1), password },
+    });
     expect(enabled.code).toBe(0);
     return { secret: setup.data.secret, recoveryCodes: enabled.data.recoveryCodes };
   }
@@ -142,7 +145,7 @@ describe('withdrawal hold after a credential change', () => {
     expect((await call('POST', '/api/2fa/disable', { token: u.token, body: { code: recoveryCodes[0] } })).code).toBe(0);
     expect((await holdOf(u.token)).hold).toMatchObject({ reason: 'two_factor_disabled' });
 
-    const v = await createUser(t);
+    const v = await createUser(t, { reauthenticated: true });
     const key = new SoftAuthenticator('http://localhost:8080', 'localhost');
     const options = await call<PasskeyOptionsData>('POST', '/api/passkeys/register/options', { token: v.token, body: {} });
     const added = await call<PasskeyItem>('POST', '/api/passkeys/register', {
@@ -154,6 +157,33 @@ describe('withdrawal hold after a credential change', () => {
     await t.database.sql.query('update security_holds set cancelled_at = now() where user_id = $1', [v.uid]);
     expect((await call('POST', '/api/passkeys/remove', { token: v.token, body: { id: added.data.id } })).code).toBe(0);
     expect((await holdOf(v.token)).hold).toMatchObject({ reason: 'passkey_removed' });
+  });
+
+  it('opens a hold on a password change in the security centre, and when an operator-assisted two-factor reset completes', async () => {
+    const u = await passwordUser();
+    const changed = await call('POST', '/api/security/changePassword', {
+      token: u.token,
+      body: { currentPassword: password, newPassword: 'a Changed long pass 44' },
+    });
+    expect(changed.code).toBe(0);
+    expect((await holdOf(u.token)).hold).toMatchObject({ reason: 'password_changed' });
+
+    const v = await passwordUser();
+    await enrol(v.token);
+    const operator = await createUser(t, { role: 'operator' });
+    const opened = await call('POST', `/api/admin/users/${v.uid}/two-factor-reset`, {
+      token: operator.token,
+      body: { reason: 'lost phone' },
+    });
+    expect(opened.code).toBe(0);
+    expect((await holdOf(v.token)).hold).toBeNull();
+    // The waiting period passes (moved through the database, no sleep); reading the reset completes it.
+    await t.database.sql.query(
+      "update two_factor_resets set created_at = created_at - interval '73 hours', completes_at = completes_at - interval '73 hours' where user_id = $1",
+      [v.uid],
+    );
+    expect((await call<{ pending: unknown }>('GET', '/api/2fa/reset', { token: v.token })).data.pending).toBeNull();
+    expect((await holdOf(v.token)).hold).toMatchObject({ reason: 'two_factor_disabled' });
   });
 
   it('ends early only with the second factor: refused without one, with a wrong or missing code, for another user’s id', async () => {
