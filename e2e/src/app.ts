@@ -148,3 +148,23 @@ export function navTitle(page: Page): Promise<string> {
 export async function text(locator: Locator): Promise<string> {
   return ((await locator.first().textContent()) ?? '').trim();
 }
+
+/**
+ * WebAuthn needs a host name, not an IP address: the server's relying party defaults to
+ * localhost, so these phones open the app on http://localhost:<port>.
+ */
+export const localhostURL = () => baseURL().replace('127.0.0.1', 'localhost');
+
+export function newLocalhostPhone(browser: Browser, lang: Lang, token?: string): Promise<BrowserContext> {
+  return browser.newContext({
+    ...devices['iPhone 13'],
+    locale: lang,
+    baseURL: localhostURL(),
+    // As newPhone: the app's service worker is only e2e/src/pwa.test.ts's business.
+    serviceWorkers: 'block',
+    storageState: {
+      cookies: [],
+      origins: [{ origin: localhostURL(), localStorage: token ? [{ name: KEYS.token, value: token }] : [] }],
+    },
+  });
+}

@@ -1,30 +1,10 @@
-import { type Browser, type BrowserContext, devices } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESET_REMOVES_PASSKEYS_DAYS } from '@coffer/contract/auth';
 import { errorMessages } from '@coffer/contract/errors';
-import { baseURL, connectBrowser, createUser, KEYS, LANGS, type Lang, mailDir, storedToken, t, waitForPath, waitForToast } from './app';
+import { connectBrowser, createUser, KEYS, LANGS, mailDir, newLocalhostPhone, storedToken, t, waitForPath, waitForToast } from './app';
 import { waitForCode } from './mailbox';
 import { must } from './wallet-support';
-
-/**
- * WebAuthn needs a host name, not an IP address: the server's relying party defaults to
- * localhost, so these phones open the app on http://localhost:<port>.
- */
-const localhostURL = () => baseURL().replace('127.0.0.1', 'localhost');
-
-function newLocalhostPhone(browser: Browser, lang: Lang, token?: string): Promise<BrowserContext> {
-  return browser.newContext({
-    ...devices['iPhone 13'],
-    locale: lang,
-    baseURL: localhostURL(),
-    // As newPhone (app.ts): the app's service worker is only e2e/src/pwa.test.ts's business.
-    serviceWorkers: 'block',
-    storageState: {
-      cookies: [],
-      origins: [{ origin: localhostURL(), localStorage: token ? [{ name: KEYS.token, value: token }] : [] }],
-    },
-  });
-}
 
 describe('passkeys in the browser (virtual authenticator)', () => {
   let browser: Browser;

@@ -2,7 +2,7 @@ import { ErrorCode, errorMessages } from '@coffer/contract/errors';
 import * as OTPAuth from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectBrowser, createUser, LANGS, newPhone, type TestUser, t, text } from './app';
+import { connectBrowser, createUser, LANGS, newLocalhostPhone, newPhone, type TestUser, t, text, waitForPath } from './app';
 import { fund, must, noPopUp, openPage, typeAmount } from './wallet-support';
 
 /** The authenticator app of the test: the same RFC 6238 library as the server. */
@@ -102,5 +102,55 @@ describe.each(LANGS)('step-up: the second factor inline on money forms (%s)', (l
     await page.getByTestId('swap-confirm').click();
     expect((await request).postDataJSON()).toMatchObject({ totp: codeFor(secret, 1) });
     await page.getByTestId('swap-success').waitFor();
+  });
+});
+
+/** A passkey satisfies the policy too: the transfer is confirmed with the phone's screen lock. */
+describe.each(LANGS)('step-up: a passkey instead of the code (%s)', (lang) => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await connectBrowser();
+  });
+  afterAll(() => browser?.close());
+
+  it('a transfer with two-factor on goes out confirmed by a passkey (Chromium virtual authenticator)', async () => {
+    const [sender, receiver] = await Promise.all([createUser(lang), createUser(lang)]);
+    await fund(sender.email, '50');
+    const context = await newLocalhostPhone(browser, lang, sender.token);
+    const page = await context.newPage();
+    try {
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('WebAuthn.enable');
+      await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+      });
+      // A passkey first (the password confirms it), then two-factor on.
+      await page.goto('/settings/passkeys');
+      await page.getByTestId('passkey-password').locator('input').fill(sender.password);
+      await page.getByTestId('passkey-add').click();
+      await page.getByTestId('passkey-item').first().waitFor();
+      await enrol(sender);
+
+      await page.goto('/transfer');
+      await waitForPath(page, '/transfer');
+      await page.fill('input[name=recipient-email]', receiver.email);
+      await page.getByTestId('recipient-check').click();
+      await page.getByTestId('recipient-preview').waitFor();
+      await expect.poll(() => text(page.getByTestId('transfer-available'))).toContain('50');
+      await typeAmount(page, '5');
+      await page.getByTestId('transfer-totp-switch').click();
+      await page.getByTestId('transfer-totp-passkey').waitFor();
+      await page.getByTestId('transfer-next').click();
+      const request = page.waitForRequest((r) => r.url().endsWith('/api/transfer/transferByEmail'));
+      await page.getByTestId('transfer-submit').click();
+      const body = (await request).postDataJSON() as { stepUpToken?: string; totp?: string };
+      expect(body.stepUpToken).toMatch(/^[A-Za-z0-9_-]{16,}$/);
+      expect(body.totp).toBeUndefined();
+      await page.getByTestId('transfer-success').waitFor();
+      const balances = await must<{ code: string; available: string }[]>('/currency/balances', { token: receiver.token });
+      expect(balances.find((b) => b.code === 'USDT')?.available).toBe('5');
+    } finally {
+      await context.close();
+    }
   });
 });

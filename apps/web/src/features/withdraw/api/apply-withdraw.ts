@@ -4,11 +4,13 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
 import { type FieldErrors, fieldCodesOf } from '../../../lib/form-errors';
 import { IDEMPOTENCY_HEADER } from '../../../lib/idempotency';
+import { STEP_UP_ERROR_CODES } from '../../../lib/step-up';
 import { withdrawalDetailKey } from '../../../lib/wallet/chain-keys';
 import { queryKeys } from '../../../lib/query-keys';
 
 /** Refusals of a withdrawal shown under the field they concern (issue 9 item 2); others pop up. */
 export const WITHDRAW_FIELD_ERRORS: FieldErrors<'address' | 'amount' | 'code' | 'totp'> = {
+  ...Object.fromEntries(STEP_UP_ERROR_CODES.map((code) => [code, 'totp' as const])),
   [ErrorCode.INVALID_ADDRESS]: 'address',
   [ErrorCode.UNSPENDABLE_ADDRESS]: 'address',
   [ErrorCode.INSUFFICIENT_BALANCE]: 'amount',
@@ -16,8 +18,6 @@ export const WITHDRAW_FIELD_ERRORS: FieldErrors<'address' | 'amount' | 'code' | 
   [ErrorCode.LIMIT_EXCEEDED]: 'amount',
   [ErrorCode.WRONG_EMAIL_CODE]: 'code',
   [ErrorCode.TOO_MANY_WRONG_CODES]: 'code',
-  [ErrorCode.SECOND_FACTOR_REQUIRED]: 'totp',
-  [ErrorCode.WRONG_SECOND_FACTOR]: 'totp',
 };
 
 /** POST /api/withdraw/apply with the submit's Idempotency-Key; a replay answers the first record (replayed: true). */

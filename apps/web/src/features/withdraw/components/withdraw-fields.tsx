@@ -157,39 +157,3 @@ export function EmailCodeField({ value, onChange, error, onFocus, email }: Field
     </section>
   );
 }
-
-/** The authenticator (or a recovery) code, asked when two-factor is on. */
-export function TotpField({ value, onChange, error, onFocus }: FieldProps) {
-  const { t } = useTranslation();
-  const ref = useRef<InputRef>(null);
-  useInputAria(ref, error !== null, error === null ? 'withdraw-totp-hint' : 'withdraw-totp-error withdraw-totp-hint');
-  return (
-    <section className="wallet-card">
-      <label htmlFor="withdraw-totp" className="wallet-card-title block">
-        {t('twoFactor.withdrawCode')}
-      </label>
-      <div className={fieldClass(error)}>
-        <Input
-          id="withdraw-totp"
-          name="withdraw-totp"
-          value={value}
-          onChange={onChange}
-          onFocus={onFocus}
-          autoComplete="one-time-code"
-          maxLength={11}
-          placeholder={t('twoFactor.codePlaceholder')}
-          ref={ref}
-          data-testid="withdraw-totp"
-        />
-      </div>
-      {error === null ? null : (
-        <div id="withdraw-totp-error" className="wallet-error" data-testid="totp-error">
-          {error}
-        </div>
-      )}
-      <div id="withdraw-totp-hint" className="wallet-muted mt-2">
-        {t('twoFactor.withdrawHint')}
-      </div>
-    </section>
-  );
-}

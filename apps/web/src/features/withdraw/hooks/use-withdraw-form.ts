@@ -1,6 +1,5 @@
 import { type Network, type WithdrawRecord, withdrawApplyBody } from '@coffer/contract/chain';
 import { ErrorCode } from '@coffer/contract/errors';
-import { secondFactorCode } from '@coffer/contract/two-factor';
 import type { Currency } from '@coffer/contract/ledger';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +8,7 @@ import { isApiError } from '../../../lib/api-error';
 import { useCurrentUser } from '../../../lib/current-user';
 import { fieldErrorOf } from '../../../lib/form-errors';
 import { newIdempotencyKey } from '../../../lib/idempotency';
+import { useStepUp } from '../../../lib/step-up';
 import { formatAmount } from '../../../lib/money';
 import { checkAddress } from '../../../lib/wallet/address';
 import { useAddressBook, useAddressCheck } from '../../../lib/wallet/address-book';
@@ -20,7 +20,7 @@ import { useSecurityHold } from '../api/security-hold';
 import type { WithdrawSummary } from '../components/withdraw-confirm';
 import { allAmount, checkWithdrawAmount } from '../utils/withdraw-amount';
 
-type Field = 'address' | 'amount' | 'code' | 'totp';
+type Field = 'address' | 'amount' | 'code';
 /** Messages the server gave for one field, shown under it instead of a pop-up. */
 type ServerErrors = Partial<Record<Field, string>>;
 
@@ -43,8 +43,6 @@ export function useWithdrawForm() {
   const [address, setAddress] = useState('');
   const [amount, setAmount] = useState('');
   const [code, setCode] = useState('');
-  /** The authenticator code, asked only when the user has two-factor on. */
-  const [totp, setTotp] = useState('');
   const [showErrors, setShowErrors] = useState(false);
   const [serverErrors, setServerErrors] = useState<ServerErrors>({});
   const [summary, setSummary] = useState<WithdrawSummary | null>(null);
@@ -69,7 +67,8 @@ export function useWithdrawForm() {
   const book = useAddressBook();
   const bookEntries = (book.data?.list ?? []).filter((e) => e.networkId === network?.id);
   const amountCheck = checkWithdrawAmount(amount, decimals, limitsData);
-  const needsTotp = Boolean(user.data?.twoFactor);
+  // With two-factor on, the code (or a passkey) inline under the form (decision 033).
+  const stepUp = useStepUp(user.data?.twoFactor === true);
 
   const waitLeft = (seconds: number) => {
     const minutes = Math.max(1, Math.ceil(seconds / 60));
@@ -105,7 +104,6 @@ export function useWithdrawForm() {
         : remoteProblem),
     amount: serverErrors.amount ?? localAmountError(),
     code: serverErrors.code ?? (withdrawApplyBody.shape.code.safeParse(code).success ? null : t('validation.code')),
-    totp: needsTotp ? (serverErrors.totp ?? (secondFactorCode.safeParse(totp).success ? null : t('twoFactor.codeRequired'))) : null,
   };
   /** What the page shows under each field: local checks once Next was pressed, the server's at once. */
   const shown = (field: Field) => (showErrors ? errors[field] : field === 'address' ? (serverErrors.address ?? remoteProblem) : null);
@@ -130,10 +128,6 @@ export function useWithdrawForm() {
       setCode(value.replace(/\D/g, '').slice(0, 6));
       edited('code');
     },
-    totp: (value: string) => {
-      setTotp(value.trim().slice(0, 11));
-      edited('totp');
-    },
     network: (picked: Network) => {
       setNetworkId(picked.id);
       edited();
@@ -149,7 +143,7 @@ export function useWithdrawForm() {
   const openConfirm = () => {
     setShowErrors(true);
     if (!currency || !network || frozen || held || !limitsData) return;
-    if (!addressCheck?.ok || !amountCheck.ok || Object.values(errors).some((error) => error !== null)) return;
+    if (!addressCheck?.ok || !amountCheck.ok || !stepUp.ready || Object.values(errors).some((error) => error !== null)) return;
     // The contract's schema has the last word on the body's shape.
     const body = withdrawApplyBody.safeParse({
       currencyId: currency.id,
@@ -157,7 +151,6 @@ export function useWithdrawForm() {
       address: addressCheck.value,
       amount: amountCheck.value,
       code,
-      ...(needsTotp && { totp }),
     });
     if (!body.success) return;
     idempotencyKey.current ??= newIdempotencyKey();
@@ -167,6 +160,7 @@ export function useWithdrawForm() {
   const submit = async () => {
     if (!summary || !currency || !idempotencyKey.current) return;
     try {
+      const proof = await stepUp.proof();
       const record = await apply.mutateAsync({
         body: {
           currencyId: currency.id,
@@ -174,22 +168,27 @@ export function useWithdrawForm() {
           address: summary.address,
           amount: summary.amount,
           code,
-          ...(needsTotp && { totp }),
+          ...proof,
         },
         idempotencyKey: idempotencyKey.current,
       });
       idempotencyKey.current = null;
       setSummary(null);
       setResult(record);
+      stepUp.reset();
     } catch (error) {
+      // The second factor was missing, wrong or not confirmed: asked again under its field.
+      if (stepUp.refuse(error)) {
+        idempotencyKey.current = null;
+        setSummary(null);
+        return;
+      }
       // A transport failure keeps the sheet and the key: trying again cannot withdraw twice.
       if (!isApiError(error)) return;
       idempotencyKey.current = null;
       setSummary(null);
       const inline = fieldErrorOf(error, WITHDRAW_FIELD_ERRORS);
       if (inline) setServerErrors({ [inline.field]: inline.message });
-      // Two-factor turned on elsewhere: fetch the user so its field appears with the message.
-      if (error.code === ErrorCode.SECOND_FACTOR_REQUIRED) void user.refetch();
       if (error.code === ErrorCode.CURRENCY_UNAVAILABLE || error.code === ErrorCode.PAYOUTS_FROZEN) void networks.refetch();
       if (error.code === ErrorCode.WITHDRAWAL_HOLD) void hold.refetch();
       void limits.refetch();
@@ -200,7 +199,7 @@ export function useWithdrawForm() {
     setResult(null);
     setAmount('');
     setCode('');
-    setTotp('');
+    stepUp.reset();
     setShowErrors(false);
     setServerErrors({});
   };
@@ -219,12 +218,13 @@ export function useWithdrawForm() {
     frozen,
     hold,
     held,
-    values: { address, amount, code, totp },
+    values: { address, amount, code },
     addressNotes,
     bookEntries,
     change,
     shown,
-    needsTotp,
+    stepUp,
+    showErrors,
     amountCheck,
     allValue: limitsData ? allAmount(limitsData.available, limitsData.fee, decimals) : null,
     summary,

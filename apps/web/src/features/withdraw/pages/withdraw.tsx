@@ -12,10 +12,11 @@ import { CurrencyPicker } from '../../../components/wallet/currency-picker';
 import { EmptyState } from '../../../components/wallet/empty-state';
 import { LoadFailed } from '../../../components/wallet/load-failed';
 import { NetworkSelector } from '../../../components/wallet/network-selector';
+import { StepUpField } from '../../../components/wallet/step-up-field';
 import { isZeroAmount } from '../../../lib/money';
 import { WithdrawAmountRows } from '../components/withdraw-amount-rows';
 import { WithdrawConfirm } from '../components/withdraw-confirm';
-import { AddressField, EmailCodeField, TotpField } from '../components/withdraw-fields';
+import { AddressField, EmailCodeField } from '../components/withdraw-fields';
 import { WithdrawHold } from '../components/withdraw-hold';
 import { WithdrawResult } from '../components/withdraw-result';
 import { useWithdrawForm } from '../hooks/use-withdraw-form';
@@ -128,7 +129,7 @@ export default function WithdrawPage() {
         email={form.user?.email}
       />
 
-      {form.needsTotp ? <TotpField value={values.totp} onChange={change.totp} error={form.shown('totp')} onFocus={closeKeyboard} /> : null}
+      <StepUpField stepUp={form.stepUp} name="withdraw" showErrors={form.showErrors} onFocus={closeKeyboard} />
 
       <Button
         block
