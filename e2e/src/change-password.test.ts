@@ -46,7 +46,7 @@ describe('change password in the security centre', () => {
         // Meanwhile two-factor is turned on (through the API), and someone with the password
         // fails its second step.
         const setup = await call<{ secret: string }>('/2fa/setup', {}, user.token);
-        expect((await call('/2fa/enable', { code: codeFor(setup.data.secret, -1) }, user.token)).code).toBe(0);
+        expect((await call('/2fa/enable', { code: codeFor(setup.data.secret, -1), password: user.password }, user.token)).code).toBe(0);
         const second = await call<{ secondFactor: { challenge: string } }>('/login', { email: user.email, password: user.password });
         const wrong = String((Number(codeFor(setup.data.secret)) + 1) % 1_000_000).padStart(6, '0');
         expect((await call('/login/2fa', { challenge: second.data.secondFactor.challenge, code: wrong })).code).toBe(2007);

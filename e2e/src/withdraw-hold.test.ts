@@ -71,7 +71,7 @@ describe.each(LANGS)('withdrawal hold (%s)', (lang) => {
     const setup = await must<{ secret: string }>('/2fa/setup', { token: user.token, body: {} });
     const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(setup.secret), digits: 6, period: 30, algorithm: 'SHA1' });
     const codeAt = (steps: number) => totp.generate({ timestamp: Date.now() + steps * 30_000 });
-    await must('/2fa/enable', { token: user.token, body: { code: codeAt(-1) } });
+    await must('/2fa/enable', { token: user.token, body: { code: codeAt(-1), password: user.password } });
     const first = await must<{ secondFactor: { challenge: string } }>('/login', {
       lang,
       headers: { 'user-agent': OTHER_DEVICE },

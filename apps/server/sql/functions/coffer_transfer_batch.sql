@@ -13,9 +13,13 @@ DECLARE
   v_to bigint[];
   v_to_email text[];
   v_to_nick text[];
-  -- Why the item may not run whatever its balance: 'STEPUP' (two-factor on, no second factor
-  -- checked for it) or 'HOLD' (a security hold and an amount above the currency's hold-free one).
+  -- 'STEPUP' for an item that may not run whatever its balance: two-factor on, and no second
+  -- factor checked for it.
   v_guard text[];
+  -- When the sender's oldest active security hold began (null: none). Such an item is judged
+  -- on its own in step 7: all it sent since then plus this one within the hold-free amount.
+  v_held_since timestamptz[];
+  v_sent numeric;
   v_from_acc bigint[];
   v_to_acc bigint[];
   v_amount_ok boolean[];
@@ -64,24 +68,21 @@ BEGIN
   -- statement's plan, and one made while a table was small (a fresh database) scanned all of
   -- journal_entries for every item, and all accounts for the update, as the tables grew
   -- (measured: database CPU per transfer rising through a 10 s bench run).
-  -- 1. Every item's sender (its session, of an account not disabled), recipient and guard, in
-  -- one statement. The guard is the step-up policy (decision 033): with two-factor on, the
-  -- caller must have checked a second factor for the item (p_stepped); and a security hold
-  -- refuses amounts above the currency's hold-free one.
+  -- 1. Every item's sender (its session, of an account not disabled), recipient and guards, in
+  -- one statement. The step-up policy (decision 033): with two-factor on, the caller must have
+  -- checked a second factor for the item (p_stepped). A security hold: the start of the
+  -- sender's oldest active one (the amount is judged in step 7).
   SELECT array_agg(s.user_id ORDER BY x.i), array_agg(r.id ORDER BY x.i),
          array_agg(r.email ORDER BY x.i), array_agg(r.nickname ORDER BY x.i),
-         array_agg(CASE WHEN s.user_id IS NULL THEN NULL
-                        WHEN s.two_factor AND NOT coalesce(p_stepped[x.i], false) THEN 'STEPUP'
-                        WHEN s.held AND NOT coalesce(x.amount <= (SELECT c.hold_free_transfer FROM currencies c
-                                                                  WHERE c.id = x.c LIMIT 1), false) THEN 'HOLD'
-                   END ORDER BY x.i)
-  INTO v_from, v_to, v_to_email, v_to_nick, v_guard
-  FROM unnest(p_tokens, p_to_uids, p_to_emails, p_currencies, p_amounts) WITH ORDINALITY AS x(token, to_uid, to_email, c, amount, i)
+         array_agg(CASE WHEN s.two_factor AND NOT coalesce(p_stepped[x.i], false) THEN 'STEPUP' END ORDER BY x.i),
+         array_agg(s.held_since ORDER BY x.i)
+  INTO v_from, v_to, v_to_email, v_to_nick, v_guard, v_held_since
+  FROM unnest(p_tokens, p_to_uids, p_to_emails) WITH ORDINALITY AS x(token, to_uid, to_email, i)
   LEFT JOIN LATERAL (
     SELECT s.user_id,
            EXISTS (SELECT 1 FROM user_totp t WHERE t.user_id = s.user_id AND t.enabled_at IS NOT NULL) AS two_factor,
-           EXISTS (SELECT 1 FROM security_holds h
-                   WHERE h.user_id = s.user_id AND h.ends_at > now() AND h.cancelled_at IS NULL) AS held
+           (SELECT min(h.created_at) FROM security_holds h
+            WHERE h.user_id = s.user_id AND h.ends_at > now() AND h.cancelled_at IS NULL) AS held_since
     FROM sessions s JOIN users u ON u.id = s.user_id AND u.disabled_at IS NULL
     WHERE s.token_hash = x.token AND s.revoked_at IS NULL AND s.expires_at > now() LIMIT 1
   ) s ON true
@@ -159,7 +160,7 @@ BEGIN
     -- coalesce: a NULL anywhere (a missing value) makes the item careful, never clean.
     v_clean[i] := coalesce(v_from[i] IS NOT NULL AND v_to[i] IS NOT NULL AND v_to[i] <> v_from[i]
       AND v_amount_ok[i] AND v_kf IS NOT NULL AND v_kt IS NOT NULL AND v_kf <> v_kt
-      AND NOT (i = ANY (v_key_taken)) AND v_guard[i] IS NULL
+      AND NOT (i = ANY (v_key_taken)) AND v_guard[i] IS NULL AND v_held_since[i] IS NULL
       AND (p_keys[i] IS NULL OR NOT ((v_from[i] || ':' || p_keys[i]) = ANY (v_keys_seen)))
       AND (v_floor[v_kf] IS NULL OR v_bal[v_kf] - v_amt >= v_floor[v_kf]), false);
     IF NOT v_clean[i] THEN
@@ -251,6 +252,19 @@ BEGIN
       RETURN QUERY SELECT i, v_guard[i], NULL::bigint, NULL::bigint, NULL::bigint, NULL::text, NULL::text,
         NULL::numeric, NULL::text, NULL::timestamptz, NULL::boolean;
       CONTINUE;
+    END IF;
+    -- Under a security hold: everything sent in the currency since the hold began, this item
+    -- included, within the hold-free amount; many small transfers must not add up to what one
+    -- large one may not. Counted here, after the clean items and the earlier items of this
+    -- batch, on the sender's account lock (a concurrent batch of the sender waits for it).
+    IF v_held_since[i] IS NOT NULL AND NOT (i = ANY (v_key_taken)) THEN
+      SELECT coalesce(sum(t.amount), 0) INTO v_sent FROM transfers t
+      WHERE t.from_user_id = v_from[i] AND t.currency_id = p_currencies[i] AND t.created_at >= v_held_since[i];
+      IF NOT coalesce(v_sent + p_amounts[i] <= (SELECT c.hold_free_transfer FROM currencies c WHERE c.id = p_currencies[i] LIMIT 1), false) THEN
+        RETURN QUERY SELECT i, 'HOLD'::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::text, NULL::text,
+          NULL::numeric, NULL::text, NULL::timestamptz, NULL::boolean;
+        CONTINUE;
+      END IF;
     END IF;
     BEGIN
       RETURN QUERY SELECT i, NULL::text, t.* FROM coffer_transfer_apply(v_from[i], v_to[i], v_to_email[i], v_to_nick[i],

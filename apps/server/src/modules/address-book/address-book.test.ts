@@ -32,7 +32,7 @@ describe('address book', () => {
     call = client(t);
     eth = (await call<Network[]>('GET', '/api/currency/onchain')).data.find((n) => n.code === 'ETH')!;
     alice = await createUser(t, { email: 'book-alice@example.com' });
-    bob = await createUser(t, { email: 'book-bob@example.com' });
+    bob = await createUser(t, { email: 'book-bob@example.com', reauthenticated: true });
     await fund(t, alice.uid, 'ETH', '10');
   });
   afterAll(() => t.close());

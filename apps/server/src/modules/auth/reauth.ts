@@ -21,7 +21,8 @@ export type ReauthDeps = MailingDeps & { config: Pick<Config, 'RATE_LIMIT'> };
  * checked under the sign-in limits (the same per address-and-IP count as /api/login and the
  * same slowdown per address) and a wrong one is in the sign-in history, so a stolen session
  * is no faster password oracle than the sign-in page. Codes count against the second-factor
- * tries. 2002 for a wrong password, 2007 a wrong code, 3007 a code without two-factor on.
+ * tries. 2002 for a wrong password, 2006 a password while two-factor is on (a code is needed),
+ * 2007 a wrong code, 3007 a code without two-factor on.
  */
 export async function reauthenticate(
   deps: ReauthDeps,
@@ -34,6 +35,9 @@ export async function reauthenticate(
     if (!(await twoFactorEnabled(deps.database, user.id))) throw new BizError(ErrorCode.NOT_ALLOWED_IN_STATE);
     await requireSecondFactor(deps.database, user.id, body.code);
   } else {
+    // With two-factor on, the password is not enough: it is exactly what a thief holding a
+    // session and the password has (2006, give a code).
+    if (await twoFactorEnabled(deps.database, user.id)) throw new BizError(ErrorCode.SECOND_FACTOR_REQUIRED);
     await checkPassword(deps, user, body.password ?? '', client);
   }
   await markReauthenticated(db, user.sessionId);

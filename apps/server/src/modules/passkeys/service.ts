@@ -80,12 +80,14 @@ export class PasskeyService {
   }
 
   /**
-   * Needs a recent re-authentication of this session (2013 without): a stolen session alone
-   * cannot add a way in. With two-factor on, a code given here (2007 wrong) is one.
+   * A stolen session alone cannot add a way in. Without two-factor: a recent re-authentication
+   * of this session (2013 without). With two-factor on: the second factor itself, here (2006
+   * without, 2007 wrong), whatever re-authentication the session has, since a passkey passes
+   * every step-up afterwards: the password alone must never buy one (decision 035).
    */
   async registrationOptions(session: { id: number; sessionId: number }, code: string | undefined): Promise<PasskeyOptionsData> {
     const userId = session.id;
-    if (code !== undefined && (await twoFactorEnabled(this.deps.database, userId))) {
+    if (await twoFactorEnabled(this.deps.database, userId)) {
       await requireSecondFactor(this.deps.database, userId, code);
       await markReauthenticated(this.db, session.sessionId);
     }

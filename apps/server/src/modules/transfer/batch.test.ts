@@ -201,8 +201,8 @@ describe('coffer_transfer_batch: clean items set-based, the rest one by one', ()
     const rows = await batch([
       { from: g, to: to!.uid, amount: '1', key: k1 }, // 1 two-factor on, no factor: STEPUP, not kept under k1
       { from: g, to: to!.uid, amount: '2', stepped: true, key: k2 }, // 2 with a factor: clean
-      { from: h, to: to!.uid, amount: '100' }, // 3 under a hold, at the hold-free amount: clean
-      { from: h, to: to!.uid, amount: '100.5' }, // 4 above it: HOLD
+      { from: h, to: to!.uid, amount: '100' }, // 3 under a hold, at the hold-free amount: goes (judged on its own)
+      { from: h, to: to!.uid, amount: '0.5' }, // 4 a little more: the sum since the hold began is over it: HOLD
       { from: o, to: to!.uid, amount: '1' }, // 5 disabled account: AUTH
     ]);
     expect(rows.map((r) => r.b_state)).toEqual(['STEPUP', null, null, 'HOLD', 'AUTH']);

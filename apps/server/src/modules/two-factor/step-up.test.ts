@@ -14,6 +14,7 @@ import type {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { client, createUser, fund, type TestUser } from '../../test/users.ts';
+import { signUp } from '../auth/test-helpers.ts';
 import { SoftAuthenticator } from '../passkeys/soft-authenticator.ts';
 import { totpFor } from './totp.ts';
 
@@ -141,6 +142,22 @@ describe('step-up: one second-factor policy for every money action', () => {
     expect(res.message).toMatch(/totp/);
   });
 
+  it('a thief with the session and the password cannot buy a passkey to get around the second factor (2006)', async () => {
+    const password = 'owner Long password 51';
+    const email = `thief-${Date.now()}@test.coffer`;
+    const token = await signUp(t, email, password);
+    const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token });
+    expect((await call('POST', '/api/2fa/enable', { token, body: { code: codeOf(setup.data.secret, -1), password } })).code).toBe(0);
+    // Later: the owner's re-authentication has run out; the thief holds the session and the password.
+    await t.database.sql.query("update sessions set reauthenticated_at = now() - interval '1 hour' where reauthenticated_at is not null");
+    expect((await call('POST', '/api/security/reauth', { token, body: { password } })).code).toBe(2006);
+    expect((await call('POST', '/api/passkeys/register/options', { token, body: {} })).code).toBe(2006);
+    expect(
+      (await call('POST', '/api/passkeys/register/options', { token, body: { code: wrongCodeFor(codeOf(setup.data.secret)) } })).code,
+    ).toBe(2007);
+    expect((await call('POST', '/api/stepup/passkey/options', { token })).code).toBe(2009);
+  });
+
   it('without two-factor a transfer asks for nothing', async () => {
     const a = await createUser(t);
     const b = await createUser(t);
@@ -254,6 +271,11 @@ describe('step-up: one second-factor policy for every money action', () => {
     it('a withdrawal accepts the passkey step-up too', async () => {
       const { victim, key } = await withPasskey();
       await fund(t, victim.uid, 'ETH', '2');
+      // Adding the passkey opened a withdrawal hold (decision 036); its time has passed.
+      await t.database.sql.query(
+        "update security_holds set created_at = now() - interval '2 days', ends_at = now() - interval '1 day' where user_id = $1",
+        [victim.uid],
+      );
       const net = (await call<Network[]>('GET', '/api/currency/onchain')).data.find((n) => n.code === 'ETH')!;
       await t.database.sql.query("update email_codes set created_at = created_at - interval '2 minutes'");
       expect(
