@@ -114,6 +114,8 @@ describe('two-factor authentication in the browser', () => {
         await page.goto('/settings/security');
         await page.getByTestId('security-2fa-reset').waitFor();
         expect(await page.getByTestId('security-2fa-reset').textContent()).toContain(t(lang, 'security.twoFactorReset'));
+        // Only whoever still holds the authenticator stops it: the code first.
+        await page.getByTestId('security-2fa-reset-code').locator('input').fill(codeFor(setup.secret, 1));
         await page.getByTestId('security-2fa-reset-cancel').click();
         await waitForToast(page, t(lang, 'twoFactor.resetCancelled'));
         await page.getByTestId('security-2fa-reset').waitFor({ state: 'detached' });

@@ -137,4 +137,10 @@ export const twoFactorResetStatus = z.object({
 });
 export type TwoFactorResetStatus = z.infer<typeof twoFactorResetStatus>;
 export const twoFactorResetData = z.object({ pending: twoFactorResetStatus.nullable() });
+/**
+ * The owner cancels with the second factor they still have: a reset they did not ask for is
+ * stopped by whoever holds the authenticator, never by a stolen session alone.
+ */
+export const twoFactorResetCancelBody = z.object({ code: secondFactorCode });
+export type TwoFactorResetCancelBody = z.infer<typeof twoFactorResetCancelBody>;
 export type TwoFactorResetData = z.infer<typeof twoFactorResetData>;

@@ -183,7 +183,13 @@ describe('withdrawal hold after a credential change', () => {
       [v.uid],
     );
     expect((await call<{ pending: unknown }>('GET', '/api/2fa/reset', { token: v.token })).data.pending).toBeNull();
-    expect((await holdOf(v.token)).hold).toMatchObject({ reason: 'two_factor_disabled' });
+    // Completing it ended the account's sessions; the hold is there for the next one.
+    expect((await call('GET', '/api/security/hold', { token: v.token })).code).toBe(2001);
+    const [held] = await t.database.sql.query<{ reason: string }>(
+      'select reason from security_holds where user_id = $1 and cancelled_at is null and ends_at > now()',
+      [v.uid],
+    );
+    expect(held?.reason).toBe('two_factor_disabled');
   });
 
   it('ends early only with the second factor: refused without one, with a wrong or missing code, for another user’s id', async () => {

@@ -1,4 +1,4 @@
-import type { AdminUserDetail, CurrentUser, LoginAnswer, TwoFactorResetData, TwoFactorSetupData } from '@coffer/contract';
+import type { AdminUserDetail, CurrentUser, LoginAnswer, LoginData, TwoFactorResetData, TwoFactorSetupData } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { client, createUser, type TestUser } from '../../test/users.ts';
@@ -53,9 +53,10 @@ describe('two-factor: enabling needs the password; the operator-assisted reset',
       const token = await signUp(t, email, password, { lang });
       const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token });
       const code = totpFor(setup.data.secret, 'x').generate();
-      expect((await call('POST', '/api/2fa/enable', { token, body: { code, password } })).code).toBe(0);
+      const enabled = await call<{ recoveryCodes: string[] }>('POST', '/api/2fa/enable', { token, body: { code, password } });
+      expect(enabled.code).toBe(0);
       const uid = (await call<CurrentUser>('GET', '/api/getCurrentUser', { token })).data.uid;
-      return { email, token, uid };
+      return { email, token, uid, recoveryCodes: enabled.data.recoveryCodes };
     }
     const subjects = (email: string) => mailsTo(t, email).map((m) => decodeMail(m.raw).subject);
     const open = (uid: number, reason = 'lost phone, identity checked by video call #77', token = operator.token) =>
@@ -93,13 +94,16 @@ describe('two-factor: enabling needs the password; the operator-assisted reset',
       expect(early.data).toHaveProperty('secondFactor');
 
       await waitPassed(u.uid);
-      const after = await call<LoginAnswer>('POST', '/api/login', { body: { email: u.email, password } });
+      const after = await call<LoginData>('POST', '/api/login', { body: { email: u.email, password } });
       expect(after.data).toHaveProperty('token');
-      expect((await call<CurrentUser>('GET', '/api/getCurrentUser', { token: u.token })).data.twoFactor).toBe(false);
+      // Completing it ended every session (one a thief held was kept out of money by the factor).
+      expect((await call('GET', '/api/getCurrentUser', { token: u.token })).code).toBe(2001);
+      const fresh = after.data.tokenHead + after.data.token;
+      expect((await call<CurrentUser>('GET', '/api/getCurrentUser', { token: fresh })).data.twoFactor).toBe(false);
       const rows = await t.database.sql.query('select 1 from recovery_codes where user_id = $1', [u.uid]);
       expect(rows).toHaveLength(0);
       await expect.poll(() => subjects(u.email)).toContain('Coffer: two-step verification was reset');
-      expect((await call<TwoFactorResetData>('GET', '/api/2fa/reset', { token: u.token })).data.pending).toBeNull();
+      expect((await call<TwoFactorResetData>('GET', '/api/2fa/reset', { token: fresh })).data.pending).toBeNull();
       expect((await audit(u.uid)).map((a) => [a.action, a.actor])).toEqual([
         ['user.two_factor_reset.open', operator.email],
         ['user.two_factor_reset.complete', 'system:two-factor-reset'],
@@ -112,9 +116,12 @@ describe('two-factor: enabling needs the password; the operator-assisted reset',
       await expect.poll(() => subjects(u.email)).toContain('Coffer：客服已为您的账户发起两步验证重置');
       // Another user has no reset to cancel and cannot touch this one.
       const stranger = await createUser(t);
-      expect((await call('POST', '/api/2fa/reset/cancel', { token: stranger.token })).code).toBe(4004);
-      expect((await call('POST', '/api/2fa/reset/cancel', { token: u.token })).code).toBe(0);
-      expect((await call('POST', '/api/2fa/reset/cancel', { token: u.token })).code).toBe(4004);
+      expect((await call('POST', '/api/2fa/reset/cancel', { token: stranger.token, body: { code: '123456' } })).code).toBe(4004);
+      // A stolen session alone cannot keep the owner out: the cancel needs the factor.
+      expect((await call('POST', '/api/2fa/reset/cancel', { token: u.token, body: {} })).code).toBe(1001);
+      expect((await call('POST', '/api/2fa/reset/cancel', { token: u.token, body: { code: 'zzzzz-zzzzz' } })).code).toBe(2007);
+      expect((await call('POST', '/api/2fa/reset/cancel', { token: u.token, body: { code: u.recoveryCodes[0] } })).code).toBe(0);
+      expect((await call('POST', '/api/2fa/reset/cancel', { token: u.token, body: { code: u.recoveryCodes[1] } })).code).toBe(4004);
       await expect.poll(() => subjects(u.email)).toContain('Coffer：两步验证重置已取消');
       await t.database.sql.query(
         "update two_factor_resets set created_at = created_at - interval '73 hours', completes_at = completes_at - interval '73 hours' where user_id = $1",

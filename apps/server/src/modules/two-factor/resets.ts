@@ -2,9 +2,10 @@ import { ErrorCode, type TwoFactorResetStatus } from '@coffer/contract';
 import { BizError, notFound } from '../../core/errors.ts';
 import { operatorOf, recordOperatorAction } from '../../core/operator-audit.ts';
 import type { MailingDeps } from '../../core/deps.ts';
-import type { SessionUser } from '../../core/session.ts';
+import { announceRevoked, type SessionUser } from '../../core/session.ts';
+import type { securityHolds } from '../../db/schema/index.ts';
 import { inTransaction, type Query } from '../../db/transaction.ts';
-import { type HoldDeps, holdAfter } from '../holds/index.ts';
+import { type HoldDeps, mailHold } from '../holds/index.ts';
 import { notifySecurityEvent } from '../security/index.ts';
 
 /**
@@ -32,6 +33,8 @@ interface ResetRow {
 
 const OPEN = 'cancelled_at is null and completed_at is null';
 const iso = (v: Date | string) => new Date(v).toISOString();
+
+type HoldRow = typeof securityHolds.$inferSelect;
 
 const toStatus = (r: ResetRow): TwoFactorResetStatus => ({
   id: Number(r.id),
@@ -139,20 +142,39 @@ export async function completeDueResets(deps: HoldDeps, userId?: number): Promis
         returning id, user_id, operator, reason, created_at, completes_at`,
       [userId ?? null],
     );
-    for (const row of rows) await removeSecondFactor(q, row);
-    return rows;
+    const completed = [];
+    for (const row of rows) completed.push({ row, ...(await removeSecondFactor(q, row, deps.config.WITHDRAWAL_HOLD_HOURS)) });
+    return completed;
   });
-  for (const row of done) {
+  for (const { row, revoked, hold } of done) {
+    announceRevoked(deps.database.db, revoked);
     void notifySecurityEvent(deps, Number(row.user_id), 'two_factor_reset_completed');
-    // Two-factor is off now, as if the owner had turned it off: withdrawals wait (docs/security.md).
-    await holdAfter(deps, Number(row.user_id), 'two_factor_disabled');
+    mailHold(deps, hold);
   }
   return done.length;
 }
 
-async function removeSecondFactor(q: Query, row: ResetRow): Promise<void> {
-  await q('delete from recovery_codes where user_id = $1', [row.user_id]);
-  await q('delete from user_totp where user_id = $1', [row.user_id]);
+/**
+ * Removes the authenticator and recovery codes, in the completion's transaction with what must
+ * come with it: every session of the account ends (one a thief held was kept out of money by
+ * the second factor until now) and withdrawals wait, as after turning two-factor off.
+ */
+async function removeSecondFactor(q: Query, row: ResetRow, holdHours: number): Promise<{ revoked: number[]; hold: HoldRow | null }> {
+  const userId = Number(row.user_id);
+  await q('delete from recovery_codes where user_id = $1', [userId]);
+  await q('delete from user_totp where user_id = $1', [userId]);
+  await q('update users set step_up_swaps = false where id = $1', [userId]);
+  const revoked = await q<{ id: number }>('update sessions set revoked_at = now() where user_id = $1 and revoked_at is null returning id', [
+    userId,
+  ]);
+  const [hold] =
+    holdHours > 0
+      ? await q<{ id: number; user_id: number; reason: HoldRow['reason']; created_at: Date; ends_at: Date }>(
+          `insert into security_holds (user_id, reason, ends_at) values ($1, 'two_factor_disabled', now() + make_interval(hours => $2))
+           returning id, user_id, reason, created_at, ends_at`,
+          [userId, holdHours],
+        )
+      : [];
   await recordOperatorAction(q, {
     actorUserId: null,
     actor: RESET_COMPLETION_ACTOR,
@@ -161,6 +183,19 @@ async function removeSecondFactor(q: Query, row: ResetRow): Promise<void> {
     targetId: Number(row.user_id),
     reason: row.reason,
     before: { resetId: Number(row.id), openedBy: row.operator, completesAt: iso(row.completes_at) },
-    after: { twoFactor: false },
+    after: { twoFactor: false, sessionsRevoked: revoked.length },
   });
+  return {
+    revoked: revoked.map((r) => Number(r.id)),
+    hold: hold
+      ? {
+          id: Number(hold.id),
+          userId,
+          reason: hold.reason,
+          createdAt: new Date(hold.created_at),
+          endsAt: new Date(hold.ends_at),
+          cancelledAt: null,
+        }
+      : null,
+  };
 }

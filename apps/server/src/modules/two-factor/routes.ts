@@ -7,6 +7,7 @@ import {
   twoFactorDisableBody,
   twoFactorEnableBody,
   twoFactorEnableData,
+  twoFactorResetCancelBody,
   twoFactorResetData,
   twoFactorSetupData,
 } from '@coffer/contract';
@@ -18,6 +19,7 @@ import { ok } from '../../core/reply.ts';
 import { loadTwoFactorKey, registerTwoFactorKey } from './secret-box.ts';
 import { cancelReset, completeDueResets, pendingReset, RESET_SWEEP_INTERVAL_MS } from './resets.ts';
 import { TwoFactorService } from './service.ts';
+import { requireSecondFactor } from './totp.ts';
 
 const tags = ['two-factor'];
 const signedIn = [{ token: [] }];
@@ -114,12 +116,17 @@ export async function twoFactorRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         summary: "Cancel the account's open two-factor reset (the authenticator and recovery codes stay)",
-        description: '4004 when none is open. The owner is mailed; the cancellation is in the operator audit trail.',
+        description:
+          'Needs an authenticator or recovery code (2007 wrong): whoever still holds the factor stops a reset they did not ask ' +
+          'for; a stolen session alone cannot keep the owner locked out. 4004 when none is open. The owner is mailed; the ' +
+          `cancellation is in the operator audit trail. ${codeTries}`,
         security: signedIn,
+        body: twoFactorResetCancelBody,
         response: apiResponse(emptyData),
       },
     },
     async (request) => {
+      await requireSecondFactor(app.deps.database, request.user.id, request.body.code);
       await cancelReset(app.deps, request.user.id, { actor: request.user, role: 'owner', reason: null });
       return ok(null, requestLocale(request));
     },

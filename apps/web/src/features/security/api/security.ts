@@ -19,7 +19,8 @@ export const setAntiPhishing = (phrase: string) => apiPost<AntiPhishingData>('/s
 
 /** An operator-assisted two-factor reset waiting for its time (the owner may cancel it). */
 export const getTwoFactorReset = () => apiGet<TwoFactorResetData>('/2fa/reset');
-export const cancelTwoFactorReset = () => apiPost<null>('/2fa/reset/cancel');
+/** The owner's cancel needs the authenticator or a recovery code (a stolen session alone cannot keep them locked out). */
+export const cancelTwoFactorReset = (code: string) => apiPost<null>('/2fa/reset/cancel', { code });
 
 export function useTwoFactorReset() {
   return useQuery({ queryKey: queryKeys.security.twoFactorReset, queryFn: getTwoFactorReset, staleTime: 0 });

@@ -1,4 +1,5 @@
 import { ANTI_PHISHING_MAX, antiPhishingBody, type SecuritySession, type SignInKind } from '@coffer/contract/security';
+import { secondFactorCode } from '@coffer/contract/two-factor';
 import { Button, Input, List, Tag } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -36,13 +37,15 @@ export default function SecurityPage() {
   const savePhrase = useSetAntiPhishing();
   const [phrase, setPhrase] = useState('');
   const [editing, setEditing] = useState(false);
+  const [resetCode, setResetCode] = useState('');
   const twoFactorReset = useTwoFactorReset();
   const cancelReset = useCancelTwoFactorReset();
   const pendingReset = twoFactorReset.data?.pending;
 
   const confirmCancelReset = async () => {
     try {
-      await cancelReset.mutateAsync();
+      await cancelReset.mutateAsync(resetCode.trim());
+      setResetCode('');
       toastSuccess(t('twoFactor.resetCancelled'));
     } catch {
       // The HTTP layer showed the refusal.
@@ -87,10 +90,21 @@ export default function SecurityPage() {
         <section className="wallet-card flex flex-col gap-2" data-testid="security-2fa-reset">
           <div className="wallet-card-title">{t('security.twoFactorReset')}</div>
           <p className="wallet-muted m-0">{t('twoFactor.resetPending', { date: formatDateTime(pendingReset.completesAt) })}</p>
+          <p className="wallet-muted m-0">{t('twoFactor.resetCancelHint')}</p>
+          <Input
+            value={resetCode}
+            onChange={setResetCode}
+            autoComplete="one-time-code"
+            maxLength={11}
+            placeholder={t('twoFactor.codeOrRecovery')}
+            aria-label={t('twoFactor.codeOrRecovery')}
+            data-testid="security-2fa-reset-code"
+          />
           <Button
             block
             color="danger"
             fill="outline"
+            disabled={!secondFactorCode.safeParse(resetCode).success}
             loading={cancelReset.isPending}
             onClick={confirmCancelReset}
             data-testid="security-2fa-reset-cancel"
