@@ -16,6 +16,7 @@ import { toastDanger, toastSuccess } from '../../../lib/notify';
 import { LOGIN_FIELD_ERRORS, useLogin } from '../api/login';
 import { AuthSubmit, EmailField } from '../components/account-fields';
 import { AuthHeader } from '../components/auth-header';
+import { SecondFactorInput } from '../../../components/second-factor-input';
 
 interface Values {
   email: string;
@@ -98,15 +99,7 @@ export default function LoginPage() {
       <div className="auth-page">
         <AuthHeader title={t('twoFactor.loginTitle')} subtitle={t('twoFactor.loginHint')} />
         <div className="flex flex-col gap-3 px-4">
-          <Input
-            value={code}
-            onChange={setCode}
-            autoComplete="one-time-code"
-            maxLength={11}
-            placeholder={t('twoFactor.codeOrRecovery')}
-            aria-label={t('twoFactor.codeOrRecovery')}
-            data-testid="login-2fa-code"
-          />
+          <SecondFactorInput value={code} onChange={setCode} testId="login-2fa-code" />
           <Button
             block
             color="primary"

@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import { Dialog } from '../../../lib/dialog';
 import { toastSuccess } from '../../../lib/notify';
 import { formatDateTime } from '../../../lib/wallet/format';
+import { SecondFactorInput } from '../../../components/second-factor-input';
 import {
   useAntiPhishing,
   useCancelTwoFactorReset,
@@ -91,15 +92,7 @@ export default function SecurityPage() {
           <div className="wallet-card-title">{t('security.twoFactorReset')}</div>
           <p className="wallet-muted m-0">{t('twoFactor.resetPending', { date: formatDateTime(pendingReset.completesAt) })}</p>
           <p className="wallet-muted m-0">{t('twoFactor.resetCancelHint')}</p>
-          <Input
-            value={resetCode}
-            onChange={setResetCode}
-            autoComplete="one-time-code"
-            maxLength={11}
-            placeholder={t('twoFactor.codeOrRecovery')}
-            aria-label={t('twoFactor.codeOrRecovery')}
-            data-testid="security-2fa-reset-code"
-          />
+          <SecondFactorInput value={resetCode} onChange={setResetCode} testId="security-2fa-reset-code" />
           <Button
             block
             color="danger"

@@ -1,11 +1,12 @@
 import { secondFactorCode } from '@coffer/contract/two-factor';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Input, Switch } from 'antd-mobile';
+import { Button, Switch } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { refreshCurrentUser } from '../../../lib/current-user';
 import { toastSuccess } from '../../../lib/notify';
 import { setStepUpSwaps } from '../api/two-factor';
+import { SecondFactorInput } from '../../../components/second-factor-input';
 
 /**
  * Whether swaps ask for the second factor too (decision 033). Turning it on is one tap;
@@ -51,15 +52,7 @@ export function SwapStepUp({ on }: { on: boolean }) {
       {turningOff && on ? (
         <>
           <p className="wallet-muted m-0">{t('stepUp.swapsOffHint')}</p>
-          <Input
-            value={code}
-            onChange={setCode}
-            autoComplete="one-time-code"
-            maxLength={11}
-            placeholder={t('twoFactor.codeOrRecovery')}
-            aria-label={t('twoFactor.codeOrRecovery')}
-            data-testid="2fa-swaps-code"
-          />
+          <SecondFactorInput value={code} onChange={setCode} testId="2fa-swaps-code" />
           <Button
             block
             fill="outline"

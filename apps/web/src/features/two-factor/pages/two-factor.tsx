@@ -10,6 +10,7 @@ import { toastSuccess } from '../../../lib/notify';
 import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from '../api/two-factor';
 import { OtpQr } from '../components/otp-qr';
 import { SwapStepUp } from '../components/swap-step-up';
+import { SecondFactorInput } from '../../../components/second-factor-input';
 
 /** /settings/2fa: authenticator enrolment (QR + manual key, first code), recovery codes once, turning it off. */
 export default function TwoFactorPage() {
@@ -94,15 +95,7 @@ export default function TwoFactorPage() {
         </div>
         <SwapStepUp on={user.data.stepUpSwaps === true} />
         <p className="wallet-muted m-0">{t('twoFactor.disableHint')}</p>
-        <Input
-          value={code}
-          onChange={setCode}
-          autoComplete="one-time-code"
-          maxLength={11}
-          placeholder={t('twoFactor.codeOrRecovery')}
-          aria-label={t('twoFactor.codeOrRecovery')}
-          data-testid="2fa-disable-code"
-        />
+        <SecondFactorInput value={code} onChange={setCode} testId="2fa-disable-code" />
         <Button
           block
           color="danger"
