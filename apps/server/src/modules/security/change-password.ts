@@ -66,7 +66,7 @@ async function assertCurrentPassword(deps: MailingDeps, userId: number, password
   const tries = sqlClientOf(db);
   const key = `change-password:${userId}`;
   const taken = await takeUnderCap(tries, key, CHANGE_PASSWORD_TRIES.windowMs, CHANGE_PASSWORD_TRIES.max);
-  if (!taken) throw new BizError(ErrorCode.TOO_MANY_REQUESTS);
+  if (!taken) throw new BizError(ErrorCode.TOO_MANY_REQUESTS, undefined, 429);
   const [row] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.id, userId)).limit(1);
   if (!row || !(await verifyPassword(row.passwordHash, password))) throw new BizError(ErrorCode.WRONG_CURRENT_PASSWORD);
   await refundRateLimit(tries, key, CHANGE_PASSWORD_TRIES.windowMs);
