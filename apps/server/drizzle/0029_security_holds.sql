@@ -2,7 +2,7 @@
 --
 -- A hold is opened when a credential changes (password reset or change, two-factor turned off,
 -- a passkey added or removed, a sign-in from a new device): until ends_at, withdrawals wait and
--- transfers above the currency's hold_free_transfer are refused. The owner may end it early
+-- the user's transfers since the hold began may not add up past the currency's hold_free_transfer. The owner may end it early
 -- with the second factor (cancelled_at). Rows are never deleted: they are the account's
 -- security history.
 CREATE TABLE "security_holds" (
@@ -20,7 +20,7 @@ CREATE TABLE "security_holds" (
 --> statement-breakpoint
 CREATE INDEX "security_holds_user_idx" ON "security_holds" ("user_id", "ends_at");
 --> statement-breakpoint
--- The largest transfer a user under a hold may still send (0: none).
+-- What a user under a hold may still send in all since it began (0: nothing).
 ALTER TABLE "currencies" ADD COLUMN "hold_free_transfer" numeric(38, 18) DEFAULT 0 NOT NULL;
 --> statement-breakpoint
 ALTER TABLE "currencies" ADD CONSTRAINT "currencies_hold_free_transfer_check" CHECK ("hold_free_transfer" >= 0);

@@ -32,7 +32,7 @@ export const currencies = pgTable(
     /** Smallest and largest single transfer; null means no bound beyond the ledger's. */
     transferMin: money('transfer_min'),
     transferMax: money('transfer_max'),
-    /** The largest transfer a user under a security hold may still send (migration 0029). */
+    /** What a user under a security hold may still send in all since it began (migration 0029). */
     holdFreeTransfer: money('hold_free_transfer').notNull().default('0'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
