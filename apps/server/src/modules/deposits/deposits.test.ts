@@ -19,6 +19,11 @@ describe('deposits on a real chain', () => {
   const local = () => live().local!;
   /** A new watcher each time: a restart between every step must change nothing. */
   const watch = () => new DepositWatcher(t.database, live().adapter, live().chainId).tick();
+  /**
+   * Waits for a faucet transaction's receipt: on a loaded machine anvil's automine answered the
+   * send first and the deposit's block came after the watcher's look (the watcher tests' fix).
+   */
+  const mined = async (sent: Promise<`0x${string}`>) => local().client.waitForTransactionReceipt({ hash: await sent });
   const addressOf = async (u: TestUser, code: string) =>
     (
       await call<DepositAddress>('POST', '/api/deposit/createAddress', {
@@ -136,7 +141,7 @@ describe('deposits on a real chain', () => {
 
   it('credits a USDT deposit (token logs) at N', async () => {
     const address = await addressOf(bob, 'USDT');
-    await local().faucet(address, 'USDT', parseUnits('250.5', 6));
+    await mined(local().faucet(address, 'USDT', parseUnits('250.5', 6)));
     await watch();
     const [dep] = await deposits(bob);
     expect(dep).toMatchObject({ code: 'USDT', status: 'pending', amount: '250.5', confirmations: 1 });
@@ -153,7 +158,7 @@ describe('deposits on a real chain', () => {
 
   it('records a deposit below the minimum without crediting it', async () => {
     const address = await addressOf(bob, 'ETH');
-    await local().faucet(address, 'ETH', parseEther('0.0001'));
+    await mined(local().faucet(address, 'ETH', parseEther('0.0001')));
     await local().mine(3);
     await watch();
     const [dep] = await deposits(bob);
@@ -163,7 +168,7 @@ describe('deposits on a real chain', () => {
 
   it('drops a pending deposit that a reorg removes before N', async () => {
     const address = await addressOf(alice, 'USDC');
-    await local().faucet(address, 'USDC', parseUnits('40', 6));
+    await mined(local().faucet(address, 'USDC', parseUnits('40', 6)));
     await watch();
     expect((await deposits(alice))[0]).toMatchObject({ code: 'USDC', status: 'pending' });
     await local().client.request({ method: 'anvil_reorg', params: [1, []] } as never);
@@ -177,7 +182,7 @@ describe('deposits on a real chain', () => {
 
   it('a reorg deeper than N after a credit opens an incident and freezes payouts on the whole chain', async () => {
     const address = await addressOf(bob, 'USDC');
-    await local().faucet(address, 'USDC', parseUnits('10', 6));
+    await mined(local().faucet(address, 'USDC', parseUnits('10', 6)));
     await local().mine(2);
     await watch();
     expect((await deposits(bob))[0]).toMatchObject({ code: 'USDC', status: 'credited' });
