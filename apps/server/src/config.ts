@@ -185,8 +185,9 @@ const envSchema = z.object({
   /** A feed price older than this makes its pairs unavailable (3003), never a stale price. */
   RATE_FEED_MAX_AGE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   /**
-   * How much of each currency the house (swap counterparty) may owe, applied at start:
-   * "USDT=1000000,ETH=500". Currencies not listed keep the limit an operator set.
+   * How much of each currency the house (swap counterparty) may owe, seeded at start for
+   * currencies that have no limit yet: "USDT=1000000,ETH=500". A limit once set is operator
+   * data (changed in the console); a restart never overwrites it.
    */
   HOUSE_LIMITS: z
     .string()
