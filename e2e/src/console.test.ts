@@ -162,6 +162,45 @@ describe('operator console', () => {
     }
   });
 
+  it.each(LANGS)(
+    "support in %s: reads a user's security events, ends their withdrawal hold and signs them out everywhere",
+    async (lang) => {
+      const member = await createUser(lang);
+      const newPassword = 'p4ssword-changed-1';
+      // A password change opens a withdrawal hold (a credential change) and shows as an event.
+      await must('/security/changePassword', { token: member.token, body: { currentPassword: member.password, newPassword } });
+      const uid = (await must<{ uid: number }>('/getCurrentUser', { token: member.token })).uid;
+      const context = await newDesktop(browser, lang);
+      try {
+        const page = await context.newPage();
+        await signInOperator(page, lang);
+        await page.goto(`/console/users/${uid}`);
+        await page.getByRole('heading', { name: member.email }).waitFor();
+        const events = page.getByTestId('user-security-events');
+        await events.getByText(ct(lang, 'users.eventCode.password_changed'), { exact: false }).waitFor();
+        await events.getByText(ct(lang, 'users.holdActive')).waitFor();
+
+        await page.getByTestId('user-end-holds').click();
+        const endDialog = page.getByRole('dialog', { name: ct(lang, 'users.endHoldsTitle', { email: member.email }) });
+        await endDialog.getByLabel(ct(lang, 'common.reason')).fill('e2e: owner confirmed by phone');
+        await endDialog.getByRole('button', { name: ct(lang, 'users.endHolds') }).click();
+        await page.getByText(ct(lang, 'users.holdsEnded')).waitFor();
+        await expect.poll(() => events.getByText(ct(lang, 'users.holdActive')).count()).toBe(0);
+
+        await page.getByTestId('user-sign-out').click();
+        const outDialog = page.getByRole('dialog', { name: ct(lang, 'users.signOutTitle', { email: member.email }) });
+        await outDialog.getByLabel(ct(lang, 'common.reason')).fill('e2e: phone stolen');
+        await outDialog.getByRole('button', { name: ct(lang, 'users.signOut') }).click();
+        await page.getByText(ct(lang, 'users.signedOut')).waitFor();
+        await expect.poll(() => page.getByTestId('user-sign-out').count()).toBe(0);
+        const reply = await fetch(`${baseURL()}/api/getCurrentUser`, { headers: { 'x-token': member.token } });
+        expect(((await reply.json()) as { code: number }).code).toBe(2001);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
   it('publishes a banner with an uploaded image, and a user sees it on the home page', async () => {
     const context = await newDesktop(browser, 'en-US');
     const phone = await newPhone(browser, 'en-US', { token: user.token });
