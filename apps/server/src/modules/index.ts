@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { consoleAdminRoutes } from './console-admin/routes.ts';
-import { consoleSupportRoutes } from './console-admin/support-routes.ts';
 import { currencyRoutes } from './currency/routes.ts';
 import { ledgerAdminRoutes } from './ledger-admin/routes.ts';
 import { transferRoutes } from './transfer/routes.ts';
@@ -47,5 +46,4 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(contentRoutes);
   await app.register(activityRoutes);
   await app.register(consoleAdminRoutes);
-  await app.register(consoleSupportRoutes);
 }
