@@ -205,6 +205,29 @@ const envSchema = z.object({
           }),
     ),
   /**
+   * Four eyes on money: a console adjustment of more than this, per currency, waits for a
+   * second, different operator's approval: "USDT=1000,ETH=0.5". A currency not listed always
+   * needs one. Configuration, not console data, so one operator cannot lift it.
+   */
+  ADJUST_APPROVAL_ABOVE: z
+    .string()
+    .trim()
+    .default('USDT=1000,USDC=1000,ETH=0.5,BTC=0.02')
+    .refine((v) => v === '' || v.split(',').every(isHouseLimitEntry), {
+      message: 'must look like "USDT=1000,ETH=0.5"',
+    })
+    .transform(
+      (v) =>
+        new Map(
+          v === ''
+            ? []
+            : v.split(',').map((pair) => {
+                const [code, limit] = pair.split('=') as [string, string];
+                return [code.toUpperCase(), limit] as const;
+              }),
+        ),
+    ),
+  /**
    * The HD wallet's mnemonic (deposit addresses and the hot wallet). Production: set it or,
    * better, WALLET_MNEMONIC_FILE (a mounted secret). Embedded mode generates one into
    * DATA_DIR/wallet-mnemonic (0600). The anvil test mnemonic is refused off local chains.
