@@ -11,8 +11,14 @@ import { operatorReason } from './admin.ts';
 /** Chain ids of local development chains (anvil, ganache/hardhat): a gas price cap is optional there. */
 export const LOCAL_CHAIN_IDS: readonly number[] = [31337, 1337];
 
-const evmAddress = z.string().trim().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address of 40 hex digits');
-const weiString = z.string().trim().regex(/^[1-9]\d{0,77}$/, 'must be a whole number of wei');
+const evmAddress = z
+  .string()
+  .trim()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address of 40 hex digits');
+const weiString = z
+  .string()
+  .trim()
+  .regex(/^[1-9]\d{0,77}$/, 'must be a whole number of wei');
 
 export const adminNetwork = z.object({
   id: z.number().int(),

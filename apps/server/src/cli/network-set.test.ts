@@ -66,7 +66,18 @@ describe('network:set command line', () => {
   it('changes settings through the audited function, says before -> after, and refuses what the console refuses', async () => {
     const eth = /#(\d+) ETH /.exec(run(['--list']).out)?.[1] as string;
     expect(eth).toMatch(/^\d+$/);
-    const ok = run(['--network', eth, '--set', 'confirmations=6', '--set', 'min_withdraw=0.01', '--set', 'reviewThreshold=null', '--reason', 'deeper on mainnet']);
+    const ok = run([
+      '--network',
+      eth,
+      '--set',
+      'confirmations=6',
+      '--set',
+      'min_withdraw=0.01',
+      '--set',
+      'reviewThreshold=null',
+      '--reason',
+      'deeper on mainnet',
+    ]);
     expect(ok.out).toContain('confirmations: 3 -> 6');
     expect(ok.out).toContain('minWithdraw: 0.002 -> 0.01');
     expect(ok.out).toContain('reviewThreshold: 50 -> none');
@@ -84,9 +95,13 @@ describe('network:set command line', () => {
     expect(listed.out).toMatch(/#\d+ ETH .*confirmations=6 .*minWithdraw=0\.01 .*reviewThreshold=none/);
 
     const rows = await inspect((db) =>
-      db.sql.query<{ actor: string; actor_user_id: number | null; reason: string; before: any; after: any }>(
-        `select actor, actor_user_id, reason, before, after from operator_actions where action = 'network.update'`,
-      ),
+      db.sql.query<{
+        actor: string;
+        actor_user_id: number | null;
+        reason: string;
+        before: Record<string, unknown>;
+        after: Record<string, unknown>;
+      }>(`select actor, actor_user_id, reason, before, after from operator_actions where action = 'network.update'`),
     );
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({

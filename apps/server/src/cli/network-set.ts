@@ -29,7 +29,10 @@ const BOOLEAN_KEYS = new Set<NetworkSettingKey>(['depositEnabled', 'withdrawEnab
 export function parseSetting(arg: string): [string, unknown] {
   const eq = arg.indexOf('=');
   if (eq < 1) throw new Error(`--set ${arg}: expected key=value`);
-  const key = arg.slice(0, eq).trim().replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+  const key = arg
+    .slice(0, eq)
+    .trim()
+    .replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
   const raw = arg.slice(eq + 1).trim();
   if (raw === 'null') return [key, null];
   if (INTEGER_KEYS.has(key as NetworkSettingKey) && /^-?\d+$/.test(raw)) return [key, Number(raw)];
@@ -56,7 +59,10 @@ try {
   }
   if (!values.list) {
     if (!/^[1-9]\d*$/.test(values.network ?? '')) throw new Error('--network must be a network id (see --list)');
-    const parsed = networkUpdateBody.safeParse({ changes: Object.fromEntries((values.set ?? []).map(parseSetting)), reason: values.reason });
+    const parsed = networkUpdateBody.safeParse({
+      changes: Object.fromEntries((values.set ?? []).map(parseSetting)),
+      reason: values.reason,
+    });
     if (!parsed.success) {
       throw new Error(parsed.error.issues.map((i) => `${i.path.join('.') || 'settings'}: ${i.message}`).join('\n'));
     }

@@ -12,12 +12,7 @@ export type ChainClients = (chainId: number) => PublicClient | undefined;
  * (3030 otherwise, saying what it answered): a wrong contract or a wrong scale would credit
  * deposits and pay withdrawals off by powers of ten. Answers the address in its checksummed form.
  */
-export async function checkTokenContract(
-  clients: ChainClients,
-  chainId: number,
-  contract: string,
-  tokenDecimals: number,
-): Promise<string> {
+export async function checkTokenContract(clients: ChainClients, chainId: number, contract: string, tokenDecimals: number): Promise<string> {
   const address = normalizeEvmAddress(contract);
   if (!address) throw new BizError(ErrorCode.NETWORK_SETTING_INVALID, 'contract');
   const client = clients(chainId);

@@ -19,15 +19,25 @@ describe('admin: network settings', () => {
   const set = (id: number, changes: Record<string, unknown>, reason: unknown = 'operator test', lang?: string) =>
     call<NetworkUpdateData>('POST', `/api/admin/networks/${id}`, { token: operator.token, body: { changes, reason }, lang });
   const actions = () =>
-    t.database.sql.query<{ actor: string; actor_user_id: number | null; target_id: string; reason: string; before: any; after: any }>(
-      `select actor, actor_user_id, target_id, reason, before, after from operator_actions where action = 'network.update' order by id`,
-    );
+    t.database.sql.query<{
+      actor: string;
+      actor_user_id: number | null;
+      target_id: string;
+      reason: string;
+      before: Record<string, unknown>;
+      after: Record<string, unknown>;
+    }>(`select actor, actor_user_id, target_id, reason, before, after from operator_actions where action = 'network.update' order by id`);
   const local = () => t.chain.live!.local!;
   /** A real ERC-20 of its own on the test's anvil (the test token, with the decimals given). */
   const deployToken = async (decimals: number) => {
     const wallet = createWalletClient({
       account: mnemonicToAccount(ANVIL_TEST_MNEMONIC, { addressIndex: 3 }),
-      chain: { id: 31337, name: 'anvil', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [local().url] } } },
+      chain: {
+        id: 31337,
+        name: 'anvil',
+        nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+        rpcUrls: { default: { http: [local().url] } },
+      },
       transport: http(local().url),
     });
     const hash = await wallet.deployContract({ abi: testTokenAbi, bytecode: testTokenBytecode, args: ['Other', 'OTH', decimals] });
@@ -180,9 +190,9 @@ describe('admin: network settings', () => {
     const noReason = await call('POST', `/api/admin/networks/${id}`, { token: operator.token, body: { changes: { confirmations: 4 } } });
     expect(noReason.code).toBe(1001);
     expect((await set(99999, { confirmations: 4 })).code).toBe(4004);
-    expect((await call('POST', '/api/admin/networks/abc', { token: operator.token, body: { changes: { confirmations: 4 }, reason: 'x' } })).code).toBe(
-      1001,
-    );
+    expect(
+      (await call('POST', '/api/admin/networks/abc', { token: operator.token, body: { changes: { confirmations: 4 }, reason: 'x' } })).code,
+    ).toBe(1001);
   });
 
   it('asks a token contract for decimals() on the chain: a real token passes, anything else is 3030', async () => {
@@ -201,13 +211,22 @@ describe('admin: network settings', () => {
     expect((await set(id, { tokenDecimals: 18 }, 'x')).message).toContain('合约精度为 6');
     // Contract and decimals together: the 18-decimal token with 18 (amounts then kept in the
     // currency's 6), and back.
-    expect(await set(id, { contract: eighteen, tokenDecimals: 18 }, 'x')).toMatchObject({ code: 0, data: { tokenDecimals: 18, amountDecimals: 6 } });
-    expect(await set(id, { contract: local().tokens.USDT, tokenDecimals: 6 }, 'back')).toMatchObject({ code: 0, data: { contract: getAddress(local().tokens.USDT) } });
+    expect(await set(id, { contract: eighteen, tokenDecimals: 18 }, 'x')).toMatchObject({
+      code: 0,
+      data: { tokenDecimals: 18, amountDecimals: 6 },
+    });
+    expect(await set(id, { contract: local().tokens.USDT, tokenDecimals: 6 }, 'back')).toMatchObject({
+      code: 0,
+      data: { contract: getAddress(local().tokens.USDT) },
+    });
     // Without a contract (a token network neither watched nor paid out) the decimals are free.
     expect(await set(id, { contract: null }, 'unset')).toMatchObject({ code: 0, data: { contract: null } });
     expect(await set(id, { tokenDecimals: 8 }, 'rescale')).toMatchObject({ code: 0, data: { tokenDecimals: 8 } });
     expect((await set(id, { contract: local().tokens.USDT }, 'x')).code).toBe(3030);
-    expect(await set(id, { contract: local().tokens.USDT, tokenDecimals: 6 }, 'back')).toMatchObject({ code: 0, data: { tokenDecimals: 6 } });
+    expect(await set(id, { contract: local().tokens.USDT, tokenDecimals: 6 }, 'back')).toMatchObject({
+      code: 0,
+      data: { tokenDecimals: 6 },
+    });
   });
 
   it('a network on a non-local chain must keep a gas price cap (3028)', async () => {

@@ -19,8 +19,7 @@ describe('network settings take effect without a restart', () => {
   const live = () => t.chain.live!;
   const set = (code: string, changes: Record<string, unknown>) =>
     call<AdminNetwork>('POST', `/api/admin/networks/${nets[code]!.id}`, { token: operator.token, body: { changes, reason: 'live test' } });
-  const publicNet = async (code: string) =>
-    (await call<Network[]>('GET', '/api/currency/onchain')).data.find((n) => n.code === code)!;
+  const publicNet = async (code: string) => (await call<Network[]>('GET', '/api/currency/onchain')).data.find((n) => n.code === code)!;
   const withdraw = (amount: string) =>
     call('POST', '/api/withdraw/apply', {
       token: alice.token,
@@ -50,12 +49,19 @@ describe('network settings take effect without a restart', () => {
       token: alice.token,
       body: { currencyId: nets.ETH!.currencyId, networkId: nets.ETH!.id },
     });
-    const sent = await call<{ txHash: `0x${string}` }>('POST', '/api/deposit/faucet', { token: alice.token, body: { networkId: nets.ETH!.id } });
+    const sent = await call<{ txHash: `0x${string}` }>('POST', '/api/deposit/faucet', {
+      token: alice.token,
+      body: { networkId: nets.ETH!.id },
+    });
     await live().local!.client.waitForTransactionReceipt({ hash: sent.data.txHash });
     await watcher.tick();
     const deposit = async () =>
-      (await call<PageResponse<DepositRecord>>('POST', '/api/deposit/getDepositList', { token: alice.token, body: { page: 1, pageSize: 5 } }))
-        .data.list[0]!;
+      (
+        await call<PageResponse<DepositRecord>>('POST', '/api/deposit/getDepositList', {
+          token: alice.token,
+          body: { page: 1, pageSize: 5 },
+        })
+      ).data.list[0]!;
     expect(await deposit()).toMatchObject({ status: 'pending', confirmations: 1, confirmationsRequired: 3 });
 
     expect((await set('ETH', { confirmations: 5 })).code).toBe(0);
@@ -91,7 +97,9 @@ describe('network settings take effect without a restart', () => {
 
   it('disabled deposits are no longer watched: the next tick leaves a new deposit unseen', async () => {
     expect((await set('ETH', { depositEnabled: false })).code).toBe(0);
-    const [own] = await t.database.sql.query<{ address: `0x${string}` }>('select address from deposit_addresses where user_id = $1', [alice.uid]);
+    const [own] = await t.database.sql.query<{ address: `0x${string}` }>('select address from deposit_addresses where user_id = $1', [
+      alice.uid,
+    ]);
     const hash = await live().local!.faucet(own!.address, 'ETH', 10n ** 18n);
     await live().local!.client.waitForTransactionReceipt({ hash });
     await live().watcher.tick();
@@ -108,9 +116,14 @@ describe('network settings take effect without a restart', () => {
     await t.database.sql.query('update networks set contract = $2 where id = $1', [nets.USDT!.id, tokens.USDC]);
     expect(await syncLocalTokenContracts(t.database, client_, live().chainId, tokens)).toEqual([nets.USDC!.id]);
     // An address without code (a chain started afresh): replaced by the deployed token.
-    await t.database.sql.query('update networks set contract = $2 where id = $1', [nets.USDT!.id, '0x00000000000000000000000000000000000000e0']);
+    await t.database.sql.query('update networks set contract = $2 where id = $1', [
+      nets.USDT!.id,
+      '0x00000000000000000000000000000000000000e0',
+    ]);
     await t.database.sql.query('update networks set contract = null where id = $1', [nets.USDC!.id]);
-    expect((await syncLocalTokenContracts(t.database, client_, live().chainId, tokens)).sort()).toEqual([nets.USDT!.id, nets.USDC!.id].sort());
+    expect((await syncLocalTokenContracts(t.database, client_, live().chainId, tokens)).sort()).toEqual(
+      [nets.USDT!.id, nets.USDC!.id].sort(),
+    );
     expect((await publicNet('USDT')).contract).toBe(tokens.USDT);
     expect(await syncLocalTokenContracts(t.database, client_, live().chainId, tokens)).toEqual([]);
   });

@@ -147,10 +147,14 @@ export async function updateNetwork(
   if (changes.coldAddress) changes.coldAddress = normalizeEvmAddress(changes.coldAddress) ?? changes.coldAddress;
   let changed = false;
   try {
-    const [row] = await database.sql.query<{ changed: boolean }>(
-      'select coffer_network_set($1, $2::jsonb, $3, $4, $5, $6) as changed',
-      [networkId, JSON.stringify(changes), ctx.hotAddress, by.actorUserId, by.actor, body.reason],
-    );
+    const [row] = await database.sql.query<{ changed: boolean }>('select coffer_network_set($1, $2::jsonb, $3, $4, $5, $6) as changed', [
+      networkId,
+      JSON.stringify(changes),
+      ctx.hotAddress,
+      by.actorUserId,
+      by.actor,
+      body.reason,
+    ]);
     changed = row?.changed === true;
   } catch (e) {
     rethrowNetworkError(e);
