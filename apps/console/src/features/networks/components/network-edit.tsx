@@ -20,13 +20,14 @@ import {
 const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 const WEI_RE = /^[1-9]\d{0,77}$/;
 
-function SettingInput({ kind, optional }: { kind: SettingKind; optional?: boolean }) {
+/** One setting's input; Form.Item hands it value, onChange and id (the label's target), passed on. */
+function SettingInput({ kind, optional, ...field }: { kind: SettingKind; optional?: boolean; [prop: string]: unknown }) {
   const { t } = useTranslation();
-  if (kind === 'boolean') return <Switch />;
-  if (kind === 'integer') return <InputNumber precision={0} style={{ width: '100%' }} />;
+  if (kind === 'boolean') return <Switch {...field} />;
+  if (kind === 'integer') return <InputNumber {...field} precision={0} style={{ width: '100%' }} />;
   const placeholder = optional ? t('networks.none') : undefined;
-  if (kind === 'amount') return <Input inputMode="decimal" maxLength={AMOUNT_INPUT_MAX} placeholder={placeholder} />;
-  return <Input inputMode={kind === 'wei' ? 'numeric' : 'text'} placeholder={placeholder} spellCheck={false} />;
+  if (kind === 'amount') return <Input {...field} inputMode="decimal" maxLength={AMOUNT_INPUT_MAX} placeholder={placeholder} />;
+  return <Input {...field} inputMode={kind === 'wei' ? 'numeric' : 'text'} placeholder={placeholder} spellCheck={false} />;
 }
 
 /**
@@ -118,7 +119,9 @@ export function NetworkEdit({ network, onClose }: { network: AdminNetwork; onClo
                 </span>
               </Descriptions.Item>
             ))}
-            <Descriptions.Item label={t('common.reason')}>{review.reason}</Descriptions.Item>
+            <Descriptions.Item label={t('common.reason')}>
+              <span data-testid="change-reason">{review.reason}</span>
+            </Descriptions.Item>
           </Descriptions>
           <Typography.Text type="secondary">{t('networks.effectNote')}</Typography.Text>
         </Space>
