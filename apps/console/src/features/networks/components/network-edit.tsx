@@ -30,6 +30,58 @@ function SettingInput({ kind, optional, ...field }: { kind: SettingKind; optiona
   return <Input {...field} inputMode={kind === 'wei' ? 'numeric' : 'text'} placeholder={placeholder} spellCheck={false} />;
 }
 
+/** The settings' fields; a native coin has no contract to set. */
+function SettingsFields({ network }: { network: AdminNetwork }) {
+  const { t } = useTranslation();
+  const rulesFor = (kind: SettingKind) => {
+    if (kind === 'amount') return [amountRule(t)];
+    if (kind === 'address') return [{ pattern: ADDRESS_RE, message: t('networks.badAddress') }];
+    if (kind === 'wei') return [{ pattern: WEI_RE, message: t('networks.badWei') }];
+    if (kind === 'integer') return [{ required: true, message: t('validation.required') }];
+    return [];
+  };
+  return (
+    <Space wrap size="middle" align="start">
+      {SETTINGS.filter((s) => !(network.native && s.key === 'contract')).map((s) => (
+        <Form.Item
+          key={s.key}
+          name={s.key}
+          label={s.kind === 'amount' ? `${t(`networks.field.${s.key}`)} (${network.code})` : t(`networks.field.${s.key}`)}
+          rules={rulesFor(s.kind)}
+          valuePropName={s.kind === 'boolean' ? 'checked' : 'value'}
+          style={{ width: s.kind === 'address' ? 440 : 200 }}
+        >
+          <SettingInput kind={s.kind} optional={s.optional} />
+        </Form.Item>
+      ))}
+    </Space>
+  );
+}
+
+/** The confirm step: every change, before -> after, and the reason, as they will be recorded. */
+function ChangeReview({ network, changes, reason }: { network: AdminNetwork; changes: SettingChange[]; reason: string }) {
+  const { t } = useTranslation();
+  const words = { none: t('networks.none'), on: t('networks.on'), off: t('networks.off') };
+  return (
+    <Space orientation="vertical" style={{ width: '100%' }}>
+      <Typography.Text strong>{t('networks.confirmIntro', { count: changes.length })}</Typography.Text>
+      <Descriptions bordered size="small" column={1}>
+        {changes.map((c) => (
+          <Descriptions.Item key={c.key} label={t(`networks.field.${c.key}`)}>
+            <span data-testid={`change-${c.key}`}>
+              {showSetting(c.kind, c.before, network.code, words)} → <b>{showSetting(c.kind, c.after, network.code, words)}</b>
+            </span>
+          </Descriptions.Item>
+        ))}
+        <Descriptions.Item label={t('common.reason')}>
+          <span data-testid="change-reason">{reason}</span>
+        </Descriptions.Item>
+      </Descriptions>
+      <Typography.Text type="secondary">{t('networks.effectNote')}</Typography.Text>
+    </Space>
+  );
+}
+
 /**
  * Editing one network in two steps: the form, then a confirm step that repeats every change
  * (before -> after) and the reason; only the changed settings are sent (docs/decisions/041).
@@ -44,23 +96,11 @@ export function NetworkEdit({ network, onClose }: { network: AdminNetwork; onClo
     done: onClose,
     success: (data) => (data.changed ? t('common.saved') : t('networks.unchanged')),
   });
-  const words = { none: t('networks.none'), on: t('networks.on'), off: t('networks.off') };
-  const label = (key: string) => t(`networks.field.${key}`);
-  const title = t('networks.edit', { network: `${network.code} · ${network.name}` });
-
   const next = (v: SettingsForm & { reason: string }) => {
     const changes = changesOf(network, v);
     setNothing(changes.length === 0);
     if (changes.length > 0) setReview({ changes, reason: v.reason.trim() });
   };
-  const rulesFor = (kind: SettingKind) => {
-    if (kind === 'amount') return [amountRule(t)];
-    if (kind === 'address') return [{ pattern: ADDRESS_RE, message: t('networks.badAddress') }];
-    if (kind === 'wei') return [{ pattern: WEI_RE, message: t('networks.badWei') }];
-    if (kind === 'integer') return [{ required: true, message: t('validation.required') }];
-    return [];
-  };
-
   const footer = review
     ? [
         <Button key="back" onClick={() => setReview(null)} disabled={save.isPending}>
@@ -83,49 +123,20 @@ export function NetworkEdit({ network, onClose }: { network: AdminNetwork; onClo
           {t('networks.review')}
         </Button>,
       ];
-
+  const title = t('networks.edit', { network: `${network.code} · ${network.name}` });
   return (
     <Modal open width={760} title={title} footer={footer} onCancel={onClose} destroyOnHidden>
+      {/* Hidden, not unmounted, while reviewing: "Back" returns to what was typed. */}
       <div style={{ display: review ? 'none' : 'block' }}>
         <Form form={form} layout="vertical" onFinish={next} initialValues={formValues(network)}>
-          <Space wrap size="middle" align="start">
-            {SETTINGS.filter((s) => !(network.native && s.key === 'contract')).map((s) => (
-              <Form.Item
-                key={s.key}
-                name={s.key}
-                label={s.kind === 'amount' ? `${label(s.key)} (${network.code})` : label(s.key)}
-                rules={rulesFor(s.kind)}
-                valuePropName={s.kind === 'boolean' ? 'checked' : 'value'}
-                style={{ width: s.kind === 'address' ? 440 : 200 }}
-              >
-                <SettingInput kind={s.kind} optional={s.optional} />
-              </Form.Item>
-            ))}
-          </Space>
+          <SettingsFields network={network} />
           <Form.Item name="reason" label={t('common.reason')} rules={reasonRules(t)}>
             <Input.TextArea rows={2} maxLength={REASON_MAX} />
           </Form.Item>
           {nothing && <Alert type="info" showIcon title={t('networks.nothingChanged')} />}
         </Form>
       </div>
-      {review && (
-        <Space orientation="vertical" style={{ width: '100%' }}>
-          <Typography.Text strong>{t('networks.confirmIntro', { count: review.changes.length })}</Typography.Text>
-          <Descriptions bordered size="small" column={1} aria-label={t('networks.changes')}>
-            {review.changes.map((c) => (
-              <Descriptions.Item key={c.key} label={label(c.key)}>
-                <span data-testid={`change-${c.key}`}>
-                  {showSetting(c.kind, c.before, network.code, words)} → <b>{showSetting(c.kind, c.after, network.code, words)}</b>
-                </span>
-              </Descriptions.Item>
-            ))}
-            <Descriptions.Item label={t('common.reason')}>
-              <span data-testid="change-reason">{review.reason}</span>
-            </Descriptions.Item>
-          </Descriptions>
-          <Typography.Text type="secondary">{t('networks.effectNote')}</Typography.Text>
-        </Space>
-      )}
+      {review && <ChangeReview network={network} changes={review.changes} reason={review.reason} />}
     </Modal>
   );
 }
