@@ -195,6 +195,23 @@ describe('admin: network settings', () => {
     ).toBe(1001);
   });
 
+  it('the SQL function alone refuses what a caller without the schema might pass, and needs a reason', async () => {
+    const sqlSet = (changes: string, reason: string | null = 'direct') =>
+      t.database.sql
+        .query('select coffer_network_set($1, $2::jsonb, $3, null, $4, $5)', [nets.USDC!.id, changes, t.chain.hotAddress, 'sql test', reason])
+        .then(
+          () => 'ok',
+          (e: { code?: string; cause?: { code?: string } }) => e.cause?.code ?? e.code,
+        );
+    for (const bad of ['{"confirmations": "abc"}', '{"confirmations": 2.5}', '{"sort": 1}', '{"minDeposit": {"a": 1}}', '[1]']) {
+      expect(await sqlSet(bad), bad).toBe('CN027');
+    }
+    expect(await sqlSet('{"minDeposit": "1e30"}')).toBe('CN027');
+    expect(await sqlSet('{"confirmations": 4}', ' ')).toBe('22023');
+    expect(await sqlSet('{"confirmations": 4}', null)).toBe('22023');
+    expect((await list()).find((n) => n.id === nets.USDC!.id)!.confirmations).toBe(3);
+  });
+
   it('asks a token contract for decimals() on the chain: a real token passes, anything else is 3030', async () => {
     const id = nets.USDT!.id;
     const [six, eighteen] = [await deployToken(6), await deployToken(18)];
