@@ -198,7 +198,13 @@ describe('admin: network settings', () => {
   it('the SQL function alone refuses what a caller without the schema might pass, and needs a reason', async () => {
     const sqlSet = (changes: string, reason: string | null = 'direct') =>
       t.database.sql
-        .query('select coffer_network_set($1, $2::jsonb, $3, null, $4, $5)', [nets.USDC!.id, changes, t.chain.hotAddress, 'sql test', reason])
+        .query('select coffer_network_set($1, $2::jsonb, $3, null, $4, $5)', [
+          nets.USDC!.id,
+          changes,
+          t.chain.hotAddress,
+          'sql test',
+          reason,
+        ])
         .then(
           () => 'ok',
           (e: { code?: string; cause?: { code?: string } }) => e.cause?.code ?? e.code,
