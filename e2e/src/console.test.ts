@@ -293,6 +293,7 @@ describe('operator console', () => {
     ['/users', 'nav.users'],
     ['/ledger', 'nav.ledger'],
     ['/swap', 'nav.swap'],
+    ['/networks', 'nav.networks'],
     ['/withdrawals', 'nav.withdrawals'],
     ['/content/banners', 'nav.banners'],
     ['/content/notices', 'nav.notices'],

@@ -54,6 +54,14 @@ export const ErrorCode = {
   TRANSFER_HOLD: 3017,
   /** The address book already holds this address for this network. */
   ADDRESS_ALREADY_IN_BOOK: 3018,
+  /** A network setting out of range or inconsistent with the others (the detail names it). */
+  NETWORK_SETTING_INVALID: 3027,
+  /** A network on a non-local chain needs a gas price cap (docs/decisions/041). */
+  GAS_PRICE_CAP_REQUIRED: 3028,
+  /** The cold address is one Coffer holds the key of (the hot wallet or a deposit address). */
+  COLD_ADDRESS_NOT_COLD: 3029,
+  /** The token contract does not answer decimals() on its chain, or answers other decimals. */
+  TOKEN_CONTRACT_UNVERIFIED: 3030,
   /** Four eyes: the operator who asked for this may not approve it; another operator must. */
   SECOND_OPERATOR_REQUIRED: 3041,
   NOT_FOUND: 4004,
@@ -111,6 +119,10 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3016: '已开启仅限地址簿提现，请先将该地址加入地址簿',
     3017: '账户处于安全暂缓期，转账金额超出暂缓期内允许的上限',
     3018: '该地址已在地址簿中',
+    3027: '网络设置无效',
+    3028: '非本地链的网络必须设置 Gas 价格上限',
+    3029: '冷钱包地址不能是热钱包或充值地址（服务器持有它们的私钥）',
+    3030: '代币合约校验失败：该地址在其链上未应答 decimals()，或精度与设置不符',
     3041: '需要另一位运营人员审批，发起人不能审批自己的申请',
     4003: '没有权限',
     4004: '记录不存在',
@@ -155,6 +167,10 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3016: 'Whitelist-only withdrawals are on: add this address to your address book first',
     3017: 'Your account is in a security hold: this transfer is above the amount allowed during the hold',
     3018: 'This address is already in your address book',
+    3027: 'Invalid network setting',
+    3028: 'A network on a non-local chain needs a gas price cap',
+    3029: 'The cold address must not be the hot wallet or a deposit address (the server holds their keys)',
+    3030: 'Token contract check failed: it does not answer decimals() on its chain, or its decimals differ from the setting',
     3041: 'Another operator must approve this: the one who asked for it cannot',
     4003: 'Forbidden',
     4004: 'Not found',

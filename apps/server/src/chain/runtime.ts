@@ -7,6 +7,7 @@ import { assertMnemonicAllowed, HdWallet, loadMnemonic } from './keys.ts';
 import { type Leadership, takeLeadership } from './leader.ts';
 import { isUnspendableEvmAddress } from './unspendable.ts';
 import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from './local-chain.ts';
+import { syncLocalTokenContracts } from './local-contracts.ts';
 import { payoutWorkers } from './payouts.ts';
 import { DepositWatcher, type WatcherLog } from './watcher.ts';
 
@@ -119,11 +120,7 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
       blockTime: opts.loop === false ? undefined : config.LOCAL_CHAIN_BLOCK_TIME,
       hot,
     });
-    await database.sql.query(
-      `update networks n set contract = v.contract from (values ('USDT', $1), ('USDC', $2)) as v(code, contract), currencies c
-       where n.chain_id = $3 and c.id = n.currency_id and c.code = v.code and n.contract is distinct from v.contract`,
-      [local.tokens.USDT, local.tokens.USDC, LOCAL_CHAIN_ID],
-    );
+    await syncLocalTokenContracts(database, local.client, LOCAL_CHAIN_ID, local.tokens);
   }
   const url = local?.url ?? (config.EVM_RPC_URL as string);
   const client = local?.client ?? createEvmClient(url);
