@@ -415,7 +415,8 @@ export class Sweeper {
       const [row] = await q<{ status: string }>('select status from sweeps where id = $1 for update skip locked', [s.id]);
       if (row?.status !== 'gas_required') return null;
       const nonce = await takeNonce(q, this.chainId, hot);
-      const raw = await this.hot.signTransaction({
+      // the hint lets a separate signer derive the deposit address itself (docs/decisions/039-separate-signer.md)
+      const raw = await this.wallet.hotAccount({ purpose: 'gas_topup', depositIndex: s.index }).signTransaction({
         type: 'legacy',
         chainId: this.chainId,
         nonce,
