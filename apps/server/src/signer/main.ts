@@ -10,12 +10,11 @@
  * Prints one JSON line {"ready":true,"port":N} when it listens (the embedded server waits for it)
  * and {"policy":"loaded"} after each SIGHUP.
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { assertMnemonicAllowed, loadMnemonic, MnemonicKeyring } from '../chain/keys.ts';
+import { loadMnemonic, MnemonicKeyring } from '../chain/keys.ts';
 import { readSecretFile } from './channel.ts';
 import { SignerJournal } from './journal.ts';
-import { type SignerPolicy, signerPolicySchema } from './policy.ts';
+import { readPolicy } from './policy.ts';
 import { createSignerServer, listen } from './server.ts';
 import { SignerService } from './service.ts';
 
@@ -23,16 +22,6 @@ function required(name: string): string {
   const v = process.env[name]?.trim();
   if (!v) throw new Error(`${name} is required`);
   return v;
-}
-
-export function readPolicy(path: string, mnemonic: string): SignerPolicy {
-  const parsed = signerPolicySchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    throw new Error(`signer policy ${path}: ${first?.path.join('.')}: ${first?.message}`);
-  }
-  for (const chain of parsed.data.chains) assertMnemonicAllowed(mnemonic, chain.chainId);
-  return parsed.data;
 }
 
 const log = {

@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { type Address, decodeFunctionData, erc20Abi, getAddress, type Hex, isAddress } from 'viem';
 import { z } from 'zod';
-import type { SignHint } from '../chain/keys.ts';
+import { assertMnemonicAllowed, type SignHint } from '../chain/keys.ts';
 
 /**
  * The signer's own policy (docs/decisions/039-separate-signer.md), read from its own
@@ -44,6 +45,17 @@ const chainPolicy = z.object({
 export const signerPolicySchema = z.object({ chains: z.array(chainPolicy).min(1) });
 export type SignerPolicy = z.infer<typeof signerPolicySchema>;
 export type ChainPolicy = SignerPolicy['chains'][number];
+
+/** Reads and checks the policy file; the public anvil test mnemonic is refused for any chain that is not local. */
+export function readPolicy(path: string, mnemonic: string): SignerPolicy {
+  const parsed = signerPolicySchema.safeParse(JSON.parse(readFileSync(path, 'utf8')));
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new Error(`signer policy ${path}: ${first?.path.join('.')}: ${first?.message}`);
+  }
+  for (const chain of parsed.data.chains) assertMnemonicAllowed(mnemonic, chain.chainId);
+  return parsed.data;
+}
 
 /** The transaction fields the signer looks at (legacy or EIP-1559, decoded from the request). */
 export interface TxFields {
