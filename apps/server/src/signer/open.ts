@@ -50,6 +50,7 @@ export async function openKeys(opts: { config: Config; database: Database; log: 
     mnemonic: config.WALLET_MNEMONIC,
     mnemonicFile: config.WALLET_MNEMONIC_FILE,
     policy: await embeddedPolicy(database, EMBEDDED_CHAIN_ID),
+    stderr: config.LOG_LEVEL === 'silent' ? 'ignore' : 'inherit',
   });
   try {
     const wallet = await SignerKeyring.connect(new SignerClient(child.url, readSecretFile(child.secretFile)));
