@@ -4,7 +4,7 @@ import type { Database } from '../db/client.ts';
 import { EventHub, pruneEvents } from '../modules/events/index.ts';
 import { createEvmClient, type EvmAddress, EvmChainAdapter, normalizeEvmAddress } from './evm.ts';
 import { openKeys } from '../signer/open.ts';
-import { assertMnemonicAllowed, type HdWallet } from './keys.ts';
+import type { HdWallet } from './keys.ts';
 import { type Leadership, takeLeadership } from './leader.ts';
 import { isUnspendableEvmAddress } from './unspendable.ts';
 import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from './local-chain.ts';
@@ -129,7 +129,7 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
   const client = local?.client ?? createEvmClient(url);
   const adapter = new EvmChainAdapter({ client, xpub: wallet.xpub });
   const chainId = await adapter.chainId();
-  if (keys.mnemonic) assertMnemonicAllowed(keys.mnemonic, chainId);
+  keys.checkChain(chainId);
   const watcher = new DepositWatcher(database, adapter, chainId, { log });
   const workers: ChainWorker[] = [{ name: 'watcher', tick: () => watcher.tick() }];
   const ctx: WorkerContext = { database, adapter, wallet, chainId, log, config };

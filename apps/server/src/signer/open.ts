@@ -1,6 +1,6 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { type Keyring, loadMnemonic, MNEMONIC_FILE_NAME, MnemonicKeyring } from '../chain/keys.ts';
+import { assertMnemonicAllowed, type Keyring, loadMnemonic, MNEMONIC_FILE_NAME, MnemonicKeyring } from '../chain/keys.ts';
 import { readSecretFile } from './channel.ts';
 import { SignerClient, SignerKeyring } from './client.ts';
 import { type PolicyJson, startEmbeddedSigner } from './embedded.ts';
@@ -10,8 +10,8 @@ const EMBEDDED_CHAIN_ID = 31337;
 
 export interface OpenedKeys {
   wallet: Keyring;
-  /** set only when the keys are in this process (tests, CHAIN=off): checked against the chain id */
-  mnemonic?: string;
+  /** Throws unless these keys may serve `chainId` (the signer's policy lists it; no public test mnemonic off local chains). */
+  checkChain(chainId: number): void;
   /** embedded child signer: rewrites its policy from the networks table (after the local chain set the token contracts) */
   refreshPolicy?(): Promise<void>;
   stop(): Promise<void>;
@@ -30,7 +30,8 @@ export async function openKeys(opts: { config: Config; database: Database; log: 
   const { config, database, log } = opts;
   if (config.SIGNER_URL) {
     const client = new SignerClient(config.SIGNER_URL, readSecretFile(config.SIGNER_SECRET_FILE as string));
-    return { wallet: await SignerKeyring.connect(client), stop: async () => {} };
+    const info = await client.info();
+    return { wallet: await SignerKeyring.connect(client), checkChain: servedBy(info.chainIds), stop: async () => {} };
   }
   if (config.EVM_RPC_URL) throw new Error('SIGNER_URL is required with EVM_RPC_URL');
   if (config.SIGNER === 'in-process' || !opts.connect) {
@@ -43,7 +44,11 @@ export async function openKeys(opts: { config: Config; database: Database; log: 
     if (loaded.generated) {
       log.warn({ file: `${config.dataDir}/${MNEMONIC_FILE_NAME}` }, 'generated a new HD wallet mnemonic (embedded mode; back it up)');
     }
-    return { wallet: new MnemonicKeyring(loaded.mnemonic), mnemonic: loaded.mnemonic, stop: async () => {} };
+    return {
+      wallet: new MnemonicKeyring(loaded.mnemonic),
+      checkChain: (chainId) => assertMnemonicAllowed(loaded.mnemonic, chainId),
+      stop: async () => {},
+    };
   }
   const child = await startEmbeddedSigner({
     dataDir: config.dataDir,
@@ -54,11 +59,23 @@ export async function openKeys(opts: { config: Config; database: Database; log: 
   });
   try {
     const wallet = await SignerKeyring.connect(new SignerClient(child.url, readSecretFile(child.secretFile)));
-    return { wallet, refreshPolicy: async () => child.reload(await embeddedPolicy(database, EMBEDDED_CHAIN_ID)), stop: () => child.stop() };
+    return {
+      wallet,
+      checkChain: servedBy([EMBEDDED_CHAIN_ID]),
+      refreshPolicy: async () => child.reload(await embeddedPolicy(database, EMBEDDED_CHAIN_ID)),
+      stop: () => child.stop(),
+    };
   } catch (err) {
     await child.stop();
     throw err;
   }
+}
+
+function servedBy(chainIds: number[]): (chainId: number) => void {
+  return (chainId) => {
+    if (!chainIds.includes(chainId))
+      throw new Error(`the signer's policy does not cover chain ${chainId} (it serves ${chainIds.join(', ')})`);
+  };
 }
 
 /** Whole units, written as base units for `decimals`. */

@@ -65,7 +65,9 @@ describe('custody through the signer child process', () => {
       await live().local!.mine(1);
     }
     const chain = live().local!.client;
-    expect(await chain.readContract({ address: live().local!.tokens.USDT, abi: erc20Abi, functionName: 'balanceOf', args: [address] })).toBe(0n);
+    expect(
+      await chain.readContract({ address: live().local!.tokens.USDT, abi: erc20Abi, functionName: 'balanceOf', args: [address] }),
+    ).toBe(0n);
     const lines = journal();
     expect(lines.filter((l) => l.purpose === 'sweep' && l.asset.toLowerCase() === live().local!.tokens.USDT.toLowerCase())).toHaveLength(1);
     expect(lines.some((l) => l.purpose === 'gas_topup' && l.to === address)).toBe(true);
@@ -77,7 +79,13 @@ describe('custody through the signer child process', () => {
     await call('GET', `/api/sendMail?email=${encodeURIComponent(alice.email)}&type=withdraw`, { token: alice.token });
     const applied = await call<WithdrawApplyData>('POST', '/api/withdraw/apply', {
       token: alice.token,
-      body: { currencyId: nets.ETH!.currencyId, networkId: nets.ETH!.id, address: outside, amount: '0.25', code: await t.mailbox.lastCode(alice.email) },
+      body: {
+        currencyId: nets.ETH!.currencyId,
+        networkId: nets.ETH!.id,
+        address: outside,
+        amount: '0.25',
+        code: await t.mailbox.lastCode(alice.email),
+      },
     });
     expect(applied).toMatchObject({ code: 0, data: { status: 'queued' } });
     let status = '';
