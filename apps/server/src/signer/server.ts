@@ -12,7 +12,8 @@ export interface SignerLog {
 }
 
 /**
- * The signer's HTTP endpoint: POST /v1/info (xpub, hot address, chains) and POST /v1/sign.
+ * The signer's HTTP endpoint: POST /v1/info (xpub, hot address, chains), POST /v1/sign, and
+ * GET /healthz (unauthenticated, for monitoring: answers {"ok":true} and nothing else).
  * Every request must carry a valid MAC, a fresh timestamp and an unused nonce; every answer to
  * an authenticated request carries a MAC the caller checks.
  */
@@ -27,6 +28,8 @@ export function createSignerServer(service: SignerService, secret: Buffer, log: 
 
   async function handle(req: IncomingMessage, res: ServerResponse, body: string) {
     const path = req.url ?? '';
+    // for monitoring: alive and serving; says nothing about keys or limits
+    if (req.method === 'GET' && path === '/healthz') return answer(res, 200, { ok: true });
     if (req.method !== 'POST' || (path !== '/v1/info' && path !== '/v1/sign')) return answer(res, 404, { refused: 'not_found' });
     const refusal = guard.check(req.method, path, req.headers, body, clock());
     if (refusal) {

@@ -122,6 +122,7 @@ describe('the separate signer, called directly', () => {
     expect(await forged('/v1/info', {}, { nonce })).toEqual({ status: 401, body: { refused: 'replayed' } });
     expect(await forged('/v1/info', {}, { timestamp: now - 31_000 })).toEqual({ status: 401, body: { refused: 'stale' } });
     expect(await forged('/v1/info', {}, { timestamp: now + 31_000 })).toEqual({ status: 401, body: { refused: 'stale' } });
+    expect(await (await fetch(`${url}/healthz`)).json()).toEqual({ ok: true });
   });
 
   it('a client with the wrong secret gets nothing it would trust; with the right one, the xpub and hot address', async () => {
