@@ -21,7 +21,15 @@ fs.writeFileSync(mnemonicFile, mnemonic, { mode: 0o600 });
 const big = (10n ** 30n).toString();
 const policy = {
   chains: [
-    { chainId: 31337, coldAddress: null, maxFeeWei: big, topUpMaxWei: big, topUpPerDayWei: big, native: { code: 'ETH', perTxMax: big, perDayMax: big }, tokens: [] },
+    {
+      chainId: 31337,
+      coldAddress: null,
+      maxFeeWei: big,
+      topUpMaxWei: big,
+      topUpPerDayWei: big,
+      native: { code: 'ETH', perTxMax: big, perDayMax: big },
+      tokens: [],
+    },
   ],
 };
 
@@ -51,8 +59,12 @@ try {
   const remote = await measure(ring.hotAccount());
   const local = await measure(new MnemonicKeyring(mnemonic).hotAccount());
   console.log(`signs: ${count} sequential legacy payouts`);
-  console.log(`signer child (HTTP + HMAC + policy + fsync'd journal): p50 ${pct(remote, 50)} ms, p99 ${pct(remote, 99)} ms, max ${pct(remote, 100)} ms`);
-  console.log(`in process (no signer):                              p50 ${pct(local, 50)} ms, p99 ${pct(local, 99)} ms, max ${pct(local, 100)} ms`);
+  console.log(
+    `signer child (HTTP + HMAC + policy + fsync'd journal): p50 ${pct(remote, 50)} ms, p99 ${pct(remote, 99)} ms, max ${pct(remote, 100)} ms`,
+  );
+  console.log(
+    `in process (no signer):                              p50 ${pct(local, 50)} ms, p99 ${pct(local, 99)} ms, max ${pct(local, 100)} ms`,
+  );
 } finally {
   await signer.stop();
   fs.rmSync(dir, { recursive: true, force: true });
