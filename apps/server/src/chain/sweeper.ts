@@ -501,7 +501,12 @@ export class Sweeper {
       let newPrice = bumpedGasPrice(latest.gasPrice, gas.price);
       if (this.maxFeeWei !== undefined && newPrice > this.maxFeeWei) newPrice = this.maxFeeWei;
       if (newPrice >= bumpedGasPrice(latest.gasPrice, 0n)) {
-        const raw = await signReplacement(this.hot, latest, newPrice, this.chainId);
+        const raw = await signReplacement(
+          this.wallet.hotAccount({ purpose: 'gas_topup', depositIndex: s.index }),
+          latest,
+          newPrice,
+          this.chainId,
+        );
         const hash = await inTransaction(this.database, async (q) => {
           const [row] = await q<{ status: string; gas_tx_hash: string | null }>(
             'select status, gas_tx_hash from sweeps where id = $1 for update',
