@@ -156,9 +156,10 @@ BEGIN
   RETURN QUERY SELECT v_id, v_entry, p_amount, false;
 END $$;
 --> statement-breakpoint
--- Books the gas of one mined (or reverted) chain transaction, final on chain: float -> world
--- of gasUsed x effectiveGasPrice on the chain's native network, exactly once per chain_tx
--- (chain_gas_tx_key). Returns false when it was booked already.
+-- Books the gas of one chain transaction whose receipt is final on chain (the caller read it:
+-- its status column may lag the chain): float -> world of gasUsed x effectiveGasPrice on the
+-- chain's native network, exactly once per chain_tx (chain_gas_tx_key). Returns false when it
+-- was booked already.
 CREATE OR REPLACE FUNCTION coffer_gas_book(p_chain_tx bigint, p_gas_used numeric, p_gas_price numeric, p_block bigint)
 RETURNS boolean LANGUAGE plpgsql AS $$
 DECLARE
@@ -168,8 +169,8 @@ DECLARE
   v_entry bigint;
 BEGIN
   SELECT * INTO v_tx FROM chain_txs WHERE id = p_chain_tx FOR UPDATE;
-  IF NOT FOUND OR v_tx.status NOT IN ('mined', 'reverted') THEN
-    RAISE EXCEPTION 'chain transaction % is not mined', p_chain_tx USING ERRCODE = 'CB032';
+  IF NOT FOUND OR v_tx.status = 'replaced' THEN
+    RAISE EXCEPTION 'chain transaction % was replaced', p_chain_tx USING ERRCODE = 'CB032';
   END IF;
   IF EXISTS (SELECT 1 FROM chain_gas WHERE chain_tx_id = p_chain_tx) THEN
     RETURN false;

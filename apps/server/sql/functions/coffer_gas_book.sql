@@ -9,8 +9,8 @@ DECLARE
   v_entry bigint;
 BEGIN
   SELECT * INTO v_tx FROM chain_txs WHERE id = p_chain_tx FOR UPDATE;
-  IF NOT FOUND OR v_tx.status NOT IN ('mined', 'reverted') THEN
-    RAISE EXCEPTION 'chain transaction % is not mined', p_chain_tx USING ERRCODE = 'CB032';
+  IF NOT FOUND OR v_tx.status = 'replaced' THEN
+    RAISE EXCEPTION 'chain transaction % was replaced', p_chain_tx USING ERRCODE = 'CB032';
   END IF;
   IF EXISTS (SELECT 1 FROM chain_gas WHERE chain_tx_id = p_chain_tx) THEN
     RETURN false;

@@ -65,12 +65,7 @@ export interface BookedFunding {
 }
 
 /** Verifies a funding on chain and books it (world -> float), once per transaction. */
-export async function bookFunding(
-  database: Database,
-  client: PublicClient,
-  hot: Address,
-  input: BookFundingInput,
-): Promise<BookedFunding> {
+export async function bookFunding(database: Database, client: PublicClient, hot: Address, input: BookFundingInput): Promise<BookedFunding> {
   const [network] = await database.sql.query<FundingNetwork>(
     'select id, native, contract, token_decimals, cold_address from networks where id = $1',
     [input.networkId],
@@ -79,7 +74,14 @@ export async function bookFunding(
   const units = await fundingAmount(client, network, input.hash, hot);
   const [row] = await database.sql.query<{ f_id: string; f_entry: string; f_amount: string; f_replayed: boolean }>(
     'select * from coffer_float_fund($1, $2, $3::numeric, $4, $5, $6)',
-    [network.id, input.hash.toLowerCase(), formatUnits(units, network.token_decimals), input.reason, input.actor, input.actorUserId ?? null],
+    [
+      network.id,
+      input.hash.toLowerCase(),
+      formatUnits(units, network.token_decimals),
+      input.reason,
+      input.actor,
+      input.actorUserId ?? null,
+    ],
   );
   if (!row) throw new Error('coffer_float_fund answered nothing');
   return { id: Number(row.f_id), entryId: Number(row.f_entry), amount: row.f_amount, replayed: row.f_replayed };
@@ -108,7 +110,12 @@ export async function bookGenesisFunding(
         throw e;
       });
       if (paid === 0n) continue;
-      const r = await bookFunding(database, client, hot, { networkId: n.id, hash, reason: 'local chain genesis funding', actor: 'system:local-chain' });
+      const r = await bookFunding(database, client, hot, {
+        networkId: n.id,
+        hash,
+        reason: 'local chain genesis funding',
+        actor: 'system:local-chain',
+      });
       if (!r.replayed) booked++;
     }
   }

@@ -25,10 +25,10 @@ export interface GasBookResult {
  * follows the chain to the wei:
  *  - the gas of every chain transaction Coffer signed (payouts incl. mined replacements,
  *    sweeps, gas top-ups, cold moves): float -> world of gasUsed x effectiveGasPrice, read
- *    from the receipt, once the chain_tx is `mined`/`reverted` with the native network's
- *    confirmations (coffer_gas_book; chain_gas is unique per chain_tx). A transaction a reorg
- *    removed has no receipt, or a receipt in another block: it is not booked now; after
- *    finality a reorg is the unrecoverable-reorg incident's business;
+ *    from the receipt, once the receipt has the native network's confirmations
+ *    (coffer_gas_book; chain_gas is unique per chain_tx). A transaction a reorg removed has
+ *    no receipt, or a receipt in a newer block: it is not booked now; after finality a reorg
+ *    is the unrecoverable-reorg incident's business;
  *  - deposits below the network's minimum, final: world -> float (coffer_deposit_unclaimed_book),
  *    so a stranger's 1-wei deposit is custody with an owner and freezes nothing.
  * Until then reconciliation counts both as in transit (chain/reconcile.ts).
@@ -38,25 +38,26 @@ export async function gasBook(opts: GasBookOptions): Promise<GasBookResult> {
   const log = opts.log ?? silentChainLog;
   const limit = opts.batchSize ?? 500;
   const head = await client.getBlockNumber();
-  const txs = await database.sql.query<{ id: string; tx_hash: string; block_number: string }>(
-    `select t.id::text as id, t.tx_hash, t.block_number::text as block_number from chain_txs t
+  // every attempt not marked replaced: a status may lag the chain (a top-up's stays 'sent'
+  // until its sweep moves on), so the receipt decides whether it was mined, and where
+  const txs = await database.sql.query<{ id: string; tx_hash: string; confirmations: number }>(
+    `select t.id::text as id, t.tx_hash, n.confirmations from chain_txs t
      join networks n on n.chain_id = t.chain_id and n.native
-     where t.chain_id = $1 and t.status in ('mined', 'reverted') and t.block_number is not null
-       and $2::bigint - t.block_number + 1 >= n.confirmations
+     where t.chain_id = $1 and t.status <> 'replaced'
        and not exists (select 1 from chain_gas g where g.chain_tx_id = t.id)
-     order by t.id limit $3`,
-    [chainId, head.toString(), limit],
+     order by t.id limit $2`,
+    [chainId, limit],
   );
   let gas = 0;
   for (const t of txs) {
     const receipt = await receiptOf(client, t.tx_hash as Hex);
-    // reorged out, or moved to another block the sender has not seen yet: not final, wait
-    if (!receipt || receipt.blockNumber !== BigInt(t.block_number)) continue;
+    // not mined, or not final yet (a reorg may still take it out): wait
+    if (!receipt || head - receipt.blockNumber + 1n < BigInt(t.confirmations)) continue;
     const [row] = await database.sql.query<{ booked: boolean }>('select coffer_gas_book($1, $2::numeric, $3::numeric, $4) as booked', [
       t.id,
       receipt.gasUsed.toString(),
       receipt.effectiveGasPrice.toString(),
-      t.block_number,
+      receipt.blockNumber.toString(),
     ]);
     if (row?.booked) gas++;
   }

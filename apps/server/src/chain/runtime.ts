@@ -7,6 +7,7 @@ import { assertMnemonicAllowed, HdWallet, loadMnemonic } from './keys.ts';
 import { type Leadership, takeLeadership } from './leader.ts';
 import { isUnspendableEvmAddress } from './unspendable.ts';
 import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from './local-chain.ts';
+import { bookGenesisFunding } from './funding.ts';
 import { payoutWorkers } from './payouts.ts';
 import { DepositWatcher, type WatcherLog } from './watcher.ts';
 
@@ -124,6 +125,8 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
        where n.chain_id = $3 and c.id = n.currency_id and c.code = v.code and n.contract is distinct from v.contract`,
       [local.tokens.USDT, local.tokens.USDC, LOCAL_CHAIN_ID],
     );
+    // the local chain's funding of the hot wallet is the operator's float (docs/decisions/038)
+    await bookGenesisFunding(database, local.client, LOCAL_CHAIN_ID, hot, local.hotFunding);
   }
   const url = local?.url ?? (config.EVM_RPC_URL as string);
   const client = local?.client ?? createEvmClient(url);
@@ -137,7 +140,6 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
     ...(opts.workers?.(ctx) ??
       payoutWorkers(ctx, {
         reconcileEveryMs: config.RECONCILE_INTERVAL_SECONDS * 1000,
-        reconcileTolerance: config.RECONCILE_TOLERANCE,
         sender: { bumpAfterMs: config.WITHDRAW_BUMP_AFTER_SECONDS * 1000 },
         sweeper: { bumpAfterMs: config.WITHDRAW_BUMP_AFTER_SECONDS * 1000 },
       })),

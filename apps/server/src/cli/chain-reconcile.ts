@@ -9,27 +9,26 @@ import { loadConfig } from '../config.ts';
 import { withConfiguredDatabase } from './shared.ts';
 
 /**
- * `npm run chain:reconcile [-- --tolerance 0.01] [--dry-run] [--json]`: compares what the hot
- * wallet and the deposit addresses hold on chain with what the ledger owes, per network, and
- * opens a 'reconcile_drift' incident (payouts frozen) where Coffer holds less than it owes.
+ * `npm run chain:reconcile [-- --dry-run] [--json]`: compares what the hot wallet, the cold
+ * address and the deposit addresses hold on chain (with what is in transit) with the ledger's
+ * custody total, per network, for equality to the last unit (docs/decisions/038), and opens a
+ * 'reconcile_drift' incident (payouts frozen) on any difference. There is no tolerance.
  * Exit 0: all ok; 1: drift (or an error); 2: bad arguments.
  *
  * The chain is EVM_RPC_URL. Without it (embedded mode) the local chain is started from
  * DATA_DIR's saved state; that is only possible while the server is stopped, which opening the
  * embedded database already requires.
  */
-const USAGE = 'usage: npm run chain:reconcile [-- --tolerance <decimal>] [--dry-run] [--json]';
-let values: { tolerance?: string; 'dry-run': boolean; json: boolean };
+const USAGE = 'usage: npm run chain:reconcile [-- --dry-run] [--json]';
+let values: { 'dry-run': boolean; json: boolean };
 try {
   ({ values } = parseArgs({
     options: {
-      tolerance: { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
     strict: true,
   }) as { values: typeof values });
-  if (values.tolerance !== undefined && !/^\d+(\.\d+)?$/.test(values.tolerance)) throw new Error('--tolerance must be a decimal >= 0');
 } catch (e) {
   console.error(`${(e as Error).message}\n${USAGE}`);
   process.exit(2);
@@ -71,7 +70,6 @@ await withConfiguredDatabase(async (database) => {
       client,
       wallet,
       chainId,
-      tolerance: values.tolerance,
       openIncidents: !values['dry-run'],
       log: { info: () => {}, warn: () => {}, error: () => {} },
     });
@@ -80,8 +78,8 @@ await withConfiguredDatabase(async (database) => {
     } else {
       for (const r of data.rows) {
         console.log(
-          `${r.ok ? 'ok  ' : 'FAIL'}  ${r.code.padEnd(6)} ${r.networkName}: on chain ${r.onChain} + in flight ${r.inFlight} - owed ${r.owed} = drift ${r.drift}` +
-            (r.ok ? '' : ` (tolerance ${r.tolerance})`),
+          `${r.ok ? 'ok  ' : 'FAIL'}  ${r.code.padEnd(6)} ${r.networkName} @${r.block}: hot ${r.hot} + cold ${r.cold} + deposit addresses ${r.depositAddresses}` +
+            ` + in flight ${r.inFlight} + gas unbooked ${r.gasUnbooked} - inbound ${r.inbound} - owed ${r.owed} (float ${r.float}) = drift ${r.drift}`,
         );
       }
       console.log(
