@@ -73,7 +73,15 @@ describe('reconcile on anvil', () => {
     const data = await run();
     expect(data.ok).toBe(true);
     expect(data.rows.map((r) => r.code)).toEqual(['ETH', 'USDT', 'USDC']);
-    expect(row(data, 'ETH')).toMatchObject({ hot: FLOAT_ETH, onChain: FLOAT_ETH, inFlight: '0', owed: FLOAT_ETH, float: FLOAT_ETH, drift: '0', ok: true });
+    expect(row(data, 'ETH')).toMatchObject({
+      hot: FLOAT_ETH,
+      onChain: FLOAT_ETH,
+      inFlight: '0',
+      owed: FLOAT_ETH,
+      float: FLOAT_ETH,
+      drift: '0',
+      ok: true,
+    });
     expect(row(data, 'USDT')).toMatchObject({ onChain: FLOAT_TOKENS, owed: FLOAT_TOKENS, drift: '0', ok: true });
     expect(await bookGenesisFunding(env.database, env.client, 31337, env.hot.address, env.chain.hotFunding)).toBe(0);
     expect(await env.database.sql.query('select id from chain_fundings')).toHaveLength(3);
@@ -102,7 +110,12 @@ describe('reconcile on anvil', () => {
     expect(await book()).toEqual({ gas: 2, unclaimed: 0 });
     expect(await book()).toEqual({ gas: 0, unclaimed: 0 });
     data = await run();
-    expect(row(data, 'ETH')).toMatchObject({ gasUnbooked: '0', float: formatUnits(parseEther('1000') - spent.wei, 18), drift: '0', ok: true });
+    expect(row(data, 'ETH')).toMatchObject({
+      gasUnbooked: '0',
+      float: formatUnits(parseEther('1000') - spent.wei, 18),
+      drift: '0',
+      ok: true,
+    });
 
     // withdrawals mined but not yet settled are in flight: the drift does not move
     const eth = await applyWithdrawal(env, uid, 'ETH', randomAddress(), '1');
