@@ -130,6 +130,15 @@ describe('custody booked to the wei', () => {
       `select purpose from chain_txs where sweep_id is not null and status <> 'replaced' order by id`,
     );
     expect(purposes.map((p) => p.purpose)).toEqual(['gas_topup', 'sweep']);
+    // a sweep pays the hot wallet, but it is custody moving, not a funding
+    const [sweep] = await env.database.sql.query<{ tx_hash: `0x${string}` }>(`select tx_hash from chain_txs where purpose = 'sweep'`);
+    const own = await bookFunding(env.database, env.client, env.hot.address, {
+      networkId: env.nets.USDT,
+      hash: sweep?.tx_hash as `0x${string}`,
+      reason: 'x',
+      actor: 'cli:test',
+    }).catch((e) => e);
+    expect(own).toBeInstanceOf(FundingError);
     const data = await run();
     expect(row(data, 'ETH')).toMatchObject({ drift: '0', ok: true });
     expect(row(data, 'USDT')).toMatchObject({ drift: '0', ok: true });

@@ -29,17 +29,19 @@ export async function fundingAmount(client: PublicClient, network: FundingNetwor
   if (!receipt) throw new FundingError(`transaction ${hash} is not mined on this chain`);
   if (receipt.status !== 'success') throw new FundingError(`transaction ${hash} reverted`);
   const ours = new Set([hot.toLowerCase(), ...(network.cold_address ? [network.cold_address.toLowerCase()] : [])]);
+  // cold -> hot (or hot -> cold) is custody moving, not new coins
+  const internal = (from: string) => ours.has(from.toLowerCase());
   let amount = 0n;
   if (network.native) {
     const tx = await client.getTransaction({ hash });
-    if (tx.to && ours.has(tx.to.toLowerCase())) amount = tx.value;
+    if (tx.to && ours.has(tx.to.toLowerCase()) && !internal(tx.from)) amount = tx.value;
   } else if (network.contract) {
     const contract = network.contract.toLowerCase();
     for (const log of receipt.logs) {
       if (log.address.toLowerCase() !== contract) continue;
       try {
         const ev = decodeEventLog({ abi: erc20Abi, data: log.data, topics: log.topics, eventName: 'Transfer' });
-        if (ours.has(ev.args.to.toLowerCase())) amount += ev.args.value;
+        if (ours.has(ev.args.to.toLowerCase()) && !internal(ev.args.from)) amount += ev.args.value;
       } catch {
         // another event of the token
       }
@@ -71,6 +73,9 @@ export async function bookFunding(database: Database, client: PublicClient, hot:
     [input.networkId],
   );
   if (!network) throw new FundingError(`network ${input.networkId} not found`);
+  // Coffer's own transactions (sweeps, top-ups, cold moves) move custody; they are no funding
+  const own = await database.sql.query('select 1 from chain_txs where lower(tx_hash) = $1', [input.hash.toLowerCase()]);
+  if (own.length > 0) throw new FundingError(`transaction ${input.hash} is Coffer's own (a sweep, top-up or cold move)`);
   const units = await fundingAmount(client, network, input.hash, hot);
   const [row] = await database.sql.query<{ f_id: string; f_entry: string; f_amount: string; f_replayed: boolean }>(
     'select * from coffer_float_fund($1, $2, $3::numeric, $4, $5, $6)',
