@@ -94,6 +94,20 @@ CREATE TABLE hot_alerts (
 --> statement-breakpoint
 CREATE UNIQUE INDEX hot_alerts_open_key ON hot_alerts (network_id, kind) WHERE closed_at IS NULL;
 --> statement-breakpoint
+-- The latest reconciliation per network, for the console (hot, cold, deposit addresses,
+-- float, drift) without reading the chain on every page view.
+CREATE TABLE reconcile_snapshots (
+  network_id integer PRIMARY KEY REFERENCES networks(id),
+  block_number bigint NOT NULL,
+  hot numeric(78, 18) NOT NULL,
+  cold numeric(78, 18) NOT NULL,
+  deposit_addresses numeric(78, 18) NOT NULL,
+  float numeric(78, 18) NOT NULL,
+  drift numeric(78, 18) NOT NULL,
+  ok boolean NOT NULL,
+  taken_at timestamptz NOT NULL DEFAULT now()
+);
+--> statement-breakpoint
 -- The network's float account, created on first use.
 CREATE OR REPLACE FUNCTION ledger_float_account(p_network integer)
 RETURNS bigint LANGUAGE plpgsql AS $$

@@ -19,13 +19,20 @@ try {
     for (; have < n; have++) {
       const uid = await newUser(env);
       const { address } = await depositAddressFor(env, uid);
-      if (have % 10 === 0) await creditDeposit(env, uid, 'ETH', address, '0.01', await env.chain.faucet(address, 'ETH', parseEther('0.01')));
+      if (have % 10 === 0)
+        await creditDeposit(env, uid, 'ETH', address, '0.01', await env.chain.faucet(address, 'ETH', parseEther('0.01')));
     }
     let best = Number.POSITIVE_INFINITY;
     let drift = '';
     for (let i = 0; i < 3; i++) {
       const t0 = performance.now();
-      const data = await reconcile({ database: env.database, client: env.client, wallet: env.wallet, chainId: 31337, openIncidents: false });
+      const data = await reconcile({
+        database: env.database,
+        client: env.client,
+        wallet: env.wallet,
+        chainId: 31337,
+        openIncidents: false,
+      });
       best = Math.min(best, performance.now() - t0);
       drift = data.rows.map((r) => `${r.code} ${r.drift}`).join(', ');
     }

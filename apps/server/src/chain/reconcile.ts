@@ -159,6 +159,7 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileData> 
       ok: drift === 0n,
     };
     rows.push(row);
+    await keepSnapshot(database, row);
     if (!row.ok) await reportDrift(opts, n, row, deposits.length);
   }
   return { ok: rows.every((r) => r.ok), rows };
@@ -191,6 +192,18 @@ async function unbookedGas(database: Database, client: PublicClient, chainId: nu
   let wei = 0n;
   for (const r of receipts) if (r && r.blockNumber <= block) wei += r.gasUsed * r.effectiveGasPrice;
   return wei;
+}
+
+/** The latest figures per network, for the console's dashboard. */
+async function keepSnapshot(database: Database, row: ReconcileData['rows'][number]): Promise<void> {
+  await database.sql.query(
+    `insert into reconcile_snapshots (network_id, block_number, hot, cold, deposit_addresses, float, drift, ok, taken_at)
+     values ($1, $2, $3::numeric, $4::numeric, $5::numeric, $6::numeric, $7::numeric, $8, now())
+     on conflict (network_id) do update set block_number = excluded.block_number, hot = excluded.hot, cold = excluded.cold,
+       deposit_addresses = excluded.deposit_addresses, float = excluded.float, drift = excluded.drift, ok = excluded.ok,
+       taken_at = excluded.taken_at`,
+    [row.networkId, row.block, row.hot, row.cold, row.depositAddresses, row.float, row.drift, row.ok],
+  );
 }
 
 async function reportDrift(opts: ReconcileOptions, n: NetworkRow, row: ReconcileData['rows'][number], addresses: number) {

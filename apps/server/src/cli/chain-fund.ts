@@ -27,8 +27,9 @@ try {
   }) as { values: typeof values });
   if (!values.network || !/^\d{1,9}$/.test(values.network)) throw new Error('--network must be a network id');
   if (!values.tx || !/^0x[0-9a-fA-F]{64}$/.test(values.tx)) throw new Error('--tx must be a transaction hash (0x + 64 hex digits)');
+  const reason = values.reason ?? '';
   // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  if (!values.reason || !values.reason.trim() || /[\u0000-\u001f\u007f]/.test(values.reason) || values.reason.length > 500) {
+  if (!reason.trim() || /[\u0000-\u001f\u007f]/.test(reason) || reason.length > 500) {
     throw new Error('--reason is required (at most 500 characters, no control characters)');
   }
 } catch (e) {
