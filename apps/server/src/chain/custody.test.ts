@@ -188,4 +188,21 @@ describe('custody booked to the wei', () => {
     expect(await worker.tick()).toMatchObject({ closed: 1 });
     expect(await env.database.sql.query('select id from hot_alerts where closed_at is null')).toHaveLength(0);
   });
+
+  it('a reorg before finality books no gas: the removed transaction has no receipt', async () => {
+    const snapshot = (await env.rpc('evm_snapshot')) as string;
+    await env.database.sql.query('update networks set hot_ceiling = 800 where id = $1', [env.nets.ETH]);
+    const worker = new ColdWorker({ database: env.database, client: env.client, hot: env.hot, chainId: 31337 });
+    expect(await worker.tick()).toMatchObject({ sent: 1 });
+    expect(await worker.tick()).toMatchObject({ mined: 1 });
+    const [move] = await env.database.sql.query<{ id: number }>(
+      `select id from chain_txs where purpose = 'cold' and status = 'mined' order by id desc limit 1`,
+    );
+    expect(await book()).toMatchObject({ gas: 0 }); // not final yet
+    await env.rpc('evm_revert', [snapshot]); // the block with the move is gone
+    await env.chain.mine(5);
+    expect(await book()).toMatchObject({ gas: 0 });
+    expect(await env.database.sql.query('select id from chain_gas where chain_tx_id = $1', [move?.id])).toEqual([]);
+    await env.database.sql.query('update networks set hot_ceiling = null where id = $1', [env.nets.ETH]);
+  });
 });
