@@ -230,3 +230,20 @@ export const openWithdrawal = z.object({
   ageSeconds: z.number().int(),
 });
 export const openWithdrawalList = z.array(openWithdrawal);
+
+// ---- Operator funding of the hot wallet: POST /api/admin/chain/fund (docs/decisions/038) ----
+export const fundHotWalletBody = z.object({
+  networkId: z.number().int().positive(),
+  txHash: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+  reason: safeText({ min: 1, max: 500, multiline: false }),
+});
+export type FundHotWalletBody = z.infer<typeof fundHotWalletBody>;
+export const fundHotWalletData = z.object({
+  id: z.number().int(),
+  entryId: z.number().int(),
+  /** booked into the network's float, in the currency's unit */
+  amount: z.string(),
+  /** true: this transaction was booked before (nothing booked now) */
+  replayed: z.boolean(),
+});
+export type FundHotWalletData = z.infer<typeof fundHotWalletData>;
