@@ -128,6 +128,13 @@ describe('operator console', () => {
       await eth.waitFor();
       expect(await eth.textContent()).toContain('1000');
       expect(await card.getByText('0', { exact: true }).count()).toBeGreaterThan(0);
+      // booking a funding: a transaction that paid nothing to the hot wallet is refused (3031)
+      await card.getByRole('button', { name: ct('en-US', 'dashboard.fund') }).click();
+      const dialog = page.getByRole('dialog', { name: ct('en-US', 'dashboard.fund') });
+      await dialog.getByLabel(ct('en-US', 'dashboard.txHash')).fill(`0x${'11'.repeat(32)}`);
+      await dialog.getByLabel(ct('en-US', 'common.reason')).fill('e2e: not a funding');
+      await dialog.getByRole('button', { name: ct('en-US', 'common.confirm') }).click();
+      await page.getByText(/cannot be booked as float/).waitFor();
     } finally {
       await context.close();
     }

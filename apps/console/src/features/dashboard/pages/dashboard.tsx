@@ -1,6 +1,6 @@
 import type { AuditReport } from '@coffer/contract/ledger';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Col, Descriptions, Row, Space, Statistic, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Col, Descriptions, Row, Space, Statistic, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AuditChecks } from '../../../components/audit-checks';
@@ -9,6 +9,7 @@ import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
 import { runAudit } from '../../ledger/api/run-audit';
 import { DASHBOARD_KEY, useDashboard } from '../api/dashboard';
+import { CustodyCard } from './custody-card';
 
 export default function DashboardPage() {
   const { t } = useTranslation();
@@ -71,40 +72,7 @@ export default function DashboardPage() {
               ]}
             />
           </Card>
-          <Card title={t('dashboard.custody')}>
-            {data.hotAlerts.map((a) => (
-              <Alert
-                key={a.networkId}
-                type="warning"
-                showIcon
-                style={{ marginBottom: 12 }}
-                message={`${t('dashboard.hotAlerts')}: ${a.code}`}
-                description={a.detail}
-              />
-            ))}
-            <Table
-              size="small"
-              rowKey="networkId"
-              pagination={false}
-              locale={{ emptyText: t('dashboard.noCustody') }}
-              dataSource={data.custody}
-              columns={[
-                { title: t('common.currency'), dataIndex: 'code' },
-                { title: t('dashboard.network'), dataIndex: 'networkName' },
-                { title: t('dashboard.hot'), dataIndex: 'hot' },
-                { title: t('dashboard.cold'), dataIndex: 'cold' },
-                { title: t('dashboard.depositAddresses'), dataIndex: 'depositAddresses' },
-                { title: t('dashboard.float'), dataIndex: 'float' },
-                {
-                  title: t('dashboard.drift'),
-                  dataIndex: 'drift',
-                  render: (drift: string, row) => <Tag color={row.ok ? 'green' : 'red'}>{drift}</Tag>,
-                },
-                { title: t('dashboard.block'), dataIndex: 'block' },
-                { title: t('common.time'), dataIndex: 'takenAt', render: (v: string) => formatTime(v) },
-              ]}
-            />
-          </Card>
+          <CustodyCard data={data} />
           <Card title={t('dashboard.swapVolume')}>
             <Table
               size="small"
