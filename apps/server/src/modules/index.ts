@@ -6,7 +6,7 @@ import { transferRoutes } from './transfer/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { swapRoutes } from './swap/routes.ts';
 import { turnoverRoutes } from './turnover/routes.ts';
-import { chainFundingRoutes } from './chain-admin/funding-routes.ts';
+import { chainFundingRoutes } from './chain-funding/routes.ts';
 import { chainAdminRoutes } from './chain-admin/routes.ts';
 import { depositRoutes } from './deposits/routes.ts';
 import { eventRoutes } from './events/routes.ts';
