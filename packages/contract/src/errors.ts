@@ -54,6 +54,8 @@ export const ErrorCode = {
   TRANSFER_HOLD: 3017,
   /** The address book already holds this address for this network. */
   ADDRESS_ALREADY_IN_BOOK: 3018,
+  /** An operator funding refused: the transaction paid nothing to the hot wallet on that network, or it is Coffer's own. */
+  FUNDING_REFUSED: 3031,
   /** A network setting out of range or inconsistent with the others (the detail names it). */
   NETWORK_SETTING_INVALID: 3027,
   /** A network on a non-local chain needs a gas price cap (docs/decisions/041). */
@@ -119,6 +121,7 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3016: '已开启仅限地址簿提现，请先将该地址加入地址簿',
     3017: '账户处于安全暂缓期，转账金额超出暂缓期内允许的上限',
     3018: '该地址已在地址簿中',
+    3031: '该交易未向此网络的热钱包转入资产（或是系统自身的交易），无法记为备用金',
     3027: '网络设置无效',
     3028: '非本地链的网络必须设置 Gas 价格上限',
     3029: '冷钱包地址不能是热钱包或充值地址（服务器持有它们的私钥）',
@@ -167,6 +170,7 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3016: 'Whitelist-only withdrawals are on: add this address to your address book first',
     3017: 'Your account is in a security hold: this transfer is above the amount allowed during the hold',
     3018: 'This address is already in your address book',
+    3031: 'This transaction paid nothing to the hot wallet on this network (or it is Coffer’s own): it cannot be booked as float',
     3027: 'Invalid network setting',
     3028: 'A network on a non-local chain needs a gas price cap',
     3029: 'The cold address must not be the hot wallet or a deposit address (the server holds their keys)',
