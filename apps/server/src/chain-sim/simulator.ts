@@ -1,0 +1,227 @@
+import { encodeFunctionData, erc20Abi, formatUnits, parseUnits } from 'viem';
+import type { ChainLog } from '../chain/txs.ts';
+import type { Database } from '../db/client.ts';
+import { Prng } from '../sim/prng.ts';
+import { holdingsMatchLedger, noNonceGaps, nothingStaleUnalerted, oneSweepPerAddress, paidOnce } from './checks.ts';
+import { CHAIN_FAULTS, type ChainFault } from './faults.ts';
+import type { PlantedBug } from './planted.ts';
+import { openSimDatabase, SIM_USDT, type SimEnv, setupSimEnv } from './setup.ts';
+
+/**
+ * The chain simulator (docs/decisions/042): a seeded run of deposits, withdrawals and chain
+ * faults against the real deposit watcher, sender, sweeper and reconciler over a real
+ * database, with the invariants of checks.ts after every step. The chain double mines one
+ * block per step; faults come from a second PRNG stream so that a change in how many faults
+ * a step draws cannot shift the actions.
+ */
+
+export const ACTIONS = { deposit_eth: 18, deposit_usdt: 18, withdraw_eth: 16, withdraw_usdt: 16, fault: 18, idle: 14 } as const;
+export type SimAction = keyof typeof ACTIONS;
+/** Steps allowed at the end, with every fault cleared, for everything to become final. */
+export const QUIESCE_STEPS_LIMIT = 60;
+/** Recipients of withdrawals (strangers' addresses). */
+const RECIPIENTS = Array.from({ length: 5 }, (_, i) => `0x${(0xbeef0000 + i).toString(16).padStart(40, '0')}`);
+
+export interface ChainSimOptions {
+  seed: number;
+  steps: number;
+  /** a database to run on (closed at the end); default: openSimDatabase(databaseUrl) */
+  database?: Database;
+  databaseUrl?: string;
+  users?: number;
+  planted?: PlantedBug;
+  log?: ChainLog;
+}
+
+export interface ChainSimReport {
+  seed: number;
+  steps: number;
+  planted: PlantedBug | null;
+  completed: number;
+  actions: Record<string, number>;
+  faults: Record<ChainFault, number>;
+  outcomes: Record<string, number>;
+  workerErrors: Record<string, number>;
+  rpcCalls: Record<string, number>;
+  blocks: number;
+  quiesceSteps: number;
+  setupMs: number;
+  elapsedMs: number;
+  stepsPerSecond: number;
+  divergence: { step: number; action: string; message: string } | null;
+}
+
+const CHECKS = [paidOnce, noNonceGaps, oneSweepPerAddress, holdingsMatchLedger] as const;
+
+export async function runChainSimulation(opts: ChainSimOptions): Promise<ChainSimReport> {
+  const t0 = performance.now();
+  const prng = new Prng(opts.seed);
+  const faultPrng = new Prng(opts.seed ^ 0x5eed);
+  const database = opts.database ?? (await openSimDatabase(opts.databaseUrl));
+  const env = await setupSimEnv({ database, faultPrng, users: opts.users ?? 6, planted: opts.planted, log: opts.log });
+  const report: ChainSimReport = {
+    seed: opts.seed,
+    steps: opts.steps,
+    planted: opts.planted ?? null,
+    completed: 0,
+    actions: {},
+    faults: env.faults.injected,
+    outcomes: {},
+    workerErrors: {},
+    rpcCalls: {},
+    blocks: 0,
+    quiesceSteps: 0,
+    setupMs: performance.now() - t0,
+    elapsedMs: 0,
+    stepsPerSecond: 0,
+    divergence: null,
+  };
+  const run = new Run(env, prng, faultPrng, report);
+  try {
+    for (let step = 1; step <= opts.steps && !report.divergence; step++) {
+      const action = prng.weighted(ACTIONS);
+      report.actions[action] = (report.actions[action] ?? 0) + 1;
+      const what = await run.act(action);
+      report.divergence = await run.advance(step, what);
+      if (!report.divergence) report.completed = step;
+    }
+    if (!report.divergence) report.divergence = await run.quiesce(opts.steps);
+  } finally {
+    report.elapsedMs = performance.now() - t0;
+    report.stepsPerSecond = report.completed / ((report.elapsedMs - report.setupMs) / 1000);
+    report.rpcCalls = Object.fromEntries(env.rpc.calls);
+    report.blocks = env.chain.head.number;
+    await env.close();
+  }
+  return report;
+}
+
+class Run {
+  private healthy = 0;
+  private readonly openedAt = new Map<string, number>();
+
+  constructor(
+    private readonly env: SimEnv,
+    private readonly prng: Prng,
+    private readonly faultPrng: Prng,
+    private readonly report: ChainSimReport,
+  ) {}
+
+  private count(outcome: string): void {
+    this.report.outcomes[outcome] = (this.report.outcomes[outcome] ?? 0) + 1;
+  }
+
+  async act(action: SimAction): Promise<string> {
+    switch (action) {
+      case 'deposit_eth':
+      case 'deposit_usdt':
+        return this.deposit(action === 'deposit_eth' ? 'ETH' : 'USDT');
+      case 'withdraw_eth':
+      case 'withdraw_usdt':
+        return this.withdraw(action === 'withdraw_eth' ? 'ETH' : 'USDT');
+      case 'fault': {
+        const kind = this.faultPrng.pick(CHAIN_FAULTS);
+        return `fault ${await this.env.faults.inject(kind)}`;
+      }
+      case 'idle':
+        return 'idle';
+    }
+  }
+
+  /** A depositor's wallet sends ETH (0.01-0.2) or USDT (5-200) to a user's deposit address. */
+  private async deposit(code: 'ETH' | 'USDT'): Promise<string> {
+    const { env, prng } = this;
+    const user = prng.pick(env.users);
+    const amount = code === 'ETH' ? prng.big(10_000n, 200_000n) * 10n ** 12n : prng.big(5n, 200n) * 10n ** 6n;
+    const nonce = env.chain.pendingNonce(env.depositor);
+    const raw = await env.depositorAccount.signTransaction({
+      type: 'legacy',
+      chainId: env.chainId,
+      nonce,
+      to: code === 'ETH' ? user.address : SIM_USDT,
+      value: code === 'ETH' ? amount : 0n,
+      data: code === 'ETH' ? undefined : encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [user.address, amount] }),
+      gas: code === 'ETH' ? 21_000n : 60_000n,
+      gasPrice: 400n * 10n ** 9n, // above any spike: deposits are not what the faults test
+    });
+    await env.chain.submit(raw);
+    this.count(`deposit_${code}`);
+    return `deposit ${formatUnits(amount, code === 'ETH' ? 18 : 6)} ${code} to user ${user.uid}`;
+  }
+
+  /** A user withdraws part of their available balance through coffer_withdraw_apply (as the API does). */
+  private async withdraw(code: 'ETH' | 'USDT'): Promise<string> {
+    const { env, prng } = this;
+    const user = prng.pick(env.users);
+    const [row] = await env.database.sql.query<{ balance: string }>(
+      `select balance::text as balance from accounts where user_id = $1 and currency_id = $2 and kind = 'available'`,
+      [user.uid, env.currencies[code]],
+    );
+    // amounts in micro-ETH or whole USDT; the fee (0.0005 ETH, 1 USDT) must be left for
+    const scale = code === 'ETH' ? 6 : 0;
+    const avail = parseUnits(row?.balance ?? '0', 18) / 10n ** BigInt(18 - scale);
+    const [min, fee, max] = code === 'ETH' ? [2000n, 500n, 60_000n] : [2n, 1n, 150n];
+    const top = avail - fee < max ? avail - fee : max;
+    const to = prng.pick(RECIPIENTS);
+    if (top < min) return `withdraw ${code}: user ${user.uid} has too little`;
+    const amount = formatUnits(prng.big(min, top), scale);
+    try {
+      const [w] = await env.database.sql.query<{ w_id: number }>(
+        'select * from coffer_withdraw_apply($1, $2, $3, $4::numeric, null, null, null)',
+        [user.uid, env.nets[code], to, amount],
+      );
+      this.count(`withdraw_${code}`);
+      return `withdraw ${amount} ${code} by user ${user.uid} (withdrawal ${w?.w_id})`;
+    } catch (err) {
+      this.count('withdraw_refused');
+      return `withdraw ${amount} ${code} refused: ${String((err as Error).message).slice(0, 80)}`;
+    }
+  }
+
+  /** Workers tick in startChain's order, the double mines a block, the faults age, the checks run. */
+  async advance(step: number, action: string): Promise<ChainSimReport['divergence']> {
+    for (const w of this.env.workers) {
+      try {
+        await w.tick();
+      } catch {
+        this.report.workerErrors[w.name] = (this.report.workerErrors[w.name] ?? 0) + 1;
+      }
+    }
+    this.env.chain.mine();
+    this.env.faults.endStep();
+    if (!this.env.faults.active) this.healthy++;
+    for (const check of CHECKS) {
+      const message = await check(this.env);
+      if (message) return { step, action, message: `${check.name}: ${message}` };
+    }
+    const stale = await nothingStaleUnalerted(this.env, this.openedAt, this.healthy);
+    return stale ? { step, action, message: `nothingStaleUnalerted: ${stale}` } : null;
+  }
+
+  /** Every fault cleared, steps until nothing is open; then everything must be final and exact. */
+  async quiesce(after: number): Promise<ChainSimReport['divergence']> {
+    this.env.faults.calm();
+    for (let i = 1; i <= QUIESCE_STEPS_LIMIT; i++) {
+      this.report.quiesceSteps = i;
+      const diverged = await this.advance(after + i, 'quiesce');
+      if (diverged) return diverged;
+      if (await this.settled()) return null;
+    }
+    const open = await this.openWork();
+    return { step: after + QUIESCE_STEPS_LIMIT, action: 'quiesce', message: `not quiescent after ${QUIESCE_STEPS_LIMIT} calm steps: ${open}` };
+  }
+
+  private async settled(): Promise<boolean> {
+    return (await this.openWork()) === '' && this.env.chain.poolTxs().length === 0;
+  }
+
+  private async openWork(): Promise<string> {
+    const [row] = await this.env.database.sql.query<{ w: string | null; s: string | null; d: string | null }>(
+      `select (select string_agg(id || ':' || status, ' ') from withdrawals where status in ('review', 'queued', 'broadcast', 'confirming')) as w,
+              (select string_agg(id || ':' || status, ' ') from sweeps where status not in ('done', 'failed')) as s,
+              (select string_agg(id || ':' || status, ' ') from deposits where status not in ('credited')) as d`,
+    );
+    const parts = [row?.w && `withdrawals ${row.w}`, row?.s && `sweeps ${row.s}`, row?.d && `deposits ${row.d}`].filter(Boolean);
+    return parts.join('; ');
+  }
+}
