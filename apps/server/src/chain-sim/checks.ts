@@ -1,4 +1,4 @@
-import { parseUnits } from 'viem';
+import { formatUnits, parseUnits } from 'viem';
 import { reconcile } from '../chain/reconcile.ts';
 import type { Database } from '../db/client.ts';
 import type { HdWallet } from '../chain/keys.ts';
@@ -38,7 +38,12 @@ const REFUNDED = new Set(['failed', 'cancelled', 'rejected']);
 
 /** Each withdrawal paid at most once on chain, never paid and refunded; no hot-wallet payment Coffer did not record. */
 export async function paidOnce(env: CheckEnv): Promise<string | null> {
-  const rows = await env.database.sql.query<{ tx_hash: string; withdrawal_id: string | null; sweep_id: string | null; status: string | null }>(
+  const rows = await env.database.sql.query<{
+    tx_hash: string;
+    withdrawal_id: string | null;
+    sweep_id: string | null;
+    status: string | null;
+  }>(
     `select t.tx_hash, t.withdrawal_id::text, t.sweep_id::text, w.status from chain_txs t left join withdrawals w on w.id = t.withdrawal_id
      where t.chain_id = $1`,
     [env.chainId],
@@ -106,7 +111,13 @@ export async function oneSweepPerAddress(env: CheckEnv): Promise<string | null> 
  * deposits alone and at quiescence the drift must be 0.
  */
 export async function holdingsMatchLedger(env: CheckEnv): Promise<string | null> {
-  const report = await reconcile({ database: env.database, client: env.client, wallet: env.wallet, chainId: env.chainId, openIncidents: false });
+  const report = await reconcile({
+    database: env.database,
+    client: env.client,
+    wallet: env.wallet,
+    chainId: env.chainId,
+    openIncidents: false,
+  });
   const credited = await env.database.sql.query<{ network_id: number; sum: string }>(
     `select network_id, coalesce(sum(amount), 0)::text as sum from deposits where status = 'credited' group by network_id`,
   );
@@ -118,7 +129,11 @@ export async function holdingsMatchLedger(env: CheckEnv): Promise<string | null>
     const expected = (unbookedDrift(env, row.networkId, asset.contract) - creditedUnits) * up;
     const drift = parseUnits(row.drift, Math.max(18, asset.decimals));
     if (drift !== expected) {
-      return `${row.code} holdings differ from the ledger: reconcile drift ${row.drift} (on chain ${row.onChain}, in flight ${row.inFlight}, owed ${row.owed}), expected ${expected} base units x10^-${Math.max(18, asset.decimals)}: off by ${drift - expected}`;
+      const scale = Math.max(18, asset.decimals);
+      return (
+        `${row.code} holdings differ from the ledger: reconcile drift ${row.drift} (on chain ${row.onChain}, in flight ${row.inFlight}, ` +
+        `owed ${row.owed}), expected ${formatUnits(expected, scale)}: off by ${formatUnits(drift - expected, scale)} ${row.code}`
+      );
     }
   }
   return null;

@@ -32,8 +32,9 @@ const AFTER: Record<PlantedBug, { worker: string; sql: string }> = {
   'double-sweep': {
     worker: 'sweeper',
     sql: `insert into sweeps (network_id, deposit_address, address_index, amount, status)
-          select network_id, deposit_address, address_index, amount, status from sweeps
-          where status in ('gas_required', 'ready') and $1::int is not null order by id limit 1 returning 1`,
+          select s.network_id, s.deposit_address, s.address_index, s.amount, case when n.native then 'ready' else 'gas_required' end
+          from sweeps s join networks n on n.id = s.network_id
+          where s.status not in ('done', 'failed') and n.chain_id = $1 order by s.id limit 1 returning 1`,
   },
 };
 

@@ -14,6 +14,8 @@ export function formatChainReport(r: ChainSimReport): string {
     `faults injected: ${list(r.faults)}`,
     `worker ticks that threw: ${list(r.workerErrors)}`,
     `rpc calls: ${list(r.rpcCalls)}`,
+    `ms per worker and check: ${list(r.ms)}`,
+    `rows at the end: ${list(r.rows)}`,
     `time: setup ${(r.setupMs / 1000).toFixed(1)} s, ${r.completed} steps + ${r.quiesceSteps} calm steps, ${r.blocks} blocks, ` +
       `${((r.elapsedMs - r.setupMs) / 1000).toFixed(1)} s (${r.stepsPerSecond.toFixed(1)} steps/s, every check after each)`,
   ];

@@ -153,7 +153,11 @@ export class SimRpc {
   private find(hash: Hex): { block: Block; i: number } | undefined {
     if (this.index?.head !== this.chain.head.hash) {
       const byHash = new Map<Hex, { block: Block; i: number }>();
-      for (const block of this.chain.blocks) block.txs.forEach((m, i) => byHash.set(m.tx.hash, { block, i }));
+      for (const block of this.chain.blocks) {
+        block.txs.forEach((m, i) => {
+          byHash.set(m.tx.hash, { block, i });
+        });
+      }
       this.index = { head: this.chain.head.hash, byHash };
     }
     return this.index.byHash.get(hash);
@@ -268,7 +272,13 @@ function formatReceipt(b: Block, i: number) {
     gasUsed: toHex(m.gasUsed),
     effectiveGasPrice: toHex(m.tx.gasPrice),
     contractAddress: null,
-    logs: m.logs.map((l) => ({ ...formatLogBase(b, m, i), address: l.address, topics: l.topics, data: l.data, logIndex: toHex(logIndex++) })),
+    logs: m.logs.map((l) => ({
+      ...formatLogBase(b, m, i),
+      address: l.address,
+      topics: l.topics,
+      data: l.data,
+      logIndex: toHex(logIndex++),
+    })),
     logsBloom: `0x${'0'.repeat(512)}`,
     status: m.success ? '0x1' : '0x0',
     type: '0x0',

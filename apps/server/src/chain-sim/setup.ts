@@ -124,10 +124,12 @@ export async function setupSimEnv(opts: {
   for (let i = 0; i < opts.users; i++) {
     const user = await createUser({ database }, { email: `chain-sim-${i}@test.coffer` });
     const address = wallet.depositAddress(i);
-    await database.sql.query(
-      'insert into deposit_addresses (user_id, chain_id, address_index, address) values ($1, $2, $3, $4)',
-      [user.uid, SIM_CHAIN_ID, i, address],
-    );
+    await database.sql.query('insert into deposit_addresses (user_id, chain_id, address_index, address) values ($1, $2, $3, $4)', [
+      user.uid,
+      SIM_CHAIN_ID,
+      i,
+      address,
+    ]);
     custody.add(address.toLowerCase() as Addr);
     users.push({ uid: user.uid, address: address.toLowerCase() as Addr });
   }

@@ -11,8 +11,8 @@ import { openSimDatabase, SIM_USDT, type SimEnv, setupSimEnv } from './setup.ts'
  * The chain simulator (docs/decisions/042): a seeded run of deposits, withdrawals and chain
  * faults against the real deposit watcher, sender, sweeper and reconciler over a real
  * database, with the invariants of checks.ts after every step. The chain double mines one
- * block per step; faults come from a second PRNG stream so that a change in how many faults
- * a step draws cannot shift the actions.
+ * block per step; faults draw from a second PRNG stream so that a change in what a fault
+ * draws cannot shift the actions.
  */
 
 export const ACTIONS = { deposit_eth: 18, deposit_usdt: 18, withdraw_eth: 16, withdraw_usdt: 16, fault: 18, idle: 14 } as const;
@@ -43,6 +43,10 @@ export interface ChainSimReport {
   outcomes: Record<string, number>;
   workerErrors: Record<string, number>;
   rpcCalls: Record<string, number>;
+  /** rows at the end by table and status (withdrawal:completed 12, chain_tx:replaced 3, ...) */
+  rows: Record<string, number>;
+  /** milliseconds spent per worker and per check over the run */
+  ms: Record<string, number>;
   blocks: number;
   quiesceSteps: number;
   setupMs: number;
@@ -69,6 +73,8 @@ export async function runChainSimulation(opts: ChainSimOptions): Promise<ChainSi
     outcomes: {},
     workerErrors: {},
     rpcCalls: {},
+    ms: {},
+    rows: {},
     blocks: 0,
     quiesceSteps: 0,
     setupMs: performance.now() - t0,
@@ -91,6 +97,7 @@ export async function runChainSimulation(opts: ChainSimOptions): Promise<ChainSi
     report.stepsPerSecond = report.completed / ((report.elapsedMs - report.setupMs) / 1000);
     report.rpcCalls = Object.fromEntries(env.rpc.calls);
     report.blocks = env.chain.head.number;
+    report.rows = await finalRows(env.database).catch(() => ({}));
     await env.close();
   }
   return report;
@@ -99,13 +106,21 @@ export async function runChainSimulation(opts: ChainSimOptions): Promise<ChainSi
 class Run {
   private healthy = 0;
   private readonly openedAt = new Map<string, number>();
+  private faultCount = 0;
+  private readonly faultStart: number;
 
   constructor(
     private readonly env: SimEnv,
     private readonly prng: Prng,
-    private readonly faultPrng: Prng,
+    faultPrng: Prng,
     private readonly report: ChainSimReport,
-  ) {}
+  ) {
+    this.faultStart = faultPrng.int(CHAIN_FAULTS.length);
+  }
+
+  private time(what: string, since: number): void {
+    this.report.ms[what] = Math.round((this.report.ms[what] ?? 0) + performance.now() - since);
+  }
 
   private count(outcome: string): void {
     this.report.outcomes[outcome] = (this.report.outcomes[outcome] ?? 0) + 1;
@@ -120,7 +135,8 @@ class Run {
       case 'withdraw_usdt':
         return this.withdraw(action === 'withdraw_eth' ? 'ETH' : 'USDT');
       case 'fault': {
-        const kind = this.faultPrng.pick(CHAIN_FAULTS);
+        // kinds in turn from a seeded start, so that a short run injects each
+        const kind = CHAIN_FAULTS[(this.faultStart + this.faultCount++) % CHAIN_FAULTS.length] as ChainFault;
         return `fault ${await this.env.faults.inject(kind)}`;
       }
       case 'idle':
@@ -181,21 +197,30 @@ class Run {
   /** Workers tick in startChain's order, the double mines a block, the faults age, the checks run. */
   async advance(step: number, action: string): Promise<ChainSimReport['divergence']> {
     for (const w of this.env.workers) {
+      const t = performance.now();
       try {
         await w.tick();
       } catch {
         this.report.workerErrors[w.name] = (this.report.workerErrors[w.name] ?? 0) + 1;
       }
+      this.time(w.name, t);
     }
     this.env.chain.mine();
     this.env.faults.endStep();
     if (!this.env.faults.active) this.healthy++;
+    // every check runs, so that a step shows all that one bug breaks
+    const found: string[] = [];
     for (const check of CHECKS) {
+      const t = performance.now();
       const message = await check(this.env);
-      if (message) return { step, action, message: `${check.name}: ${message}` };
+      if (message) found.push(`${check.name}: ${message}`);
+      this.time(check.name, t);
     }
+    const t = performance.now();
     const stale = await nothingStaleUnalerted(this.env, this.openedAt, this.healthy);
-    return stale ? { step, action, message: `nothingStaleUnalerted: ${stale}` } : null;
+    this.time('nothingStaleUnalerted', t);
+    if (stale) found.push(`nothingStaleUnalerted: ${stale}`);
+    return found.length > 0 ? { step, action, message: found.join('\n  ') } : null;
   }
 
   /** Every fault cleared, steps until nothing is open; then everything must be final and exact. */
@@ -208,7 +233,11 @@ class Run {
       if (await this.settled()) return null;
     }
     const open = await this.openWork();
-    return { step: after + QUIESCE_STEPS_LIMIT, action: 'quiesce', message: `not quiescent after ${QUIESCE_STEPS_LIMIT} calm steps: ${open}` };
+    return {
+      step: after + QUIESCE_STEPS_LIMIT,
+      action: 'quiesce',
+      message: `not quiescent after ${QUIESCE_STEPS_LIMIT} calm steps: ${open}`,
+    };
   }
 
   private async settled(): Promise<boolean> {
@@ -224,4 +253,16 @@ class Run {
     const parts = [row?.w && `withdrawals ${row.w}`, row?.s && `sweeps ${row.s}`, row?.d && `deposits ${row.d}`].filter(Boolean);
     return parts.join('; ');
   }
+}
+
+async function finalRows(database: Database): Promise<Record<string, number>> {
+  const rows = await database.sql.query<{ k: string; n: number }>(
+    `select 'withdrawal:' || status as k, count(*)::int as n from withdrawals group by status
+     union all select 'deposit:' || status, count(*)::int from deposits group by status
+     union all select 'sweep:' || status, count(*)::int from sweeps group by status
+     union all select 'chain_tx:' || purpose || ':' || status, count(*)::int from chain_txs group by purpose, status
+     union all select 'incident:' || kind, count(*)::int from chain_incidents group by kind
+     order by 1`,
+  );
+  return Object.fromEntries(rows.map((r) => [r.k, Number(r.n)]));
 }
