@@ -98,19 +98,7 @@ export async function setupSimEnv(opts: {
   const rpc = new SimRpc(chain, faults, new Map([[SIM_USDT, 6]]));
   const client = rpc.client();
 
-  await database.sql.query(
-    `update networks n set contract = case when c.code = 'USDT' then $1 else null end from currencies c
-     where n.chain_id = $2 and c.id = n.currency_id and not n.native`,
-    [SIM_USDT, SIM_CHAIN_ID],
-  );
-  const rows = await database.sql.query<{ id: number; code: string; currency_id: number }>(
-    `select n.id, c.code, n.currency_id from networks n join currencies c on c.id = n.currency_id
-     where n.chain_id = $1 and c.code in ('ETH', 'USDT')`,
-    [SIM_CHAIN_ID],
-  );
-  const net = (code: string) => rows.find((r) => r.code === code) as { id: number; currency_id: number };
-  const nets = { ETH: net('ETH').id, USDT: net('USDT').id };
-  const currencies = { ETH: net('ETH').currency_id, USDT: net('USDT').currency_id };
+  const { nets, currencies } = await pointNetworks(database);
 
   const adapter = new EvmChainAdapter({ client, xpub: wallet.xpub });
   const watcher = new DepositWatcher(database, adapter, SIM_CHAIN_ID, { log });
@@ -120,21 +108,7 @@ export async function setupSimEnv(opts: {
   );
   const workers = plant(opts.planted, [{ name: 'watcher', tick: () => watcher.tick() }, ...payouts], database, SIM_CHAIN_ID);
 
-  const users: SimUser[] = [];
-  for (let i = 0; i < opts.users; i++) {
-    const user = await createUser({ database }, { email: `chain-sim-${i}@test.coffer` });
-    const address = wallet.depositAddress(i);
-    await database.sql.query('insert into deposit_addresses (user_id, chain_id, address_index, address) values ($1, $2, $3, $4)', [
-      user.uid,
-      SIM_CHAIN_ID,
-      i,
-      address,
-    ]);
-    custody.add(address.toLowerCase() as Addr);
-    users.push({ uid: user.uid, address: address.toLowerCase() as Addr });
-  }
-  // the index sequence must not hand these indexes out again
-  await database.sql.query(`select setval('deposit_address_index_seq', $1)`, [opts.users + 1]);
+  const users = await createUsers(database, wallet, opts.users, custody);
 
   return {
     database,
@@ -162,4 +136,43 @@ export async function setupSimEnv(opts: {
     currencies,
     close: () => database.close(),
   };
+}
+
+/** The local networks on the double: USDT at the double's token, USDC switched off (no contract). */
+async function pointNetworks(database: Database) {
+  await database.sql.query(
+    `update networks n set contract = case when c.code = 'USDT' then $1 else null end from currencies c
+     where n.chain_id = $2 and c.id = n.currency_id and not n.native`,
+    [SIM_USDT, SIM_CHAIN_ID],
+  );
+  const rows = await database.sql.query<{ id: number; code: string; currency_id: number }>(
+    `select n.id, c.code, n.currency_id from networks n join currencies c on c.id = n.currency_id
+     where n.chain_id = $1 and c.code in ('ETH', 'USDT')`,
+    [SIM_CHAIN_ID],
+  );
+  const net = (code: string) => rows.find((r) => r.code === code) as { id: number; currency_id: number };
+  return {
+    nets: { ETH: net('ETH').id, USDT: net('USDT').id },
+    currencies: { ETH: net('ETH').currency_id, USDT: net('USDT').currency_id },
+  };
+}
+
+/** Users with a deposit address each (HD indexes 0..n-1, as the deposits module allocates them). */
+async function createUsers(database: Database, wallet: HdWallet, n: number, custody: Set<Addr>): Promise<SimUser[]> {
+  const users: SimUser[] = [];
+  for (let i = 0; i < n; i++) {
+    const user = await createUser({ database }, { email: `chain-sim-${i}@test.coffer` });
+    const address = wallet.depositAddress(i);
+    await database.sql.query('insert into deposit_addresses (user_id, chain_id, address_index, address) values ($1, $2, $3, $4)', [
+      user.uid,
+      SIM_CHAIN_ID,
+      i,
+      address,
+    ]);
+    custody.add(address.toLowerCase() as Addr);
+    users.push({ uid: user.uid, address: address.toLowerCase() as Addr });
+  }
+  // the index sequence must not hand these indexes out again
+  await database.sql.query(`select setval('deposit_address_index_seq', $1)`, [n + 1]);
+  return users;
 }
