@@ -21,6 +21,7 @@ export const MAX_REORG_DEPTH = 2;
  */
 export class ChainFaults implements RpcHooks {
   downSteps = 0;
+  private foreignArmed = false;
   spikeSteps = 0;
   private sendAnswers: Array<'nonce_too_low' | 'underpriced'> = [];
   /** hot-wallet nonces consumed by transactions Coffer did not sign */
@@ -63,6 +64,7 @@ export class ChainFaults implements RpcHooks {
     this.downSteps = 0;
     this.spikeSteps = 0;
     this.sendAnswers = [];
+    this.foreignArmed = false;
     this.chain.baseFee = GWEI;
   }
 
@@ -84,7 +86,9 @@ export class ChainFaults implements RpcHooks {
         return `reorg ${depth} blocks, ${lost.length} transactions lost`;
       }
       case 'foreign_nonce':
-        return this.foreignNonce();
+        // after the workers' tick, when the payouts just signed are still in the pool
+        this.foreignArmed = true;
+        return 'foreign transaction with the hot key after the next tick';
       case 'nonce_too_low':
       case 'underpriced':
         this.sendAnswers.push(kind, kind);
@@ -97,6 +101,13 @@ export class ChainFaults implements RpcHooks {
         c.baseFee = SPIKE_BASE_FEE;
         return `base fee ${SPIKE_BASE_FEE / GWEI} gwei for ${this.spikeSteps} steps`;
     }
+  }
+
+  /** Between the workers' tick and the block: the armed foreign transaction, if any. */
+  async afterTicks(): Promise<string | null> {
+    if (!this.foreignArmed) return null;
+    this.foreignArmed = false;
+    return this.foreignNonce();
   }
 
   /** Custody's transactions may be lost; the depositors' and the foreign wallet's are re-sent by their owners. */
@@ -112,8 +123,9 @@ export class ChainFaults implements RpcHooks {
   private async foreignNonce(): Promise<string> {
     const c = this.chain;
     const hot = this.hot.address.toLowerCase() as Addr;
-    const pending = [...(c.pool.get(hot)?.values() ?? [])];
-    const victim = pending.length > 0 ? this.prng.pick(pending) : undefined;
+    // the lowest pending nonce: the sender ticks first, so that is a payout when one was signed
+    const pending = [...(c.pool.get(hot)?.values() ?? [])].sort((a, b) => a.nonce - b.nonce);
+    const victim = pending[0];
     const nonce = victim?.nonce ?? c.pendingNonce(hot);
     const base = c.gasPrice() > (victim?.gasPrice ?? 0n) ? c.gasPrice() : (victim?.gasPrice ?? 0n);
     const raw = await this.hot.signTransaction({

@@ -137,7 +137,9 @@ class Run {
       case 'fault': {
         // kinds in turn from a seeded start, so that a short run injects each
         const kind = CHAIN_FAULTS[(this.faultStart + this.faultCount++) % CHAIN_FAULTS.length] as ChainFault;
-        return `fault ${await this.env.faults.inject(kind)}`;
+        const fault = `fault ${await this.env.faults.inject(kind)}`;
+        // a payout signed in this tick, for the foreign transaction to take its nonce
+        return kind === 'foreign_nonce' ? `${fault}; ${await this.withdraw('ETH')}` : fault;
       }
       case 'idle':
         return 'idle';
@@ -205,6 +207,8 @@ class Run {
       }
       this.time(w.name, t);
     }
+    const foreign = await this.env.faults.afterTicks();
+    const what = foreign ? `${action}; ${foreign}` : action;
     this.env.chain.mine();
     this.env.faults.endStep();
     if (!this.env.faults.active) this.healthy++;
@@ -220,7 +224,7 @@ class Run {
     const stale = await nothingStaleUnalerted(this.env, this.openedAt, this.healthy);
     this.time('nothingStaleUnalerted', t);
     if (stale) found.push(`nothingStaleUnalerted: ${stale}`);
-    return found.length > 0 ? { step, action, message: found.join('\n  ') } : null;
+    return found.length > 0 ? { step, action: what, message: found.join('\n  ') } : null;
   }
 
   /** Every fault cleared, steps until nothing is open; then everything must be final and exact. */
