@@ -1,8 +1,7 @@
-import { formatUnits, parseUnits } from 'viem';
+import { formatUnits, type PublicClient, parseUnits } from 'viem';
+import type { HdWallet } from '../chain/keys.ts';
 import { reconcile } from '../chain/reconcile.ts';
 import type { Database } from '../db/client.ts';
-import type { HdWallet } from '../chain/keys.ts';
-import type { PublicClient } from 'viem';
 import type { SimChain } from './chain.ts';
 import type { ChainFaults } from './faults.ts';
 import { type Addr, tokenTransfer } from './world.ts';

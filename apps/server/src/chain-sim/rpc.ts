@@ -12,8 +12,8 @@ import { type Addr, type Block, dryRun, type MinedTx, rpcError, tokenOf, type Wo
 export interface RpcHooks {
   /** before every call: throw to fail it (the node is down) */
   beforeCall?(method: string): void;
-  /** before a raw transaction reaches the pool: an error to answer instead, 'swallow' to answer ok and forget it */
-  beforeSend?(): Error | 'swallow' | null;
+  /** before a raw transaction reaches the pool: an error to answer instead of taking it */
+  beforeSend?(): Error | null;
 }
 
 type Params = readonly unknown[];
@@ -97,9 +97,8 @@ export class SimRpc {
   }
 
   private async send(raw: Hex): Promise<Hex> {
-    const hooked = this.hooks.beforeSend?.() ?? null;
-    if (hooked instanceof Error) throw hooked;
-    if (hooked === 'swallow') return (await import('viem')).keccak256(raw);
+    const refused = this.hooks.beforeSend?.() ?? null;
+    if (refused) throw refused;
     return this.chain.submit(raw);
   }
 

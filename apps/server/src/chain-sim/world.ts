@@ -1,6 +1,15 @@
-import { decodeFunctionData, erc20Abi, type Hex, keccak256, pad, parseTransaction, recoverTransactionAddress, toHex } from 'viem';
+import {
+  decodeFunctionData,
+  encodeEventTopics,
+  erc20Abi,
+  type Hex,
+  keccak256,
+  pad,
+  parseTransaction,
+  recoverTransactionAddress,
+  toHex,
+} from 'viem';
 import { TRANSFER_EVENT } from '../chain/evm.ts';
-import { encodeEventTopics } from 'viem';
 
 /**
  * The chain double's data: the world state (ETH and ERC-20 balances, nonces) that each block
