@@ -80,7 +80,9 @@ export class ChainFaults implements RpcHooks {
         return `drop ${tx.hash.slice(0, 10)} (nonce ${tx.nonce})`;
       }
       case 'reorg': {
-        const depth = 1 + this.prng.int(MAX_REORG_DEPTH);
+        // never below the genesis block
+        const depth = Math.min(1 + this.prng.int(MAX_REORG_DEPTH), c.head.number);
+        if (depth === 0) return 'reorg: nothing above genesis';
         const lost = c.reorg(depth, (tx) => !this.canLose(tx) || this.prng.chance(70));
         for (let i = 0; i < depth; i++) c.mine();
         return `reorg ${depth} blocks, ${lost.length} transactions lost`;
