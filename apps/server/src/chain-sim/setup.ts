@@ -1,4 +1,4 @@
-import { keccak256, type LocalAccount, parseEther, parseUnits, toHex } from 'viem';
+import { formatUnits, keccak256, type LocalAccount, parseEther, parseUnits, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { EvmChainAdapter } from '../chain/evm.ts';
 import { HdWallet } from '../chain/keys.ts';
@@ -99,12 +99,23 @@ export async function setupSimEnv(opts: {
   const client = rpc.client();
 
   const { nets, currencies } = await pointNetworks(database);
+  // the genesis float is the operator's funding, booked as on a real chain (docs/decisions/038)
+  for (const [net, amount, decimals] of [
+    [nets.ETH, HOT_FLOAT.ETH, 18],
+    [nets.USDT, HOT_FLOAT.USDT, 6],
+  ] as const) {
+    await database.sql.query(`select * from coffer_float_fund($1, $2, $3::numeric, 'simulated genesis funding', 'system:sim', null)`, [
+      net,
+      `0x${net.toString(16).padStart(64, '0')}`,
+      formatUnits(amount, decimals),
+    ]);
+  }
 
   const adapter = new EvmChainAdapter({ client, xpub: wallet.xpub });
   const watcher = new DepositWatcher(database, adapter, SIM_CHAIN_ID, { log });
   const payouts = payoutWorkers(
     { database, adapter, wallet, chainId: SIM_CHAIN_ID, log },
-    { reconcileEveryMs: 0, reconcileTolerance: '0', sender: { bumpAfterMs: 0 }, sweeper: { bumpAfterMs: 0 } },
+    { reconcileEveryMs: 0, sender: { bumpAfterMs: 0 }, sweeper: { bumpAfterMs: 0 } },
   );
   const workers = plant(opts.planted, [{ name: 'watcher', tick: () => watcher.tick() }, ...payouts], database, SIM_CHAIN_ID);
 

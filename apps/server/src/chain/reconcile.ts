@@ -119,7 +119,9 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileData> 
   const [cursor] = await database.sql.query<{ b: string }>('select block_number::text as b from chain_cursors where chain_id = $1', [
     chainId,
   ]);
-  const block = cursor && BigInt(cursor.b) >= 0n && BigInt(cursor.b) < head ? BigInt(cursor.b) : head;
+  // a watcher that started on a new chain and has not scanned yet (cursor -1) has seen nothing past genesis
+  const scanned = cursor ? (BigInt(cursor.b) < 0n ? 0n : BigInt(cursor.b)) : head;
+  const block = scanned < head ? scanned : head;
   const [networks, addressRows] = await Promise.all([
     database.sql.query<NetworkRow>(NETWORKS_SQL, [chainId, block.toString()]),
     database.sql.query<{ address: string }>('select address from deposit_addresses where chain_id = $1 order by id', [chainId]),
