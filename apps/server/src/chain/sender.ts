@@ -1,25 +1,25 @@
 import { encodeFunctionData, erc20Abi, getAddress, type Hex, type LocalAccount, type PublicClient } from 'viem';
 import type { Database } from '../db/client.ts';
+import { type FeePolicy, loadFeePolicies, noteWait, underCap } from './fee-policy.ts';
 import { syncNonce, takeNonce } from './nonces.ts';
+import { replaceAttempt, replacementPrice } from './replace.ts';
+import { sqlExpr, transition } from './transition.ts';
 import {
   broadcast,
-  bumpedGasPrice,
   CHAIN_TX_COLUMNS,
   type ChainLog,
   type ChainTx,
   type ChainTxRow,
-  cappedGasPrice,
   errorText,
   hotCommitments,
   inTransaction,
   isRevert,
   markAttempts,
+  mayBroadcast,
   minedAttempt,
   noteBroadcast,
-  type Query,
   receiptsOf,
   recordChainTx,
-  signReplacement,
   silentChainLog,
   toBaseUnits,
   toChainTx,
@@ -37,7 +37,10 @@ export interface WithdrawalSenderOptions {
   bumpAfterMs?: number;
   /** ...or after this many new blocks since it was signed; unset: time only */
   bumpAfterBlocks?: number;
-  /** the highest gas price (wei) ever signed: above it new payouts wait and bumps stop at it */
+  /**
+   * Lowers every network's gas_price_cap_wei (wei) further (tests); the caps and the bump
+   * limit themselves are read from the networks rows on every tick (fee-policy.ts)
+   */
   maxFeeWei?: bigint;
   /** queued withdrawals signed per tick at most; default 50 */
   batchSize?: number;
@@ -71,6 +74,8 @@ export interface SenderTickResult {
 interface FlightRow extends ChainTxRow {
   w_id: number | string;
   w_user: number | string;
+  w_network: number;
+  w_wait: string | null;
   w_status: 'broadcast' | 'confirming';
   w_nonce: string | null;
   w_tx_hash: string | null;
@@ -81,6 +86,8 @@ interface FlightRow extends ChainTxRow {
 interface Flight {
   id: number;
   userId: number;
+  networkId: number;
+  waitReason: string | null;
   status: 'broadcast' | 'confirming';
   nonce: number;
   txHash: string | null;
@@ -122,6 +129,8 @@ export class WithdrawalSender {
   private readonly maxFeeWei: bigint | undefined;
   private readonly batchSize: number;
   private readonly afterCommit: WithdrawalSenderOptions['afterCommit'];
+  /** this tick's fee policy per network id (read at the start of every tick) */
+  private policies = new Map<number, FeePolicy>();
 
   constructor(opts: WithdrawalSenderOptions) {
     this.database = opts.database;
@@ -144,6 +153,7 @@ export class WithdrawalSender {
    */
   async tick(): Promise<SenderTickResult> {
     const result: SenderTickResult = { signed: 0, waiting: 0, resent: 0, bumped: 0, confirming: 0, completed: 0, failed: 0, reorged: 0 };
+    this.policies = await loadFeePolicies(this.database, this.chainId, this.maxFeeWei);
     await this.follow(result);
     await this.sendQueued(result);
     return result;
@@ -153,7 +163,7 @@ export class WithdrawalSender {
 
   private async inFlight(): Promise<Flight[]> {
     const rows = await this.database.sql.query<FlightRow>(
-      `select ${CHAIN_TX_COLUMNS}, w.id as w_id, w.user_id as w_user, w.status as w_status, w.nonce::text as w_nonce,
+      `select ${CHAIN_TX_COLUMNS}, w.id as w_id, w.user_id as w_user, w.network_id as w_network, w.wait_reason as w_wait, w.status as w_status, w.nonce::text as w_nonce,
               w.tx_hash as w_tx_hash, w.block_number::text as w_block, n.confirmations
        from withdrawals w join networks n on n.id = w.network_id join chain_txs t on t.withdrawal_id = w.id
        where n.chain_id = $1 and w.status in ('broadcast', 'confirming')
@@ -168,6 +178,8 @@ export class WithdrawalSender {
         f = {
           id,
           userId: Number(r.w_user),
+          networkId: r.w_network,
+          waitReason: r.w_wait,
           status: r.w_status,
           nonce: Number(r.w_nonce),
           txHash: r.w_tx_hash,
@@ -224,13 +236,15 @@ export class WithdrawalSender {
             outcome,
             block,
           );
-          await q(`update withdrawals set status = 'confirming', tx_hash = $2, block_number = $3, updated_at = now() where id = $1`, [
-            f.id,
-            mined.attempt.hash,
-            Number(block),
-          ]);
-          if (w.status !== 'confirming') {
-            await this.event(q, f.userId, f.id, 'confirming');
+          const set = { tx_hash: mined.attempt.hash, block_number: Number(block), wait_reason: null, wait_since: null };
+          if (w.status === 'confirming') {
+            // mined again in another block (a reorg): the same status, a new place
+            await q('update withdrawals set tx_hash = $2, block_number = $3, updated_at = now() where id = $1', [
+              f.id,
+              set.tx_hash,
+              set.block_number,
+            ]);
+          } else if (await transition(q, { machine: 'withdrawal', id: f.id, from: 'broadcast', to: 'confirming', set })) {
             became = 'confirming';
           }
         }
@@ -262,9 +276,7 @@ export class WithdrawalSender {
         f.attempts.map((a) => a.id),
         null,
       );
-      await q(`update withdrawals set status = 'broadcast', block_number = null, updated_at = now() where id = $1`, [f.id]);
-      await this.event(q, f.userId, f.id, 'broadcast');
-      return true;
+      return transition(q, { machine: 'withdrawal', id: f.id, from: 'confirming', to: 'broadcast', set: { block_number: null } });
     });
     if (changed) {
       this.log.warn({ withdrawal: f.id }, 'withdrawal transaction no longer mined (reorg): back to broadcast, re-sending');
@@ -285,6 +297,7 @@ export class WithdrawalSender {
       consumed.set(conf, await this.client.getTransactionCount({ address: this.hot.address, blockNumber: depthBlock }));
     }
     let nodePrice: bigint | undefined;
+    const exhausted: number[] = [];
     for (const f of flights) {
       const deepCount = consumed.get(f.confirmations);
       if (deepCount !== undefined && deepCount > f.nonce) {
@@ -296,65 +309,60 @@ export class WithdrawalSender {
         latest.ageMs >= this.bumpAfterMs ||
         (this.bumpAfterBlocks !== undefined && latest.sentHead !== null && Number(head) - latest.sentHead >= this.bumpAfterBlocks);
       if (stale && f.status === 'broadcast') {
-        nodePrice ??= await this.client.getGasPrice();
-        if (await this.bump(f, latest, nodePrice, head)) {
-          result.bumped++;
-          continue;
+        const policy = this.policies.get(f.networkId);
+        // replacements so far: every attempt after the first signature of this nonce
+        if (f.attempts.length - 1 >= (policy?.maxBumps ?? 0)) {
+          if (f.waitReason !== 'fee_bumps_exhausted') exhausted.push(f.id);
+        } else {
+          nodePrice ??= await this.client.getGasPrice();
+          if (await this.bump(f, latest, nodePrice, head, policy)) {
+            result.bumped++;
+            continue;
+          }
         }
       }
+      if (!mayBroadcast(latest)) continue; // backing off after refusals, or given up (an operator's turn)
       const sent = await broadcast(this.client, latest.raw);
       await noteBroadcast(this.database, latest.id, sent);
       if (sent.outcome === 'sent') result.resent++;
       if (sent.outcome === 'error')
         this.log.warn({ withdrawal: f.id, txHash: latest.hash, error: sent.error }, 'withdrawal re-send refused');
     }
+    if (exhausted.length > 0) {
+      await noteWait(this.database, exhausted, 'fee_bumps_exhausted');
+      this.log.error({ withdrawals: exhausted }, 'withdrawal not mined after its last allowed fee bump: it waits for an operator');
+    }
   }
 
-  /** Signs and sends a replacement of `latest` (same nonce) at >= 110% of its gas price. */
-  private async bump(f: Flight, latest: ChainTx, nodePrice: bigint, head: bigint): Promise<boolean> {
-    let price = bumpedGasPrice(latest.gasPrice, nodePrice);
-    if (this.maxFeeWei !== undefined && price > this.maxFeeWei) {
-      if (this.maxFeeWei < bumpedGasPrice(latest.gasPrice, 0n)) {
-        this.log.warn(
-          { withdrawal: f.id, gasPrice: latest.gasPrice.toString(), cap: this.maxFeeWei.toString() },
-          'cannot replace: gas price cap reached',
-        );
-        return false;
-      }
-      price = this.maxFeeWei;
+  /** Signs and sends a replacement of `latest` (same nonce) at >= 110% of its gas price, at most the network's cap. */
+  private async bump(f: Flight, latest: ChainTx, nodePrice: bigint, head: bigint, policy: FeePolicy | undefined): Promise<boolean> {
+    if (!policy?.payable) return false;
+    const price = replacementPrice(latest.gasPrice, nodePrice, policy.capWei);
+    if (price === null) {
+      this.log.warn(
+        { withdrawal: f.id, gasPrice: latest.gasPrice.toString(), cap: policy.capWei?.toString() },
+        'cannot replace: gas price cap reached',
+      );
+      return false;
     }
-    const raw = await signReplacement(this.hot, latest, price, this.chainId);
-    const hash = await inTransaction(this.database, async (q) => {
-      const [w] = await q<{ status: string; tx_hash: string | null }>('select status, tx_hash from withdrawals where id = $1 for update', [
-        f.id,
-      ]);
-      if (w?.status !== 'broadcast' || w.tx_hash !== latest.hash) return null; // someone else moved it on
-      const h = await recordChainTx(q, {
-        chainId: this.chainId,
-        purpose: 'withdrawal',
-        withdrawalId: f.id,
-        from: this.hot.address,
-        nonce: f.nonce,
-        raw,
-        gasPrice: price,
-        sentHead: head,
-      });
-      await q('update withdrawals set tx_hash = $2, updated_at = now() where id = $1', [f.id, h]);
-      return h;
+    const replaced = await replaceAttempt({
+      database: this.database,
+      client: this.client,
+      account: this.hot,
+      chainId: this.chainId,
+      latest,
+      price,
+      owner: { table: 'withdrawals', id: f.id, status: 'broadcast', hashColumn: 'tx_hash' },
+      purpose: 'withdrawal',
+      sentHead: head,
     });
-    if (!hash) return false;
+    if (!replaced) return false; // someone else moved it on
     this.log.info(
-      { withdrawal: f.id, nonce: f.nonce, from: latest.gasPrice.toString(), to: price.toString(), txHash: hash },
+      { withdrawal: f.id, nonce: f.nonce, from: latest.gasPrice.toString(), to: price.toString(), txHash: replaced.hash },
       'withdrawal not mined in time: replaced at a higher gas price',
     );
-    const sent = await broadcast(this.client, raw);
-    const [row] = await this.database.sql.query<{ id: number }>('select id from chain_txs where chain_id = $1 and tx_hash = $2', [
-      this.chainId,
-      hash,
-    ]);
-    if (row) await noteBroadcast(this.database, Number(row.id), sent);
-    if (sent.outcome === 'error' || sent.outcome === 'underpriced') {
-      this.log.warn({ withdrawal: f.id, txHash: hash, error: sent.error }, 'replacement refused by the node');
+    if (replaced.outcome === 'error' || replaced.outcome === 'underpriced') {
+      this.log.warn({ withdrawal: f.id, txHash: replaced.hash, error: replaced.error }, 'replacement refused by the node');
     }
     return true;
   }
@@ -387,33 +395,56 @@ export class WithdrawalSender {
        order by w.id limit $2`,
       [this.chainId, this.batchSize],
     );
-    if (queued.length === 0) return;
+    // a real chain's network without a gas price cap pays nothing (startChain says so once)
+    const payable = queued.filter((w) => this.policies.get(w.network_id)?.payable);
+    result.waiting += queued.length - payable.length;
+    if (payable.length === 0) return;
     const hot = this.hot.address;
-    const contracts = [...new Set(queued.filter((w) => !w.native).map((w) => getAddress(w.contract as string)))];
-    const [gas, head, ethBalance, tokenBalances] = await Promise.all([
-      cappedGasPrice(this.client, this.maxFeeWei),
-      this.client.getBlockNumber(),
-      this.client.getBalance({ address: hot }),
-      Promise.all(contracts.map((address) => this.client.readContract({ address, abi: erc20Abi, functionName: 'balanceOf', args: [hot] }))),
-      syncNonce(this.database, this.client, this.chainId, hot),
-    ]);
-    if (gas.capped) {
-      result.waiting += queued.length;
-      this.log.warn({ gasPrice: gas.price.toString(), cap: this.maxFeeWei?.toString() }, 'gas price above the cap: withdrawals wait');
-      return;
+    const contracts = [...new Set(payable.filter((w) => !w.native).map((w) => getAddress(w.contract as string)))];
+    let chain: [bigint, bigint, bigint, bigint[], unknown];
+    try {
+      chain = await Promise.all([
+        this.client.getGasPrice(),
+        this.client.getBlockNumber(),
+        this.client.getBalance({ address: hot }),
+        Promise.all(
+          contracts.map((address) => this.client.readContract({ address, abi: erc20Abi, functionName: 'balanceOf', args: [hot] })),
+        ),
+        syncNonce(this.database, this.client, this.chainId, hot),
+      ]);
+    } catch (err) {
+      await noteWait(
+        this.database,
+        payable.map((w) => Number(w.id)),
+        'node_unavailable',
+      );
+      result.waiting += payable.length;
+      throw err;
     }
-    const gasPrice = gas.price;
+    const [gasPrice, head, ethBalance, tokenBalances] = chain;
+    const overCap = payable.filter((w) => !underCap(this.policies.get(w.network_id), gasPrice));
+    if (overCap.length > 0) {
+      result.waiting += overCap.length;
+      await noteWait(
+        this.database,
+        overCap.map((w) => Number(w.id)),
+        'fees_high',
+      );
+      this.log.warn({ gasPrice: gasPrice.toString(), withdrawals: overCap.length }, 'gas price above the cap: withdrawals wait');
+    }
+    const signable = payable.filter((w) => !overCap.includes(w));
+    if (signable.length === 0) return;
     const committed = await hotCommitments(this.database, this.chainId, hot);
     let ethLeft = ethBalance - committed.native;
     const tokenLeft = new Map<number, bigint>();
-    for (const w of queued) {
+    for (const w of signable) {
       if (w.native || tokenLeft.has(w.network_id)) continue;
       const balance = tokenBalances[contracts.indexOf(getAddress(w.contract as string))] ?? 0n;
       tokenLeft.set(w.network_id, balance - (committed.tokens.get(w.network_id) ?? 0n));
     }
 
     // what each would cost; the estimate also tells a transfer the token (or recipient) refuses
-    const plans = queued.map((w) => {
+    const plans = signable.map((w) => {
       let units: bigint;
       try {
         units = toBaseUnits(w.amount, w.token_decimals);
@@ -446,7 +477,8 @@ export class WithdrawalSender {
       ),
     );
 
-    let shortLogged = false;
+    const short: number[] = [];
+    const unavailable: number[] = [];
     for (const p of plans) {
       const id = Number(p.w.id);
       if ('error' in p) {
@@ -458,8 +490,7 @@ export class WithdrawalSender {
       const estimate = i >= 0 ? estimates[i] : undefined;
       if (!estimate) {
         result.waiting++;
-        if (!shortLogged) this.log.warn({ withdrawal: id }, 'hot wallet balance too low: withdrawals wait');
-        shortLogged = true;
+        short.push(id);
         continue;
       }
       if ('err' in estimate) {
@@ -473,6 +504,7 @@ export class WithdrawalSender {
           }
         } else {
           result.waiting++;
+          unavailable.push(id);
           this.log.warn({ withdrawal: id, error: errorText(estimate.err) }, 'gas estimate failed: withdrawal waits');
         }
         continue;
@@ -482,8 +514,7 @@ export class WithdrawalSender {
       const tokens = tokenLeft.get(p.w.network_id) ?? 0n;
       if (ethLeft < ethNeed || (!p.w.native && tokens < p.units)) {
         result.waiting++;
-        if (!shortLogged) this.log.warn({ withdrawal: id }, 'hot wallet balance too low: withdrawals wait');
-        shortLogged = true;
+        short.push(id);
         continue;
       }
       const signed = await inTransaction(this.database, async (q) => {
@@ -513,11 +544,8 @@ export class WithdrawalSender {
           gasPrice,
           sentHead: head,
         });
-        await q(
-          `update withdrawals set status = 'broadcast', nonce = $2, tx_hash = $3, broadcast_at = now(), updated_at = now() where id = $1`,
-          [id, nonce, hash],
-        );
-        await this.event(q, Number(p.w.user_id), id, 'broadcast');
+        const set = { nonce, tx_hash: hash, broadcast_at: sqlExpr('now()'), wait_reason: null, wait_since: null };
+        if (!(await transition(q, { machine: 'withdrawal', id, from: 'queued', to: 'broadcast', set }))) throw new Error('moved meanwhile');
         return { raw, hash, nonce };
       });
       if (!signed) continue; // taken by another sender, cancelled, or frozen meanwhile
@@ -541,6 +569,9 @@ export class WithdrawalSender {
       }
       this.log.info({ withdrawal: id, nonce: signed.nonce, txHash: signed.hash }, 'withdrawal broadcast');
     }
+    if (short.length > 0) this.log.warn({ withdrawals: short }, 'hot wallet balance too low: withdrawals wait');
+    await noteWait(this.database, short, 'hot_wallet_short');
+    await noteWait(this.database, unavailable, 'node_unavailable');
   }
 
   /** queued -> failed with the money back (a transfer the chain would refuse; nothing signed). */
@@ -551,9 +582,5 @@ export class WithdrawalSender {
       await q(`select coffer_withdraw_refund($1, 'failed', $2, '{queued}', null)`, [id, reason]);
       return true;
     });
-  }
-
-  private async event(q: Query, userId: number, withdrawalId: number, status: string): Promise<void> {
-    await q(`insert into user_events (user_id, type, ref_id, status) values ($1, 'withdraw', $2, $3)`, [userId, withdrawalId, status]);
   }
 }
