@@ -65,3 +65,13 @@ ALTER TABLE sweeps ADD COLUMN topup_rounds integer NOT NULL DEFAULT 0;
 ALTER TABLE chain_txs ADD COLUMN broadcast_errors integer NOT NULL DEFAULT 0;
 --> statement-breakpoint
 ALTER TABLE chain_txs ADD COLUMN next_broadcast_at timestamptz;
+--> statement-breakpoint
+-- The chain loop's health as the leader last saw it (written on each change of state only):
+-- the metrics (coffer_chain_rpc_healthy) and the console dashboard read it from any process.
+CREATE TABLE chain_rpc_health (
+  chain_id integer PRIMARY KEY,
+  healthy boolean NOT NULL,
+  last_error text,
+  since timestamptz NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);

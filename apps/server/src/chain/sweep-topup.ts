@@ -51,6 +51,11 @@ export async function requestGas(ctx: SweepContext, s: Sweep): Promise<'ready' |
     return 'ready';
   }
 
+  return sendTopup(ctx, s, need, gasPrice, set);
+}
+
+/** Signs the top-up (hot wallet nonce), stores it with the move to waiting_for_gas, broadcasts it. */
+async function sendTopup(ctx: SweepContext, s: Sweep, need: bigint, gasPrice: bigint, set: Record<string, string>): Promise<null> {
   const hot = ctx.hot.address;
   const [hotBalance, committed, head] = await Promise.all([
     ctx.client.getBalance({ address: hot }),
