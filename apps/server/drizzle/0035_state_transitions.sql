@@ -75,3 +75,8 @@ CREATE TABLE chain_rpc_health (
   since timestamptz NOT NULL,
   updated_at timestamptz NOT NULL DEFAULT now()
 );
+--> statement-breakpoint
+-- An operator's replacement of a stuck payout's nonce by a zero-value transfer to the hot
+-- wallet itself: an attempt of the withdrawal that pays nothing. Mined and final, it refunds
+-- the withdrawal (never before: the original could still be mined).
+ALTER TABLE chain_txs ADD COLUMN cancel boolean NOT NULL DEFAULT false;

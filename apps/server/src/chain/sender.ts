@@ -215,6 +215,10 @@ export class WithdrawalSender {
         unmined.push(f);
         continue;
       }
+      if (mined.attempt.cancel) {
+        if (await this.refundCancelled(f, mined, head)) result.failed++;
+        continue;
+      }
       const block = mined.receipt.blockNumber;
       const success = mined.receipt.status === 'success';
       const final = head - block + 1n >= BigInt(f.confirmations);
@@ -308,7 +312,7 @@ export class WithdrawalSender {
       const stale =
         latest.ageMs >= this.bumpAfterMs ||
         (this.bumpAfterBlocks !== undefined && latest.sentHead !== null && Number(head) - latest.sentHead >= this.bumpAfterBlocks);
-      if (stale && f.status === 'broadcast') {
+      if (stale && f.status === 'broadcast' && !latest.cancel) {
         const policy = this.policies.get(f.networkId);
         // replacements so far: every attempt after the first signature of this nonce
         if (f.attempts.length - 1 >= (policy?.maxBumps ?? 0)) {
@@ -365,6 +369,26 @@ export class WithdrawalSender {
       this.log.warn({ withdrawal: f.id, txHash: replaced.hash, error: replaced.error }, 'replacement refused by the node');
     }
     return true;
+  }
+
+  /**
+   * An operator's zero-value replacement of the nonce was mined: nothing was paid. The money
+   * goes back only once it is `confirmations` deep (before, a reorg could still bring the
+   * original payment back).
+   */
+  private async refundCancelled(f: Flight, mined: { attempt: ChainTx; receipt: { blockNumber: bigint } }, head: bigint): Promise<boolean> {
+    if (head - mined.receipt.blockNumber + 1n < BigInt(f.confirmations)) return false;
+    const done = await inTransaction(this.database, async (q) => {
+      const [w] = await q<{ status: string }>('select status from withdrawals where id = $1 for update', [f.id]);
+      if (w?.status !== 'broadcast' && w?.status !== 'confirming') return false;
+      const ids = f.attempts.map((a) => a.id);
+      await markAttempts(q, ids, mined.attempt.id, 'mined', mined.receipt.blockNumber);
+      const reason = 'replaced by an operator with a zero-value transfer: nothing was paid';
+      await q(`select coffer_withdraw_refund($1, 'failed', $2, '{broadcast,confirming}', null)`, [f.id, reason]);
+      return true;
+    });
+    if (done) this.log.warn({ withdrawal: f.id, txHash: mined.attempt.hash }, 'withdrawal cancelled on chain by an operator: refunded');
+    return done;
   }
 
   /** The withdrawal's nonce was consumed deep on chain by a transaction that is none of its attempts: nothing was paid. */

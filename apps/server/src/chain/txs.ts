@@ -55,12 +55,14 @@ export interface ChainTx {
   broadcastErrors: number;
   /** false while it backs off after a refused broadcast (see retryBroadcastIn) */
   broadcastDue: boolean;
+  /** an operator's zero-value replacement of a stuck payout's nonce: mined, it pays nothing */
+  cancel: boolean;
 }
 
 export const CHAIN_TX_COLUMNS = `t.id, t.purpose, t.withdrawal_id, t.sweep_id, t.from_address, t.nonce::text as nonce, t.tx_hash,
   t.raw_tx, t.gas_price::text as gas_price, t.status, t.block_number::text as block_number, t.sent_head::text as sent_head,
   (extract(epoch from (now() - t.created_at)) * 1000)::float8 as age_ms, t.broadcast_errors,
-  (t.next_broadcast_at is null or t.next_broadcast_at <= now()) as broadcast_due`;
+  (t.next_broadcast_at is null or t.next_broadcast_at <= now()) as broadcast_due, t.cancel`;
 
 export interface ChainTxRow {
   id: number | string;
@@ -78,6 +80,7 @@ export interface ChainTxRow {
   age_ms: number | string;
   broadcast_errors: number;
   broadcast_due: boolean;
+  cancel: boolean;
 }
 
 export function toChainTx(r: ChainTxRow): ChainTx {
@@ -97,6 +100,7 @@ export function toChainTx(r: ChainTxRow): ChainTx {
     ageMs: Number(r.age_ms),
     broadcastErrors: Number(r.broadcast_errors ?? 0),
     broadcastDue: r.broadcast_due ?? true,
+    cancel: r.cancel ?? false,
   };
 }
 
@@ -123,14 +127,16 @@ export interface NewChainTx {
   raw: Hex;
   gasPrice: bigint;
   sentHead: bigint | number | null;
+  /** an operator's zero-value replacement (docs/decisions/037) */
+  cancel?: boolean;
 }
 
 /** Inserts an attempt (inside the caller's transaction); returns its hash. */
 export async function recordChainTx(q: Query, t: NewChainTx): Promise<Hex> {
   const hash = keccak256(t.raw);
   await q(
-    `insert into chain_txs (chain_id, purpose, withdrawal_id, sweep_id, from_address, nonce, tx_hash, raw_tx, gas_price, sent_head)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10)`,
+    `insert into chain_txs (chain_id, purpose, withdrawal_id, sweep_id, from_address, nonce, tx_hash, raw_tx, gas_price, sent_head, cancel)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10, $11)`,
     [
       t.chainId,
       t.purpose,
@@ -142,6 +148,7 @@ export async function recordChainTx(q: Query, t: NewChainTx): Promise<Hex> {
       t.raw,
       t.gasPrice.toString(),
       t.sentHead === null ? null : Number(t.sentHead),
+      t.cancel ?? false,
     ],
   );
   return hash;
