@@ -1,27 +1,22 @@
-import { encodeFunctionData, erc20Abi, getAddress, type Hex, type LocalAccount, type PublicClient } from 'viem';
+import type { Hex, LocalAccount, PublicClient } from 'viem';
 import type { Database } from '../db/client.ts';
-import { type FeePolicy, loadFeePolicies, noteWait, underCap } from './fee-policy.ts';
-import { syncNonce, takeNonce } from './nonces.ts';
+import { type FeePolicy, loadFeePolicies, noteWait } from './fee-policy.ts';
+import { sendQueued } from './sender-queued.ts';
 import { replaceAttempt, replacementPrice } from './replace.ts';
-import { sqlExpr, transition } from './transition.ts';
+import { transition } from './transition.ts';
 import {
   broadcast,
   CHAIN_TX_COLUMNS,
   type ChainLog,
   type ChainTx,
   type ChainTxRow,
-  errorText,
-  hotCommitments,
   inTransaction,
-  isRevert,
   markAttempts,
   mayBroadcast,
   minedAttempt,
   noteBroadcast,
   receiptsOf,
-  recordChainTx,
   silentChainLog,
-  toBaseUnits,
   toChainTx,
 } from './txs.ts';
 
@@ -96,20 +91,6 @@ interface Flight {
   attempts: ChainTx[];
 }
 
-interface QueuedRow {
-  id: number | string;
-  user_id: number | string;
-  network_id: number;
-  address: string;
-  amount: string;
-  native: boolean;
-  contract: string | null;
-  token_decimals: number;
-}
-
-/** Gas of a plain ETH transfer to an account without code. */
-const TRANSFER_GAS = 21_000n;
-
 /**
  * Pays out withdrawals from the hot wallet (DESIGN §7). One instance per chain; the chain
  * leader runs `tick()` in its loop, serially with the sweeper (they share the hot wallet's
@@ -155,7 +136,17 @@ export class WithdrawalSender {
     const result: SenderTickResult = { signed: 0, waiting: 0, resent: 0, bumped: 0, confirming: 0, completed: 0, failed: 0, reorged: 0 };
     this.policies = await loadFeePolicies(this.database, this.chainId, this.maxFeeWei);
     await this.follow(result);
-    await this.sendQueued(result);
+    await sendQueued({
+      database: this.database,
+      client: this.client,
+      hot: this.hot,
+      chainId: this.chainId,
+      log: this.log,
+      batchSize: this.batchSize,
+      policies: this.policies,
+      afterCommit: this.afterCommit,
+      result,
+    });
     return result;
   }
 
@@ -410,201 +401,4 @@ export class WithdrawalSender {
   }
 
   // ---- queued -------------------------------------------------------------------------------
-
-  private async sendQueued(result: SenderTickResult): Promise<void> {
-    const queued = await this.database.sql.query<QueuedRow>(
-      `select w.id, w.user_id, w.network_id, w.address, w.amount::text as amount, n.native, n.contract, n.token_decimals
-       from withdrawals w join networks n on n.id = w.network_id
-       where n.chain_id = $1 and w.status = 'queued' and (n.native or n.contract is not null) and not chain_payouts_frozen(n.id)
-       order by w.id limit $2`,
-      [this.chainId, this.batchSize],
-    );
-    // a real chain's network without a gas price cap pays nothing (startChain says so once)
-    const payable = queued.filter((w) => this.policies.get(w.network_id)?.payable);
-    result.waiting += queued.length - payable.length;
-    if (payable.length === 0) return;
-    const hot = this.hot.address;
-    const contracts = [...new Set(payable.filter((w) => !w.native).map((w) => getAddress(w.contract as string)))];
-    let chain: [bigint, bigint, bigint, bigint[], unknown];
-    try {
-      chain = await Promise.all([
-        this.client.getGasPrice(),
-        this.client.getBlockNumber(),
-        this.client.getBalance({ address: hot }),
-        Promise.all(
-          contracts.map((address) => this.client.readContract({ address, abi: erc20Abi, functionName: 'balanceOf', args: [hot] })),
-        ),
-        syncNonce(this.database, this.client, this.chainId, hot),
-      ]);
-    } catch (err) {
-      await noteWait(
-        this.database,
-        payable.map((w) => Number(w.id)),
-        'node_unavailable',
-      );
-      result.waiting += payable.length;
-      throw err;
-    }
-    const [gasPrice, head, ethBalance, tokenBalances] = chain;
-    const overCap = payable.filter((w) => !underCap(this.policies.get(w.network_id), gasPrice));
-    if (overCap.length > 0) {
-      result.waiting += overCap.length;
-      await noteWait(
-        this.database,
-        overCap.map((w) => Number(w.id)),
-        'fees_high',
-      );
-      this.log.warn({ gasPrice: gasPrice.toString(), withdrawals: overCap.length }, 'gas price above the cap: withdrawals wait');
-    }
-    const signable = payable.filter((w) => !overCap.includes(w));
-    if (signable.length === 0) return;
-    const committed = await hotCommitments(this.database, this.chainId, hot);
-    let ethLeft = ethBalance - committed.native;
-    const tokenLeft = new Map<number, bigint>();
-    for (const w of signable) {
-      if (w.native || tokenLeft.has(w.network_id)) continue;
-      const balance = tokenBalances[contracts.indexOf(getAddress(w.contract as string))] ?? 0n;
-      tokenLeft.set(w.network_id, balance - (committed.tokens.get(w.network_id) ?? 0n));
-    }
-
-    // what each would cost; the estimate also tells a transfer the token (or recipient) refuses
-    const plans = signable.map((w) => {
-      let units: bigint;
-      try {
-        units = toBaseUnits(w.amount, w.token_decimals);
-      } catch (err) {
-        return { w, units: 0n, error: errorText(err) };
-      }
-      const to = getAddress(w.address);
-      return w.native
-        ? { w, units, to, value: units, data: undefined }
-        : {
-            w,
-            units,
-            to: getAddress(w.contract as string),
-            value: 0n,
-            data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, units] }),
-          };
-    });
-    const affordable = plans.filter(
-      (p) =>
-        !('error' in p) && (p.w.native ? ethLeft >= p.units + TRANSFER_GAS * gasPrice : (tokenLeft.get(p.w.network_id) ?? 0n) >= p.units),
-    );
-    const estimates = await Promise.all(
-      affordable.map((p) =>
-        'to' in p
-          ? this.client.estimateGas({ account: hot, to: p.to, value: p.value, data: p.data }).then(
-              (gas) => ({ gas }),
-              (err: unknown) => ({ err }),
-            )
-          : Promise.resolve({ err: new Error('no plan') }),
-      ),
-    );
-
-    const short: number[] = [];
-    const unavailable: number[] = [];
-    for (const p of plans) {
-      const id = Number(p.w.id);
-      if ('error' in p) {
-        this.log.error({ withdrawal: id, error: p.error }, 'withdrawal amount cannot be paid in base units');
-        result.waiting++;
-        continue;
-      }
-      const i = affordable.indexOf(p);
-      const estimate = i >= 0 ? estimates[i] : undefined;
-      if (!estimate) {
-        result.waiting++;
-        short.push(id);
-        continue;
-      }
-      if ('err' in estimate) {
-        if (isRevert(estimate.err)) {
-          const reason = p.w.native
-            ? 'refused by the recipient (the transfer would revert)'
-            : 'refused by the token contract (the transfer would revert)';
-          if (await this.failQueued(id, reason)) {
-            result.failed++;
-            this.log.warn({ withdrawal: id, error: errorText(estimate.err) }, 'withdrawal refused before signing: refunded');
-          }
-        } else {
-          result.waiting++;
-          unavailable.push(id);
-          this.log.warn({ withdrawal: id, error: errorText(estimate.err) }, 'gas estimate failed: withdrawal waits');
-        }
-        continue;
-      }
-      const gasLimit = estimate.gas === TRANSFER_GAS ? TRANSFER_GAS : (estimate.gas * 12n) / 10n;
-      const ethNeed = p.value + gasLimit * gasPrice;
-      const tokens = tokenLeft.get(p.w.network_id) ?? 0n;
-      if (ethLeft < ethNeed || (!p.w.native && tokens < p.units)) {
-        result.waiting++;
-        short.push(id);
-        continue;
-      }
-      const signed = await inTransaction(this.database, async (q) => {
-        const [w] = await q<{ status: string; frozen: boolean }>(
-          'select status, chain_payouts_frozen(network_id) as frozen from withdrawals where id = $1 for update skip locked',
-          [id],
-        );
-        if (w?.status !== 'queued' || w.frozen) return null;
-        const nonce = await takeNonce(q, this.chainId, hot);
-        const raw = await this.hot.signTransaction({
-          type: 'legacy',
-          chainId: this.chainId,
-          nonce,
-          to: p.to,
-          value: p.value,
-          data: p.data,
-          gas: gasLimit,
-          gasPrice,
-        });
-        const hash = await recordChainTx(q, {
-          chainId: this.chainId,
-          purpose: 'withdrawal',
-          withdrawalId: id,
-          from: hot,
-          nonce,
-          raw,
-          gasPrice,
-          sentHead: head,
-        });
-        const set = { nonce, tx_hash: hash, broadcast_at: sqlExpr('now()'), wait_reason: null, wait_since: null };
-        if (!(await transition(q, { machine: 'withdrawal', id, from: 'queued', to: 'broadcast', set }))) throw new Error('moved meanwhile');
-        return { raw, hash, nonce };
-      });
-      if (!signed) continue; // taken by another sender, cancelled, or frozen meanwhile
-      ethLeft -= ethNeed;
-      if (!p.w.native) tokenLeft.set(p.w.network_id, tokens - p.units);
-      result.signed++;
-      await this.afterCommit?.({ withdrawalId: id, txHash: signed.hash });
-      const sent = await broadcast(this.client, signed.raw);
-      if (sent.outcome !== 'sent') {
-        const [row] = await this.database.sql.query<{ id: number }>('select id from chain_txs where chain_id = $1 and tx_hash = $2', [
-          this.chainId,
-          signed.hash,
-        ]);
-        if (row) await noteBroadcast(this.database, Number(row.id), sent);
-        if (sent.outcome === 'error') {
-          this.log.warn(
-            { withdrawal: id, txHash: signed.hash, error: sent.error },
-            'broadcast refused; the stored transaction is re-sent next tick',
-          );
-        }
-      }
-      this.log.info({ withdrawal: id, nonce: signed.nonce, txHash: signed.hash }, 'withdrawal broadcast');
-    }
-    if (short.length > 0) this.log.warn({ withdrawals: short }, 'hot wallet balance too low: withdrawals wait');
-    await noteWait(this.database, short, 'hot_wallet_short');
-    await noteWait(this.database, unavailable, 'node_unavailable');
-  }
-
-  /** queued -> failed with the money back (a transfer the chain would refuse; nothing signed). */
-  private failQueued(id: number, reason: string): Promise<boolean> {
-    return inTransaction(this.database, async (q) => {
-      const [w] = await q<{ status: string }>('select status from withdrawals where id = $1 for update skip locked', [id]);
-      if (w?.status !== 'queued') return false;
-      await q(`select coffer_withdraw_refund($1, 'failed', $2, '{queued}', null)`, [id, reason]);
-      return true;
-    });
-  }
 }
