@@ -1,15 +1,14 @@
 import type { Hex, LocalAccount, PublicClient } from 'viem';
 import type { Database } from '../db/client.ts';
 import { type FeePolicy, loadFeePolicies, noteWait } from './fee-policy.ts';
+import { type Flight, type FlightContext, failForeignNonce, loadFlights, refundCancelled, undoConfirming } from './sender-flight.ts';
 import { sendQueued } from './sender-queued.ts';
 import { replaceAttempt, replacementPrice } from './replace.ts';
 import { transition } from './transition.ts';
 import {
   broadcast,
-  CHAIN_TX_COLUMNS,
   type ChainLog,
   type ChainTx,
-  type ChainTxRow,
   inTransaction,
   markAttempts,
   mayBroadcast,
@@ -17,7 +16,6 @@ import {
   noteBroadcast,
   receiptsOf,
   silentChainLog,
-  toChainTx,
 } from './txs.ts';
 
 export interface WithdrawalSenderOptions {
@@ -64,31 +62,6 @@ export interface SenderTickResult {
   failed: number;
   /** confirming -> broadcast (the receipt disappeared) */
   reorged: number;
-}
-
-interface FlightRow extends ChainTxRow {
-  w_id: number | string;
-  w_user: number | string;
-  w_network: number;
-  w_wait: string | null;
-  w_status: 'broadcast' | 'confirming';
-  w_nonce: string | null;
-  w_tx_hash: string | null;
-  w_block: string | null;
-  confirmations: number;
-}
-
-interface Flight {
-  id: number;
-  userId: number;
-  networkId: number;
-  waitReason: string | null;
-  status: 'broadcast' | 'confirming';
-  nonce: number;
-  txHash: string | null;
-  block: number | null;
-  confirmations: number;
-  attempts: ChainTx[];
 }
 
 /**
@@ -152,41 +125,12 @@ export class WithdrawalSender {
 
   // ---- in flight ----------------------------------------------------------------------------
 
-  private async inFlight(): Promise<Flight[]> {
-    const rows = await this.database.sql.query<FlightRow>(
-      `select ${CHAIN_TX_COLUMNS}, w.id as w_id, w.user_id as w_user, w.network_id as w_network, w.wait_reason as w_wait, w.status as w_status, w.nonce::text as w_nonce,
-              w.tx_hash as w_tx_hash, w.block_number::text as w_block, n.confirmations
-       from withdrawals w join networks n on n.id = w.network_id join chain_txs t on t.withdrawal_id = w.id
-       where n.chain_id = $1 and w.status in ('broadcast', 'confirming')
-       order by w.id, t.id`,
-      [this.chainId],
-    );
-    const flights = new Map<number, Flight>();
-    for (const r of rows) {
-      const id = Number(r.w_id);
-      let f = flights.get(id);
-      if (!f) {
-        f = {
-          id,
-          userId: Number(r.w_user),
-          networkId: r.w_network,
-          waitReason: r.w_wait,
-          status: r.w_status,
-          nonce: Number(r.w_nonce),
-          txHash: r.w_tx_hash,
-          block: r.w_block === null ? null : Number(r.w_block),
-          confirmations: r.confirmations,
-          attempts: [],
-        };
-        flights.set(id, f);
-      }
-      f.attempts.push(toChainTx(r));
-    }
-    return [...flights.values()];
+  private flightContext(): FlightContext {
+    return { database: this.database, chainId: this.chainId, hot: this.hot, log: this.log };
   }
 
   private async follow(result: SenderTickResult): Promise<void> {
-    const flights = await this.inFlight();
+    const flights = await loadFlights(this.flightContext());
     if (flights.length === 0) return;
     // the head first: a transaction mined at or below it is seen by the receipts read after it
     // (the foreign-nonce check below relies on that)
@@ -201,84 +145,74 @@ export class WithdrawalSender {
       const mined = minedAttempt(f.attempts, receipts);
       if (!mined) {
         if (f.status === 'confirming') {
-          if (await this.undoConfirming(f)) result.reorged++;
+          if (await undoConfirming(this.flightContext(), f)) result.reorged++;
         }
         unmined.push(f);
         continue;
       }
       if (mined.attempt.cancel) {
-        if (await this.refundCancelled(f, mined, head)) result.failed++;
+        if (await refundCancelled(this.flightContext(), f, mined, head)) result.failed++;
         continue;
       }
-      const block = mined.receipt.blockNumber;
-      const success = mined.receipt.status === 'success';
-      const final = head - block + 1n >= BigInt(f.confirmations);
-      const outcome = success ? 'mined' : 'reverted';
-      const marked = f.attempts.every((a) =>
-        a.id === mined.attempt.id ? a.status === outcome && a.blockNumber === Number(block) : a.status === 'replaced',
-      );
-      const current = f.status === 'confirming' && f.block === Number(block) && f.txHash === mined.attempt.hash && marked;
-      if (current && !final) continue;
-      const done = await inTransaction(this.database, async (q) => {
-        const [w] = await q<{ status: string }>('select status from withdrawals where id = $1 for update', [f.id]);
-        if (!w || (w.status !== 'broadcast' && w.status !== 'confirming')) return null;
-        let became: 'confirming' | null = null;
-        if (!current) {
-          await markAttempts(
-            q,
-            f.attempts.map((a) => a.id),
-            mined.attempt.id,
-            outcome,
-            block,
-          );
-          const set = { tx_hash: mined.attempt.hash, block_number: Number(block), wait_reason: null, wait_since: null };
-          if (w.status === 'confirming') {
-            // mined again in another block (a reorg): the same status, a new place
-            await q('update withdrawals set tx_hash = $2, block_number = $3, updated_at = now() where id = $1', [
-              f.id,
-              set.tx_hash,
-              set.block_number,
-            ]);
-          } else if (await transition(q, { machine: 'withdrawal', id: f.id, from: 'broadcast', to: 'confirming', set })) {
-            became = 'confirming';
-          }
-        }
-        if (!final) return became;
-        if (success) {
-          await q('select coffer_withdraw_settle($1, $2, $3)', [f.id, mined.attempt.hash, Number(block)]);
-          return 'completed' as const;
-        }
-        await q(`select coffer_withdraw_refund($1, 'failed', 'reverted on chain', '{broadcast,confirming}', null)`, [f.id]);
-        return 'failed' as const;
-      });
-      if (done === 'confirming') result.confirming++;
-      if (done === 'completed' || done === 'failed') {
-        if (f.status === 'broadcast') result.confirming++;
-        result[done]++;
-        this.log.info({ withdrawal: f.id, txHash: mined.attempt.hash, block: Number(block) }, `withdrawal ${done}`);
-      }
+      await this.followMined(f, mined, head, result);
     }
     if (unmined.length > 0) await this.push(unmined, head, result);
   }
 
-  /** confirming -> broadcast: the receipt of the mined attempt is gone (reorg). */
-  private async undoConfirming(f: Flight): Promise<boolean> {
-    const changed = await inTransaction(this.database, async (q) => {
+  /** One attempt of the withdrawal has a receipt: broadcast -> confirming, and settle or refund once it is N deep. */
+  private async followMined(
+    f: Flight,
+    mined: { attempt: ChainTx; receipt: { blockNumber: bigint; status: 'success' | 'reverted' } },
+    head: bigint,
+    result: SenderTickResult,
+  ): Promise<void> {
+    const block = mined.receipt.blockNumber;
+    const success = mined.receipt.status === 'success';
+    const final = head - block + 1n >= BigInt(f.confirmations);
+    const outcome = success ? 'mined' : 'reverted';
+    const marked = f.attempts.every((a) =>
+      a.id === mined.attempt.id ? a.status === outcome && a.blockNumber === Number(block) : a.status === 'replaced',
+    );
+    const current = f.status === 'confirming' && f.block === Number(block) && f.txHash === mined.attempt.hash && marked;
+    if (current && !final) return;
+    const done = await inTransaction(this.database, async (q) => {
       const [w] = await q<{ status: string }>('select status from withdrawals where id = $1 for update', [f.id]);
-      if (w?.status !== 'confirming') return false;
-      await markAttempts(
-        q,
-        f.attempts.map((a) => a.id),
-        null,
-      );
-      return transition(q, { machine: 'withdrawal', id: f.id, from: 'confirming', to: 'broadcast', set: { block_number: null } });
+      if (!w || (w.status !== 'broadcast' && w.status !== 'confirming')) return null;
+      let became: 'confirming' | null = null;
+      if (!current) {
+        await markAttempts(
+          q,
+          f.attempts.map((a) => a.id),
+          mined.attempt.id,
+          outcome,
+          block,
+        );
+        const set = { tx_hash: mined.attempt.hash, block_number: Number(block), wait_reason: null, wait_since: null };
+        if (w.status === 'confirming') {
+          // mined again in another block (a reorg): the same status, a new place
+          await q('update withdrawals set tx_hash = $2, block_number = $3, updated_at = now() where id = $1', [
+            f.id,
+            set.tx_hash,
+            set.block_number,
+          ]);
+        } else if (await transition(q, { machine: 'withdrawal', id: f.id, from: 'broadcast', to: 'confirming', set })) {
+          became = 'confirming';
+        }
+      }
+      if (!final) return became;
+      if (success) {
+        await q('select coffer_withdraw_settle($1, $2, $3)', [f.id, mined.attempt.hash, Number(block)]);
+        return 'completed' as const;
+      }
+      await q(`select coffer_withdraw_refund($1, 'failed', 'reverted on chain', '{broadcast,confirming}', null)`, [f.id]);
+      return 'failed' as const;
     });
-    if (changed) {
-      this.log.warn({ withdrawal: f.id }, 'withdrawal transaction no longer mined (reorg): back to broadcast, re-sending');
-      for (const a of f.attempts) a.status = 'sent';
-      f.status = 'broadcast';
+    if (done === 'confirming') result.confirming++;
+    if (done === 'completed' || done === 'failed') {
+      if (f.status === 'broadcast') result.confirming++;
+      result[done]++;
+      this.log.info({ withdrawal: f.id, txHash: mined.attempt.hash, block: Number(block) }, `withdrawal ${done}`);
     }
-    return changed;
   }
 
   /** Attempts with no receipt: fail a nonce taken by someone else, replace stale ones, re-send the rest. */
@@ -296,7 +230,7 @@ export class WithdrawalSender {
     for (const f of flights) {
       const deepCount = consumed.get(f.confirmations);
       if (deepCount !== undefined && deepCount > f.nonce) {
-        if (await this.failForeignNonce(f)) result.failed++;
+        if (await failForeignNonce(this.flightContext(), f)) result.failed++;
         continue;
       }
       const latest = f.attempts[f.attempts.length - 1] as ChainTx;
@@ -360,44 +294,6 @@ export class WithdrawalSender {
       this.log.warn({ withdrawal: f.id, txHash: replaced.hash, error: replaced.error }, 'replacement refused by the node');
     }
     return true;
-  }
-
-  /**
-   * An operator's zero-value replacement of the nonce was mined: nothing was paid. The money
-   * goes back only once it is `confirmations` deep (before, a reorg could still bring the
-   * original payment back).
-   */
-  private async refundCancelled(f: Flight, mined: { attempt: ChainTx; receipt: { blockNumber: bigint } }, head: bigint): Promise<boolean> {
-    if (head - mined.receipt.blockNumber + 1n < BigInt(f.confirmations)) return false;
-    const done = await inTransaction(this.database, async (q) => {
-      const [w] = await q<{ status: string }>('select status from withdrawals where id = $1 for update', [f.id]);
-      if (w?.status !== 'broadcast' && w?.status !== 'confirming') return false;
-      const ids = f.attempts.map((a) => a.id);
-      await markAttempts(q, ids, mined.attempt.id, 'mined', mined.receipt.blockNumber);
-      const reason = 'replaced by an operator with a zero-value transfer: nothing was paid';
-      await q(`select coffer_withdraw_refund($1, 'failed', $2, '{broadcast,confirming}', null)`, [f.id, reason]);
-      return true;
-    });
-    if (done) this.log.warn({ withdrawal: f.id, txHash: mined.attempt.hash }, 'withdrawal cancelled on chain by an operator: refunded');
-    return done;
-  }
-
-  /** The withdrawal's nonce was consumed deep on chain by a transaction that is none of its attempts: nothing was paid. */
-  private async failForeignNonce(f: Flight): Promise<boolean> {
-    const done = await inTransaction(this.database, async (q) => {
-      const [w] = await q<{ status: string }>('select status from withdrawals where id = $1 for update', [f.id]);
-      if (w?.status !== 'broadcast') return false;
-      for (const a of f.attempts) await q(`update chain_txs set status = 'replaced' where id = $1`, [a.id]);
-      await q(`select coffer_withdraw_refund($1, 'failed', 'nonce used by another transaction', '{broadcast}', null)`, [f.id]);
-      return true;
-    });
-    if (done) {
-      this.log.error(
-        { withdrawal: f.id, nonce: f.nonce, from: this.hot.address },
-        'hot wallet nonce consumed by a transaction Coffer did not sign for this withdrawal: refunded; check who uses the hot wallet key',
-      );
-    }
-    return done;
   }
 
   // ---- queued -------------------------------------------------------------------------------
