@@ -6,6 +6,7 @@ import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
+import { createMetrics } from '../metrics/registry.ts';
 import { createTestDatabase } from '../test/harness.ts';
 import { startAnvil } from './anvil.ts';
 import { LOOP_BACKOFF_MAX_MS, LoopHealth } from './loop-health.ts';
@@ -73,6 +74,12 @@ describe('the chain loop while the RPC node is down (real anvil, stopped)', () =
       expect(errors.filter((e) => e.startsWith('warn chain loop unhealthy')).length).toBe(1);
       const [row] = await database.sql.query<{ healthy: boolean }>('select healthy from chain_rpc_health where chain_id = 31337');
       expect(row?.healthy).toBe(false);
+      const metrics = createMetrics({ config, database, chain });
+      try {
+        expect(await metrics.scrape()).toMatch(/coffer_chain_loop_healthy\{chain_id="31337"\} 0/);
+      } finally {
+        metrics.close();
+      }
     } finally {
       await chain.stop();
     }
