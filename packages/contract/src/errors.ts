@@ -58,6 +58,16 @@ export const ErrorCode = {
   PAYOUT_STILL_MINEABLE: 3023,
   /** The network's gas price cap leaves no room for a replacement at +10%: raise the cap first. */
   GAS_PRICE_CAP_REACHED: 3024,
+  /** A network setting out of range or inconsistent with the others (the detail names it). */
+  NETWORK_SETTING_INVALID: 3027,
+  /** A network on a non-local chain needs a gas price cap (docs/decisions/041). */
+  GAS_PRICE_CAP_REQUIRED: 3028,
+  /** The cold address is one Coffer holds the key of (the hot wallet or a deposit address). */
+  COLD_ADDRESS_NOT_COLD: 3029,
+  /** The token contract does not answer decimals() on its chain, or answers other decimals. */
+  TOKEN_CONTRACT_UNVERIFIED: 3030,
+  /** Four eyes: the operator who asked for this may not approve it; another operator must. */
+  SECOND_OPERATOR_REQUIRED: 3041,
   NOT_FOUND: 4004,
   FORBIDDEN: 4003,
   INTERNAL: 5000,
@@ -115,6 +125,11 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3018: '该地址已在地址簿中',
     3023: '该笔提现的交易仍可能被打包上链，暂不能退款',
     3024: '已达到该网络的 Gas 价格上限，无法以更高价格替换交易，请先调高上限',
+    3027: '网络设置无效',
+    3028: '非本地链的网络必须设置 Gas 价格上限',
+    3029: '冷钱包地址不能是热钱包或充值地址（服务器持有它们的私钥）',
+    3030: '代币合约校验失败：该地址在其链上未应答 decimals()，或精度与设置不符',
+    3041: '需要另一位运营人员审批，发起人不能审批自己的申请',
     4003: '没有权限',
     4004: '记录不存在',
     5000: '服务器内部错误',
@@ -160,6 +175,11 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3018: 'This address is already in your address book',
     3023: 'A transaction of this withdrawal can still be mined: it cannot be refunded yet',
     3024: "The network's gas price cap leaves no room for a higher-priced replacement: raise the cap first",
+    3027: 'Invalid network setting',
+    3028: 'A network on a non-local chain needs a gas price cap',
+    3029: 'The cold address must not be the hot wallet or a deposit address (the server holds their keys)',
+    3030: 'Token contract check failed: it does not answer decimals() on its chain, or its decimals differ from the setting',
+    3041: 'Another operator must approve this: the one who asked for it cannot',
     4003: 'Forbidden',
     4004: 'Not found',
     5000: 'Internal server error',

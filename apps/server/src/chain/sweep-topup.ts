@@ -72,7 +72,8 @@ async function sendTopup(ctx: SweepContext, s: Sweep, need: bigint, gasPrice: bi
     const [row] = await q<{ status: string }>('select status from sweeps where id = $1 for update skip locked', [s.id]);
     if (row?.status !== 'gas_required') return null;
     const nonce = await takeNonce(q, ctx.chainId, hot);
-    const raw = await ctx.hot.signTransaction({
+    // the hint lets a separate signer derive the deposit address itself (docs/decisions/039-separate-signer.md)
+    const raw = await ctx.wallet.hotAccount({ purpose: 'gas_topup', depositIndex: s.index }).signTransaction({
       type: 'legacy',
       chainId: ctx.chainId,
       nonce,
@@ -179,7 +180,7 @@ export async function followTopup(
       const replaced = await replaceAttempt({
         database: ctx.database,
         client: ctx.client,
-        account: ctx.hot,
+        account: ctx.wallet.hotAccount({ purpose: 'gas_topup', depositIndex: s.index }),
         chainId: ctx.chainId,
         latest,
         price,

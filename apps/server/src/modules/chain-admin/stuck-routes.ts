@@ -35,7 +35,7 @@ export async function stuckPayoutRoutes(fastify: FastifyInstance) {
   const deps = (): StuckPayoutDeps => {
     const live = chain.live;
     if (!live) throw new BizError(ErrorCode.NOT_ALLOWED_IN_STATE);
-    return { database, client: live.adapter.client, hot: chain.wallet.hotAccount(), chainId: live.chainId };
+    return { database, client: live.adapter.client, hot: chain.wallet.hotAccount({ purpose: 'cancel' }), chainId: live.chainId };
   };
   const status = async (id: number) => {
     const [w] = await database.sql.query<{ status: string; tx_hash: string | null }>(
