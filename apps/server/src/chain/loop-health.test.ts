@@ -1,14 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { generateMnemonic } from '@scure/bip39';
-import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { createMetrics } from '../metrics/registry.ts';
 import { createTestDatabase } from '../test/harness.ts';
-import { startAnvil } from './anvil.ts';
 import { LOOP_BACKOFF_MAX_MS, LoopHealth } from './loop-health.ts';
 import { startChain } from './runtime.ts';
 
@@ -34,7 +31,7 @@ describe('LoopHealth (pure, over a clock passed in)', () => {
   });
 });
 
-describe('the chain loop while the RPC node is down (real anvil, stopped)', () => {
+describe('the chain loop while the RPC node is down (the embedded anvil, stopped)', () => {
   let database: Database;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-loop-'));
   beforeAll(async () => {
@@ -46,7 +43,6 @@ describe('the chain loop while the RPC node is down (real anvil, stopped)', () =
   });
 
   it('backs off, logs the failure once (not once a tick), stores unhealthy for the metrics and dashboard', async () => {
-    const anvil = await startAnvil({});
     const errors: string[] = [];
     const log = {
       info() {},
@@ -56,13 +52,11 @@ describe('the chain loop while the RPC node is down (real anvil, stopped)', () =
     const config = loadConfig({
       DATA_DIR: dataDir,
       LOG_LEVEL: 'silent',
-      EVM_RPC_URL: anvil.url,
-      WALLET_MNEMONIC: generateMnemonic(wordlist, 256),
       CHAIN_POLL_INTERVAL_MS: '100',
     });
     const chain = await startChain({ config, database, log, workers: () => [] });
     try {
-      await anvil.stop();
+      await chain.live!.local!.stop(); // the embedded node goes down
       const deadline = Date.now() + 8_000;
       while (Date.now() < deadline && (chain.live?.health().failures ?? 0) < 4) await new Promise((r) => setTimeout(r, 100));
       const health = chain.live!.health();
