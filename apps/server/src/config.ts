@@ -270,8 +270,6 @@ const envSchema = z.object({
     .transform((v) => v === 'on'),
   /** How often the chain leader compares chain holdings with what the ledger owes. */
   RECONCILE_INTERVAL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
-  /** A shortfall beyond this (in the currency's unit) freezes the network's payouts. */
-  RECONCILE_TOLERANCE: z.string().trim().refine(isLedgerAmount, 'must be a decimal like "0" or "0.01"').default('0'),
   /** A withdrawal or sweep not mined after this is replaced with a 10% higher gas price. */
   WITHDRAW_BUMP_AFTER_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   /** How often the server settles closed activities and pays their prizes (decision 015). */

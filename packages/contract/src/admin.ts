@@ -117,10 +117,36 @@ export const swapVolume = z.object({
   sold7d: decimalString,
   bought7d: decimalString,
 });
+/** Custody per network at the latest reconciliation (docs/decisions/038). */
+export const dashboardCustody = z.object({
+  networkId: z.number().int(),
+  code: z.string(),
+  networkName: z.string(),
+  hot: decimalString,
+  cold: decimalString,
+  depositAddresses: decimalString,
+  /** The operator's float in the ledger (funding - gas + deposits below the minimum). */
+  float: decimalString,
+  /** Must be 0; anything else has frozen the network's payouts. */
+  drift: decimalString,
+  ok: z.boolean(),
+  block: z.string(),
+  takenAt: isoTime,
+});
+/** An open operator alert: the hot wallet is below its floor by `amount`. */
+export const dashboardHotAlert = z.object({
+  networkId: z.number().int(),
+  code: z.string(),
+  amount: decimalString,
+  detail: z.string(),
+  openedAt: isoTime,
+});
 export const dashboardData = z.object({
   users: z.object({ total: z.number().int(), new24h: z.number().int(), disabled: z.number().int() }),
   balances: z.array(dashboardBalance),
   swapVolume: z.array(swapVolume),
+  custody: z.array(dashboardCustody),
+  hotAlerts: z.array(dashboardHotAlert),
   withdrawalsInReview: z.number().int(),
   /** The chain leader's loop per chain (docs/decisions/037): unhealthy while its ticks fail (RPC node down) and it backs off. */
   chainLoops: z.array(z.object({ chainId: z.number().int(), healthy: z.boolean(), since: isoTime, lastError: z.string().nullable() })),

@@ -179,15 +179,26 @@ export const reconcileRow = z.object({
   networkId: z.number().int(),
   code: z.string(),
   networkName: z.string(),
-  /** Hot wallet + deposit addresses, in the currency's unit. */
+  /** The block every balance was read at. */
+  block: z.string(),
+  /** Hot wallet, cold address and deposit addresses at that block, in the currency's unit. */
+  hot: z.string(),
+  cold: z.string(),
+  depositAddresses: z.string(),
+  /** hot + cold + deposit addresses */
   onChain: z.string(),
-  /** Withdrawals mined but not yet settled in the ledger: gone from the chain, still in frozen. */
+  /** Withdrawals mined but not yet settled in the ledger (minus those settled but mined after the block). */
   inFlight: z.string(),
-  /** What users hold (available + frozen) in this currency, plus the fees Coffer collected. */
+  /** Gas mined but not yet booked (minus gas booked for transactions mined after the block); native network only. */
+  gasUnbooked: z.string(),
+  /** Deposits on chain not yet credited or booked (minus those booked but mined after the block). */
+  inbound: z.string(),
+  /** What users hold (available + frozen) in this currency, plus the fees Coffer collected, plus the operator's float. */
   owed: z.string(),
-  /** onChain + inFlight - owed: negative means Coffer holds less than it owes. */
+  /** The operator's float on this currency's networks (part of owed). */
+  float: z.string(),
+  /** onChain + inFlight + gasUnbooked - inbound - owed: must be exactly zero (docs/decisions/038). */
   drift: z.string(),
-  tolerance: z.string(),
   ok: z.boolean(),
 });
 export const reconcileData = z.object({ ok: z.boolean(), rows: z.array(reconcileRow) });
@@ -223,3 +234,20 @@ export const openWithdrawal = z.object({
   ageSeconds: z.number().int(),
 });
 export const openWithdrawalList = z.array(openWithdrawal);
+
+// ---- Operator funding of the hot wallet: POST /api/admin/chain/fund (docs/decisions/038) ----
+export const fundHotWalletBody = z.object({
+  networkId: z.number().int().positive(),
+  txHash: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+  reason: safeText({ min: 1, max: 500, multiline: false }),
+});
+export type FundHotWalletBody = z.infer<typeof fundHotWalletBody>;
+export const fundHotWalletData = z.object({
+  id: z.number().int(),
+  entryId: z.number().int(),
+  /** booked into the network's float, in the currency's unit */
+  amount: z.string(),
+  /** true: this transaction was booked before (nothing booked now) */
+  replayed: z.boolean(),
+});
+export type FundHotWalletData = z.infer<typeof fundHotWalletData>;

@@ -58,6 +58,8 @@ export const ErrorCode = {
   PAYOUT_STILL_MINEABLE: 3023,
   /** The network's gas price cap leaves no room for a replacement at +10%: raise the cap first. */
   GAS_PRICE_CAP_REACHED: 3024,
+  /** An operator funding refused: the transaction paid nothing to the hot wallet on that network, or it is Coffer's own. */
+  FUNDING_REFUSED: 3031,
   /** A network setting out of range or inconsistent with the others (the detail names it). */
   NETWORK_SETTING_INVALID: 3027,
   /** A network on a non-local chain needs a gas price cap (docs/decisions/041). */
@@ -125,6 +127,7 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3018: '该地址已在地址簿中',
     3023: '该笔提现的交易仍可能被打包上链，暂不能退款',
     3024: '已达到该网络的 Gas 价格上限，无法以更高价格替换交易，请先调高上限',
+    3031: '该交易未向此网络的热钱包转入资产（或是系统自身的交易），无法记为备用金',
     3027: '网络设置无效',
     3028: '非本地链的网络必须设置 Gas 价格上限',
     3029: '冷钱包地址不能是热钱包或充值地址（服务器持有它们的私钥）',
@@ -175,6 +178,7 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3018: 'This address is already in your address book',
     3023: 'A transaction of this withdrawal can still be mined: it cannot be refunded yet',
     3024: "The network's gas price cap leaves no room for a higher-priced replacement: raise the cap first",
+    3031: 'This transaction paid nothing to the hot wallet on this network (or it is Coffer’s own): it cannot be booked as float',
     3027: 'Invalid network setting',
     3028: 'A network on a non-local chain needs a gas price cap',
     3029: 'The cold address must not be the hot wallet or a deposit address (the server holds their keys)',

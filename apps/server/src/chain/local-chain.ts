@@ -47,6 +47,11 @@ export interface LocalChain {
   setBlocked(token: LocalTokenSymbol, address: EvmAddress, blocked: boolean): Promise<TransactionReceipt>;
   /** anvil_mine: `blocks` new blocks now (default 1) */
   mine(blocks?: number): Promise<void>;
+  /**
+   * The transactions that funded the hot wallet (ETH sent, tokens minted), booked as the
+   * operator's float at start (chain/funding.ts bookGenesisFunding; docs/decisions/038).
+   */
+  hotFunding: Hash[];
 }
 
 interface LocalChainFile {
@@ -54,6 +59,8 @@ interface LocalChainFile {
   tokens: { USDT: EvmAddress; USDC: EvmAddress };
   /** hot wallet addresses already funded on this chain state */
   funded: EvmAddress[];
+  /** the funding transactions per hot wallet address (lower case) */
+  fundings?: Record<string, Hash[]>;
 }
 
 function readChainFile(path: string): LocalChainFile | null {
@@ -64,7 +71,12 @@ function readChainFile(path: string): LocalChainFile | null {
     if (typeof data.chainId !== 'number' || !USDT || !USDC || !isValidEvmAddress(USDT) || !isValidEvmAddress(USDC)) {
       return null;
     }
-    return { chainId: data.chainId, tokens: { USDT, USDC }, funded: Array.isArray(data.funded) ? data.funded : [] };
+    return {
+      chainId: data.chainId,
+      tokens: { USDT, USDC },
+      funded: Array.isArray(data.funded) ? data.funded : [],
+      fundings: typeof data.fundings === 'object' && data.fundings !== null ? data.fundings : {},
+    };
   } catch {
     return null;
   }
@@ -120,7 +132,7 @@ async function setUp(anvil: AnvilInstance, opts: LocalChainOptions): Promise<Loc
   };
 
   // the faucet never runs dry
-  if ((await client.getBalance({ address: account.address })) < parseEther('1000')) {
+  if ((await client.getBalance({ address: account.address })) < parseEther('2000')) {
     await rpc('anvil_setBalance', [account.address, `0x${parseEther('10000').toString(16)}`]);
   }
 
@@ -145,8 +157,8 @@ async function setUp(anvil: AnvilInstance, opts: LocalChainOptions): Promise<Loc
   const tokens = state.tokens;
 
   if (!state.funded.some((a) => a.toLowerCase() === opts.hot.toLowerCase())) {
-    await rpc('anvil_setBalance', [opts.hot, `0x${HOT_FUNDING.ETH.toString(16)}`]);
-    const hashes: Hash[] = [];
+    // a real transfer, not anvil_setBalance: the float is booked from a transaction hash
+    const hashes: Hash[] = [await wallet.sendTransaction({ to: opts.hot, value: HOT_FUNDING.ETH })];
     for (const symbol of ['USDT', 'USDC'] as const) {
       hashes.push(
         await wallet.writeContract({
@@ -159,7 +171,9 @@ async function setUp(anvil: AnvilInstance, opts: LocalChainOptions): Promise<Loc
     }
     await settle(hashes);
     state.funded.push(opts.hot);
+    state.fundings = { ...state.fundings, [opts.hot.toLowerCase()]: hashes };
   }
+  const hotFunding = state.fundings?.[opts.hot.toLowerCase()] ?? [];
   if (filePath) writeChainFile(filePath, state);
 
   // one transaction at a time from the faucet account: each takes the next pending nonce
@@ -198,6 +212,7 @@ async function setUp(anvil: AnvilInstance, opts: LocalChainOptions): Promise<Loc
     client,
     setBlocked,
     mine,
+    hotFunding: [...hotFunding],
   };
 }
 

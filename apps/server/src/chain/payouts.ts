@@ -1,6 +1,8 @@
 import type { PublicClient } from 'viem';
 import type { Database } from '../db/client.ts';
 import type { HdWallet } from './keys.ts';
+import { ColdWorker, type ColdWorkerOptions } from './cold.ts';
+import { gasBook } from './gas-book.ts';
 import { reconcile } from './reconcile.ts';
 import { WithdrawalSender, type WithdrawalSenderOptions } from './sender.ts';
 import { Sweeper, type SweeperOptions } from './sweeper.ts';
@@ -25,7 +27,7 @@ export interface PayoutOptions {
    * payouts before the sender runs in the same tick.
    */
   reconcileEveryMs?: number;
-  reconcileTolerance?: string;
+  cold?: Pick<ColdWorkerOptions, 'bumpAfterMs'>;
 }
 
 export interface PayoutWorker {
@@ -35,7 +37,8 @@ export interface PayoutWorker {
 
 /**
  * The payout workers of one chain, in the order the leader must run them, serially, in one
- * loop (they share the hot wallet's nonces): [reconcile,] sender, sweeper.
+ * loop (they share the hot wallet's nonces): gas-book, [reconcile,] sender, sweeper, cold.
+ * gas-book runs before reconcile so that what is final is booked (docs/decisions/038).
  * Wiring: `startChain({ ..., workers: (ctx) => payoutWorkers(ctx) })`.
  */
 export function payoutWorkers(ctx: PayoutContext, opts: PayoutOptions = {}): PayoutWorker[] {
@@ -43,7 +46,8 @@ export function payoutWorkers(ctx: PayoutContext, opts: PayoutOptions = {}): Pay
   const client = ctx.adapter.client;
   const sender = new WithdrawalSender({ database, client, hot: wallet.hotAccount(), chainId, log, ...opts.sender });
   const sweeper = new Sweeper({ database, client, wallet, chainId, log, ...opts.sweeper });
-  const workers: PayoutWorker[] = [];
+  const cold = new ColdWorker({ database, client, hot: wallet.hotAccount({ purpose: 'cold' }), chainId, log, ...opts.cold });
+  const workers: PayoutWorker[] = [{ name: 'gas-book', tick: () => gasBook({ database, client, chainId, log }) }];
   if (opts.reconcileEveryMs !== undefined) {
     const every = opts.reconcileEveryMs;
     let last = Number.NEGATIVE_INFINITY;
@@ -52,10 +56,14 @@ export function payoutWorkers(ctx: PayoutContext, opts: PayoutOptions = {}): Pay
       async tick() {
         if (Date.now() - last < every) return null;
         last = Date.now();
-        return reconcile({ database, client, wallet, chainId, tolerance: opts.reconcileTolerance, log });
+        return reconcile({ database, client, wallet, chainId, log });
       },
     });
   }
-  workers.push({ name: 'sender', tick: () => sender.tick() }, { name: 'sweeper', tick: () => sweeper.tick() });
+  workers.push(
+    { name: 'sender', tick: () => sender.tick() },
+    { name: 'sweeper', tick: () => sweeper.tick() },
+    { name: 'cold', tick: () => cold.tick() },
+  );
   return workers;
 }

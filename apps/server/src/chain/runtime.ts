@@ -9,6 +9,7 @@ import type { HdWallet } from './keys.ts';
 import { type Leadership, takeLeadership } from './leader.ts';
 import { isUnspendableEvmAddress } from './unspendable.ts';
 import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from './local-chain.ts';
+import { bookGenesisFunding } from './funding.ts';
 import { syncLocalTokenContracts } from './local-contracts.ts';
 import { type Clock, type HealthChange, LoopHealth, recordRpcHealth } from './loop-health.ts';
 import { payoutWorkers } from './payouts.ts';
@@ -127,6 +128,8 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
     });
     await syncLocalTokenContracts(database, local.client, LOCAL_CHAIN_ID, local.tokens);
     await keys.refreshPolicy?.();
+    // the local chain's funding of the hot wallet is the operator's float (docs/decisions/038)
+    await bookGenesisFunding(database, local.client, LOCAL_CHAIN_ID, hot, local.hotFunding);
   }
   const url = local?.url ?? (config.EVM_RPC_URL as string);
   const client = local?.client ?? createEvmClient(url);
@@ -147,7 +150,6 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
     ...(opts.workers?.(ctx) ??
       payoutWorkers(ctx, {
         reconcileEveryMs: config.RECONCILE_INTERVAL_SECONDS * 1000,
-        reconcileTolerance: config.RECONCILE_TOLERANCE,
         sender: { bumpAfterMs: config.WITHDRAW_BUMP_AFTER_SECONDS * 1000 },
         sweeper: { bumpAfterMs: config.WITHDRAW_BUMP_AFTER_SECONDS * 1000 },
       })),

@@ -2,36 +2,33 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEvmClient } from '../chain/evm.ts';
-import { HdWallet, loadMnemonic } from '../chain/keys.ts';
 import { LOCAL_CHAIN_FILE, type LocalChain, startLocalChain } from '../chain/local-chain.ts';
 import { reconcile } from '../chain/reconcile.ts';
-import { readSecretFile } from '../signer/channel.ts';
-import { SignerClient, SignerKeyring } from '../signer/client.ts';
 import { loadConfig } from '../config.ts';
+import { cliKeyring } from './keys.ts';
 import { withConfiguredDatabase } from './shared.ts';
 
 /**
- * `npm run chain:reconcile [-- --tolerance 0.01] [--dry-run] [--json]`: compares what the hot
- * wallet and the deposit addresses hold on chain with what the ledger owes, per network, and
- * opens a 'reconcile_drift' incident (payouts frozen) where Coffer holds less than it owes.
+ * `npm run chain:reconcile [-- --dry-run] [--json]`: compares what the hot wallet, the cold
+ * address and the deposit addresses hold on chain (with what is in transit) with the ledger's
+ * custody total, per network, for equality to the last unit (docs/decisions/038), and opens a
+ * 'reconcile_drift' incident (payouts frozen) on any difference. There is no tolerance.
  * Exit 0: all ok; 1: drift (or an error); 2: bad arguments.
  *
  * The chain is EVM_RPC_URL. Without it (embedded mode) the local chain is started from
  * DATA_DIR's saved state; that is only possible while the server is stopped, which opening the
  * embedded database already requires.
  */
-const USAGE = 'usage: npm run chain:reconcile [-- --tolerance <decimal>] [--dry-run] [--json]';
-let values: { tolerance?: string; 'dry-run': boolean; json: boolean };
+const USAGE = 'usage: npm run chain:reconcile [-- --dry-run] [--json]';
+let values: { 'dry-run': boolean; json: boolean };
 try {
   ({ values } = parseArgs({
     options: {
-      tolerance: { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
     },
     strict: true,
   }) as { values: typeof values });
-  if (values.tolerance !== undefined && !/^\d+(\.\d+)?$/.test(values.tolerance)) throw new Error('--tolerance must be a decimal >= 0');
 } catch (e) {
   console.error(`${(e as Error).message}\n${USAGE}`);
   process.exit(2);
@@ -39,17 +36,8 @@ try {
 
 await withConfiguredDatabase(async (database) => {
   const config = loadConfig();
-  // Addresses only: from the signer's xpub with a chain node (docs/decisions/039-separate-signer.md), else DATA_DIR's mnemonic.
-  const wallet: HdWallet = config.SIGNER_URL
-    ? await SignerKeyring.connect(new SignerClient(config.SIGNER_URL, readSecretFile(config.SIGNER_SECRET_FILE as string)))
-    : new HdWallet(
-        loadMnemonic({
-          mnemonic: config.WALLET_MNEMONIC,
-          mnemonicFile: config.WALLET_MNEMONIC_FILE,
-          dataDir: config.dataDir,
-          allowGenerate: false,
-        }).mnemonic,
-      );
+  // Addresses only: the signer's xpub with a chain node (docs/decisions/039-separate-signer.md), else DATA_DIR's mnemonic.
+  const wallet = await cliKeyring(config);
   let local: LocalChain | undefined;
   if (!config.EVM_RPC_URL) {
     if (config.DATABASE_URL) {
@@ -58,7 +46,7 @@ await withConfiguredDatabase(async (database) => {
     if (!existsSync(join(config.dataDir, LOCAL_CHAIN_FILE))) {
       throw new Error(`no local chain in ${config.dataDir} (start the server once, or set EVM_RPC_URL)`);
     }
-    local = await startLocalChain({ dataDir: config.dataDir, hot: wallet.hotAccount().address });
+    local = await startLocalChain({ dataDir: config.dataDir, hot: wallet.hotAddress });
   }
   try {
     const client = local?.client ?? createEvmClient(config.EVM_RPC_URL as string);
@@ -77,7 +65,6 @@ await withConfiguredDatabase(async (database) => {
       client,
       wallet,
       chainId,
-      tolerance: values.tolerance,
       openIncidents: !values['dry-run'],
       log: { info: () => {}, warn: () => {}, error: () => {} },
     });
@@ -86,8 +73,8 @@ await withConfiguredDatabase(async (database) => {
     } else {
       for (const r of data.rows) {
         console.log(
-          `${r.ok ? 'ok  ' : 'FAIL'}  ${r.code.padEnd(6)} ${r.networkName}: on chain ${r.onChain} + in flight ${r.inFlight} - owed ${r.owed} = drift ${r.drift}` +
-            (r.ok ? '' : ` (tolerance ${r.tolerance})`),
+          `${r.ok ? 'ok  ' : 'FAIL'}  ${r.code.padEnd(6)} ${r.networkName} @${r.block}: hot ${r.hot} + cold ${r.cold} + deposit addresses ${r.depositAddresses}` +
+            ` + in flight ${r.inFlight} + gas unbooked ${r.gasUnbooked} - inbound ${r.inbound} - owed ${r.owed} (float ${r.float}) = drift ${r.drift}`,
         );
       }
       console.log(

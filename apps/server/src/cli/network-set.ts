@@ -5,10 +5,10 @@ import { parseArgs } from 'node:util';
 import { type AdminNetwork, NETWORK_SETTING_KEYS, type NetworkSettingKey, networkUpdateBody } from '@coffer/contract';
 import type { PublicClient } from 'viem';
 import { createEvmClient } from '../chain/evm.ts';
-import { HdWallet, loadMnemonic } from '../chain/keys.ts';
 import { LOCAL_CHAIN_FILE, type LocalChain, startLocalChain } from '../chain/local-chain.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { listAdminNetworks, updateNetwork } from '../modules/network-admin/index.ts';
+import { cliKeyring } from './keys.ts';
 import { withConfiguredDatabase } from './shared.ts';
 
 const USAGE = `Change a network's settings (audited, the same checks as the console), or list them.
@@ -77,20 +77,14 @@ const show = (v: unknown) => (v === null ? 'none' : String(v));
 
 /**
  * The hot wallet's address (a cold address must not be it) when a cold address is set, and the
- * chain when a token contract is to be asked for decimals(). The mnemonic is read only then:
+ * chain when a token contract is to be asked for decimals(). The keys (signer or mnemonic) are read only then:
  * any other change needs nothing but the database.
  */
 async function chainAccess(config: Config, opts: { needChain: boolean; needHot: boolean }) {
   const embeddedChain = opts.needChain && !config.EVM_RPC_URL && !config.DATABASE_URL && existsSync(join(config.dataDir, LOCAL_CHAIN_FILE));
   let hotAddress = '';
   if (opts.needHot || embeddedChain) {
-    const { mnemonic } = loadMnemonic({
-      mnemonic: config.WALLET_MNEMONIC,
-      mnemonicFile: config.WALLET_MNEMONIC_FILE,
-      dataDir: config.dataDir,
-      allowGenerate: false,
-    });
-    hotAddress = new HdWallet(mnemonic).hotAccount().address;
+    hotAddress = (await cliKeyring(config)).hotAddress;
   }
   let local: LocalChain | undefined;
   let client: PublicClient | undefined;

@@ -19,6 +19,9 @@ const BUSINESS_KINDS: { table: string; kind: string }[] = [
   { table: 'withdrawal_entries', kind: 'withdraw_refund' },
   { table: 'activity_fundings', kind: 'activity_fund' },
   { table: 'activity_winners', kind: 'activity_prize' },
+  { table: 'chain_fundings', kind: 'float_fund' },
+  { table: 'chain_gas', kind: 'gas' },
+  { table: 'deposit_unclaimed', kind: 'unclaimed_deposit' },
 ];
 
 interface Check {
@@ -162,6 +165,15 @@ const STATIC_CHECKS: Check[] = [
       select 'postings', p.id::text from postings p
       where not exists (select 1 from journal_entries e where e.id = p.entry_id)
          or not exists (select 1 from accounts a where a.id = p.account_id)`,
+  },
+  {
+    // A withdrawal refunded (cancelled, rejected, failed) while one of its transactions is
+    // recorded mined successfully was paid twice: on chain and back to the user
+    // (docs/decisions/038; reconciliation finds the same loss from the chain's side).
+    name: 'refunded_withdrawal_paid_on_chain',
+    query: `select w.id as withdrawal_id, w.status, w.amount::text as amount, t.tx_hash
+      from withdrawals w join withdrawal_entries we on we.withdrawal_id = w.id and we.kind = 'withdraw_refund'
+      join chain_txs t on t.withdrawal_id = w.id and t.status = 'mined'`,
   },
   {
     name: 'idempotency_key_unique',

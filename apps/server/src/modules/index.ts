@@ -6,6 +6,7 @@ import { transferRoutes } from './transfer/routes.ts';
 import { authRoutes } from './auth/routes.ts';
 import { swapRoutes } from './swap/routes.ts';
 import { turnoverRoutes } from './turnover/routes.ts';
+import { chainFundingRoutes } from './chain-funding/routes.ts';
 import { chainAdminRoutes } from './chain-admin/routes.ts';
 import { depositRoutes } from './deposits/routes.ts';
 import { eventRoutes } from './events/routes.ts';
@@ -41,6 +42,7 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(passkeyRoutes);
   await app.register(eventRoutes);
   await app.register(chainAdminRoutes);
+  await app.register(chainFundingRoutes);
   await app.register(securityRoutes);
   await app.register(holdRoutes);
   await app.register(addressBookRoutes);

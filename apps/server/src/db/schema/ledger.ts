@@ -55,15 +55,19 @@ export const accounts = pgTable(
     kind: text('kind').notNull(),
     balance: money('balance').notNull().default('0'),
     minBalance: money('min_balance'),
+    /** set only on a 'float' account: the operator's float is per network (docs/decisions/038) */
+    networkId: integer('network_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('accounts_user_key').on(t.userId, t.currencyId, t.kind).where(sql`${t.userId} is not null`),
-    uniqueIndex('accounts_system_key').on(t.currencyId, t.kind).where(sql`${t.userId} is null`),
+    uniqueIndex('accounts_system_key').on(t.currencyId, t.kind).where(sql`${t.userId} is null and ${t.networkId} is null`),
+    uniqueIndex('accounts_float_key').on(t.networkId).where(sql`${t.networkId} is not null`),
     check(
       'accounts_kind_check',
-      sql`(${t.userId} is not null and ${t.kind} in ('available', 'frozen')) or (${t.userId} is null and ${t.kind} in ('world', 'house', 'fees', 'adjustments'))`,
+      sql`(${t.userId} is not null and ${t.kind} in ('available', 'frozen')) or (${t.userId} is null and ${t.kind} in ('world', 'house', 'fees', 'adjustments', 'prizes', 'float'))`,
     ),
+    check('accounts_network_check', sql`(${t.kind} = 'float') = (${t.networkId} is not null)`),
     check('accounts_user_floor_check', sql`${t.userId} is null or (${t.minBalance} = 0 and ${t.balance} >= 0)`),
     check('accounts_floor_check', sql`${t.minBalance} is null or ${t.balance} >= ${t.minBalance}`),
   ],

@@ -119,6 +119,38 @@ describe('console: dashboard, audit trail, ledger', () => {
     expect(d.lastAudit).toBeNull();
   });
 
+  it('shows custody per network from the latest reconciliation, and open hot-wallet alerts', async () => {
+    expect((await dashboard()).custody).toEqual([]);
+    await t.database.sql.query(
+      `insert into reconcile_snapshots (network_id, block_number, hot, cold, deposit_addresses, float, drift, ok)
+       values ($1, 42, 900.5, 100, 3.25, 1000, 0, true)`,
+      [eth.id],
+    );
+    await t.database.sql.query(
+      `insert into hot_alerts (network_id, kind, detail, amount) values ($1, 'below_floor', 'send at least 2 ETH', 2)`,
+      [eth.id],
+    );
+    const d = await dashboard();
+    expect(d.custody).toEqual([
+      expect.objectContaining({
+        networkId: eth.id,
+        code: 'ETH',
+        hot: '900.5',
+        cold: '100',
+        depositAddresses: '3.25',
+        float: '1000',
+        drift: '0',
+        ok: true,
+        block: '42',
+      }),
+    ]);
+    expect(d.hotAlerts).toEqual([expect.objectContaining({ networkId: eth.id, code: 'ETH', amount: '2', detail: 'send at least 2 ETH' })]);
+    await t.database.sql.query(`update hot_alerts set closed_at = now()`);
+    expect((await dashboard()).hotAlerts).toEqual([]);
+    // a user is refused
+    expect((await call('GET', '/api/admin/dashboard', { token: alice.token })).code).not.toBe(0);
+  });
+
   it('runs the ledger audit, keeps the run, and the dashboard shows the latest', async () => {
     const res = await call<LedgerAuditRunData>('POST', '/api/admin/ledger/audit/run', { token: operator.token });
     expect(res).toMatchObject({ code: 0, data: { run: { ok: true, actor: 'ops@dash.test' }, report: { ok: true } } });

@@ -14,6 +14,20 @@ interface BalanceRow {
   adjustments: string;
 }
 
+interface CustodyRow {
+  network_id: number;
+  code: string;
+  name: string;
+  hot: string;
+  cold: string;
+  deposit_addresses: string;
+  float: string;
+  drift: string;
+  ok: boolean;
+  block: string;
+  taken_at: Date | string;
+}
+
 interface VolumeRow {
   id: number;
   code: string;
@@ -27,7 +41,11 @@ const sumOfKind = (kind: string) => `coalesce(sum(a.balance) filter (where a.kin
 const swapSum = (column: 'from' | 'to', window: string, as: string) =>
   `coalesce(sum(s.${column}_amount) filter (where s.${column}_currency_id = c.id and s.created_at > now() - interval '${window}'), 0)::text as "${as}"`;
 
-/** The console's first page: users, money per currency, swap volume, open reviews, last audit. */
+/**
+ * The console's first page: users, money per currency, swap volume, custody per network at the
+ * latest reconciliation (hot, cold, deposit addresses, float, drift) and open hot-wallet
+ * alerts, open reviews, last audit.
+ */
 export async function dashboard(database: Database): Promise<DashboardData> {
   const [users] = await database.sql.query<{ total: number; new24h: number; disabled: number }>(
     `select count(*)::int as total,
@@ -71,6 +89,7 @@ export async function dashboard(database: Database): Promise<DashboardData> {
       sold7d: trimDecimal(r.sold7d),
       bought7d: trimDecimal(r.bought7d),
     })),
+    ...(await custodyFigures(database)),
     withdrawalsInReview: review?.n ?? 0,
     chainLoops: loops.map((r) => ({
       chainId: r.chain_id,
@@ -80,5 +99,42 @@ export async function dashboard(database: Database): Promise<DashboardData> {
     })),
     lastAudit: await lastAuditRun(database),
     generatedAt: new Date().toISOString(),
+  };
+}
+
+/** Custody per network from the latest reconciliation, and the open hot-wallet alerts (docs/decisions/038). */
+async function custodyFigures(database: Database): Promise<Pick<DashboardData, 'custody' | 'hotAlerts'>> {
+  const custody = await database.sql.query<CustodyRow>(
+    `select s.network_id, c.code, n.name, s.hot::text, s.cold::text, s.deposit_addresses::text, s.float::text, s.drift::text, s.ok,
+            s.block_number::text as block, s.taken_at
+       from reconcile_snapshots s join networks n on n.id = s.network_id join currencies c on c.id = n.currency_id
+      order by n.chain_id, n.sort, n.id`,
+  );
+  const alerts = await database.sql.query<{ network_id: number; code: string; amount: string; detail: string; opened_at: Date | string }>(
+    `select h.network_id, c.code, h.amount::text as amount, h.detail, h.opened_at
+       from hot_alerts h join networks n on n.id = h.network_id join currencies c on c.id = n.currency_id
+      where h.closed_at is null order by h.id`,
+  );
+  return {
+    custody: custody.map((r) => ({
+      networkId: r.network_id,
+      code: r.code,
+      networkName: r.name,
+      hot: trimDecimal(r.hot),
+      cold: trimDecimal(r.cold),
+      depositAddresses: trimDecimal(r.deposit_addresses),
+      float: trimDecimal(r.float),
+      drift: trimDecimal(r.drift),
+      ok: r.ok,
+      block: r.block,
+      takenAt: new Date(r.taken_at).toISOString(),
+    })),
+    hotAlerts: alerts.map((a) => ({
+      networkId: a.network_id,
+      code: a.code,
+      amount: trimDecimal(a.amount),
+      detail: a.detail,
+      openedAt: new Date(a.opened_at).toISOString(),
+    })),
   };
 }

@@ -9,6 +9,7 @@ import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
 import { runAudit } from '../../ledger/api/run-audit';
 import { DASHBOARD_KEY, useDashboard } from '../api/dashboard';
+import { CustodyCard } from './custody-card';
 
 export default function DashboardPage() {
   const { t } = useTranslation();
@@ -83,6 +84,7 @@ export default function DashboardPage() {
               ]}
             />
           </Card>
+          <CustodyCard data={data} />
           <Card title={t('dashboard.swapVolume')}>
             <Table
               size="small"
