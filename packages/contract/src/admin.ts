@@ -148,6 +148,8 @@ export const dashboardData = z.object({
   custody: z.array(dashboardCustody),
   hotAlerts: z.array(dashboardHotAlert),
   withdrawalsInReview: z.number().int(),
+  /** The chain leader's loop per chain (docs/decisions/037): unhealthy while its ticks fail (RPC node down) and it backs off. */
+  chainLoops: z.array(z.object({ chainId: z.number().int(), healthy: z.boolean(), since: isoTime, lastError: z.string().nullable() })),
   lastAudit: ledgerAuditRun.nullable(),
   generatedAt: isoTime,
 });

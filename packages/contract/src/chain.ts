@@ -218,6 +218,10 @@ export type LiveEvent = z.infer<typeof liveEvent>;
 /** Operator views of the chain side. */
 export const chainIncidentList = z.array(chainIncident);
 export const resolveIncidentBody = z.object({ resolution: safeText({ min: 1, max: 500, multiline: true }) });
+/** Operators: a stuck payout's way out (docs/decisions/037): cancel its nonce on chain, or fail and refund it. */
+export const stuckPayoutBody = z.object({ reason: safeText({ min: 1, max: 500, multiline: true }) });
+export const stuckPayoutResult = z.object({ id: z.number().int(), status: z.string(), txHash: z.string().nullable() });
+export type StuckPayoutResult = z.infer<typeof stuckPayoutResult>;
 export const openWithdrawal = z.object({
   id: z.number().int(),
   userId: z.number().int(),

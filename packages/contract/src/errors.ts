@@ -54,6 +54,10 @@ export const ErrorCode = {
   TRANSFER_HOLD: 3017,
   /** The address book already holds this address for this network. */
   ADDRESS_ALREADY_IN_BOOK: 3018,
+  /** An attempt of this payout can still be mined (its nonce is open, or one has a receipt): no refund yet. */
+  PAYOUT_STILL_MINEABLE: 3023,
+  /** The network's gas price cap leaves no room for a replacement at +10%: raise the cap first. */
+  GAS_PRICE_CAP_REACHED: 3024,
   /** An operator funding refused: the transaction paid nothing to the hot wallet on that network, or it is Coffer's own. */
   FUNDING_REFUSED: 3031,
   /** A network setting out of range or inconsistent with the others (the detail names it). */
@@ -121,6 +125,8 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3016: '已开启仅限地址簿提现，请先将该地址加入地址簿',
     3017: '账户处于安全暂缓期，转账金额超出暂缓期内允许的上限',
     3018: '该地址已在地址簿中',
+    3023: '该笔提现的交易仍可能被打包上链，暂不能退款',
+    3024: '已达到该网络的 Gas 价格上限，无法以更高价格替换交易，请先调高上限',
     3031: '该交易未向此网络的热钱包转入资产（或是系统自身的交易），无法记为备用金',
     3027: '网络设置无效',
     3028: '非本地链的网络必须设置 Gas 价格上限',
@@ -170,6 +176,8 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3016: 'Whitelist-only withdrawals are on: add this address to your address book first',
     3017: 'Your account is in a security hold: this transfer is above the amount allowed during the hold',
     3018: 'This address is already in your address book',
+    3023: 'A transaction of this withdrawal can still be mined: it cannot be refunded yet',
+    3024: "The network's gas price cap leaves no room for a higher-priced replacement: raise the cap first",
     3031: 'This transaction paid nothing to the hot wallet on this network (or it is Coffer’s own): it cannot be booked as float',
     3027: 'Invalid network setting',
     3028: 'A network on a non-local chain needs a gas price cap',

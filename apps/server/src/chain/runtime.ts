@@ -4,12 +4,14 @@ import type { Database } from '../db/client.ts';
 import { EventHub, pruneEvents } from '../modules/events/index.ts';
 import { createEvmClient, type EvmAddress, EvmChainAdapter, normalizeEvmAddress } from './evm.ts';
 import { openKeys } from '../signer/open.ts';
+import { uncappedNetworks } from './fee-policy.ts';
 import type { HdWallet } from './keys.ts';
 import { type Leadership, takeLeadership } from './leader.ts';
 import { isUnspendableEvmAddress } from './unspendable.ts';
 import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from './local-chain.ts';
 import { bookGenesisFunding } from './funding.ts';
 import { syncLocalTokenContracts } from './local-contracts.ts';
+import { type Clock, type HealthChange, LoopHealth, recordRpcHealth } from './loop-health.ts';
 import { payoutWorkers } from './payouts.ts';
 import { DepositWatcher, type WatcherLog } from './watcher.ts';
 
@@ -51,6 +53,8 @@ export interface ChainServices {
     local?: LocalChain;
     /** Runs every worker once, in order (tests drive the chain step by step with this). */
     tick(): Promise<void>;
+    /** The loop's health: unhealthy while ticks fail (the RPC node down), with the wait before the next. */
+    health(): HealthChange & { nextDelayMs: number };
     addWorker(worker: ChainWorker): void;
   };
   stop(): Promise<void>;
@@ -66,6 +70,8 @@ export interface ChainOptions {
   connect?: boolean;
   /** Workers after the watcher; default: reconcile (every RECONCILE_INTERVAL_SECONDS), sender, sweeper. */
   workers?: (ctx: WorkerContext) => ChainWorker[];
+  /** The loop's clock (ms); default Date.now. The back-off logic reads time only from it. */
+  clock?: Clock;
 }
 
 export interface WorkerContext {
@@ -130,6 +136,13 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
   const adapter = new EvmChainAdapter({ client, xpub: wallet.xpub });
   const chainId = await adapter.chainId();
   keys.checkChain(chainId);
+  const uncapped = await uncappedNetworks(database, chainId);
+  if (uncapped.length > 0) {
+    log.error(
+      { chainId, networks: uncapped },
+      'networks without a gas price cap (networks.gas_price_cap_wei) on a real chain: they pay out nothing until an operator sets one',
+    );
+  }
   const watcher = new DepositWatcher(database, adapter, chainId, { log });
   const workers: ChainWorker[] = [{ name: 'watcher', tick: () => watcher.tick() }];
   const ctx: WorkerContext = { database, adapter, wallet, chainId, log, config };
@@ -144,16 +157,33 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
 
   let ticking: Promise<void> | undefined;
   let ticks = 0;
+  const health = new LoopHealth(opts.clock ?? Date.now, config.CHAIN_POLL_INTERVAL_MS);
+  // each worker's last error: a failure is logged when it starts or changes, not every tick
+  const lastErrors = new Map<string, string>();
   const tickOnce = async () => {
+    let failure: string | null = null;
     for (const worker of workers) {
       try {
         await worker.tick();
+        if (lastErrors.delete(worker.name)) log.info({ worker: worker.name }, 'chain worker recovered');
       } catch (err) {
-        log.error({ worker: worker.name, err: describe(err) }, 'chain worker failed; retrying next tick');
+        const e = describe(err);
+        failure ??= `${worker.name}: ${e.message}`;
+        if (lastErrors.get(worker.name) !== e.message)
+          log.error({ worker: worker.name, err: e }, 'chain worker failed; retrying with back-off');
+        lastErrors.set(worker.name, e.message);
       }
     }
     if (++ticks % PRUNE_EVERY_TICKS === 0) await pruneEvents(database).catch(() => {});
     events.wake();
+    noteHealth(failure);
+  };
+  const noteHealth = (failure: string | null) => {
+    const changed = health.record(failure);
+    if (!changed) return;
+    if (changed.healthy) log.info({ chainId }, 'chain loop healthy again');
+    else log.warn({ chainId, error: changed.error, nextDelayMs: health.nextDelayMs() }, 'chain loop unhealthy: backing off');
+    void recordRpcHealth(database, chainId, changed).catch(() => {});
   };
   const tick = () => {
     ticking ??= tickOnce().finally(() => {
@@ -172,9 +202,9 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
       if (leadership && !leadership.held()) leadership = undefined;
       if (leadership) await tick();
     } catch (err) {
-      log.error({ err: describe(err) }, 'chain loop failed');
+      noteHealth(`loop: ${describe(err).message}`);
     }
-    if (!stopped) timer = setTimeout(loop, config.CHAIN_POLL_INTERVAL_MS);
+    if (!stopped) timer = setTimeout(loop, health.nextDelayMs());
   };
   if (opts.loop !== false) timer = setTimeout(loop, 0);
 
@@ -200,7 +230,16 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
       events.wake();
       if (leadership && opts.loop !== false) void tick();
     },
-    live: { url, chainId, adapter, watcher, local, tick, addWorker: (w) => workers.push(w) },
+    live: {
+      url,
+      chainId,
+      adapter,
+      watcher,
+      local,
+      tick,
+      addWorker: (w) => workers.push(w),
+      health: () => ({ ...health.state(), nextDelayMs: health.nextDelayMs() }),
+    },
     async stop() {
       stopped = true;
       if (timer) clearTimeout(timer);

@@ -1,28 +1,21 @@
-import { encodeFunctionData, erc20Abi, getAddress, type Hex, type LocalAccount, type PublicClient } from 'viem';
+import type { Hex, LocalAccount, PublicClient } from 'viem';
 import type { Database } from '../db/client.ts';
-import { syncNonce, takeNonce } from './nonces.ts';
+import { type FeePolicy, loadFeePolicies, noteWait } from './fee-policy.ts';
+import { type Flight, type FlightContext, failForeignNonce, loadFlights, refundCancelled, undoConfirming } from './sender-flight.ts';
+import { sendQueued } from './sender-queued.ts';
+import { replaceAttempt, replacementPrice } from './replace.ts';
+import { transition } from './transition.ts';
 import {
   broadcast,
-  bumpedGasPrice,
-  CHAIN_TX_COLUMNS,
   type ChainLog,
   type ChainTx,
-  type ChainTxRow,
-  cappedGasPrice,
-  errorText,
-  hotCommitments,
   inTransaction,
-  isRevert,
   markAttempts,
+  mayBroadcast,
   minedAttempt,
   noteBroadcast,
-  type Query,
   receiptsOf,
-  recordChainTx,
-  signReplacement,
   silentChainLog,
-  toBaseUnits,
-  toChainTx,
 } from './txs.ts';
 
 export interface WithdrawalSenderOptions {
@@ -37,7 +30,10 @@ export interface WithdrawalSenderOptions {
   bumpAfterMs?: number;
   /** ...or after this many new blocks since it was signed; unset: time only */
   bumpAfterBlocks?: number;
-  /** the highest gas price (wei) ever signed: above it new payouts wait and bumps stop at it */
+  /**
+   * Lowers every network's gas_price_cap_wei (wei) further (tests); the caps and the bump
+   * limit themselves are read from the networks rows on every tick (fee-policy.ts)
+   */
   maxFeeWei?: bigint;
   /** queued withdrawals signed per tick at most; default 50 */
   batchSize?: number;
@@ -68,41 +64,6 @@ export interface SenderTickResult {
   reorged: number;
 }
 
-interface FlightRow extends ChainTxRow {
-  w_id: number | string;
-  w_user: number | string;
-  w_status: 'broadcast' | 'confirming';
-  w_nonce: string | null;
-  w_tx_hash: string | null;
-  w_block: string | null;
-  confirmations: number;
-}
-
-interface Flight {
-  id: number;
-  userId: number;
-  status: 'broadcast' | 'confirming';
-  nonce: number;
-  txHash: string | null;
-  block: number | null;
-  confirmations: number;
-  attempts: ChainTx[];
-}
-
-interface QueuedRow {
-  id: number | string;
-  user_id: number | string;
-  network_id: number;
-  address: string;
-  amount: string;
-  native: boolean;
-  contract: string | null;
-  token_decimals: number;
-}
-
-/** Gas of a plain ETH transfer to an account without code. */
-const TRANSFER_GAS = 21_000n;
-
 /**
  * Pays out withdrawals from the hot wallet (DESIGN §7). One instance per chain; the chain
  * leader runs `tick()` in its loop, serially with the sweeper (they share the hot wallet's
@@ -122,6 +83,8 @@ export class WithdrawalSender {
   private readonly maxFeeWei: bigint | undefined;
   private readonly batchSize: number;
   private readonly afterCommit: WithdrawalSenderOptions['afterCommit'];
+  /** this tick's fee policy per network id (read at the start of every tick) */
+  private policies = new Map<number, FeePolicy>();
 
   constructor(opts: WithdrawalSenderOptions) {
     this.database = opts.database;
@@ -144,46 +107,30 @@ export class WithdrawalSender {
    */
   async tick(): Promise<SenderTickResult> {
     const result: SenderTickResult = { signed: 0, waiting: 0, resent: 0, bumped: 0, confirming: 0, completed: 0, failed: 0, reorged: 0 };
+    this.policies = await loadFeePolicies(this.database, this.chainId, this.maxFeeWei);
     await this.follow(result);
-    await this.sendQueued(result);
+    await sendQueued({
+      database: this.database,
+      client: this.client,
+      hot: this.hot,
+      chainId: this.chainId,
+      log: this.log,
+      batchSize: this.batchSize,
+      policies: this.policies,
+      afterCommit: this.afterCommit,
+      result,
+    });
     return result;
   }
 
   // ---- in flight ----------------------------------------------------------------------------
 
-  private async inFlight(): Promise<Flight[]> {
-    const rows = await this.database.sql.query<FlightRow>(
-      `select ${CHAIN_TX_COLUMNS}, w.id as w_id, w.user_id as w_user, w.status as w_status, w.nonce::text as w_nonce,
-              w.tx_hash as w_tx_hash, w.block_number::text as w_block, n.confirmations
-       from withdrawals w join networks n on n.id = w.network_id join chain_txs t on t.withdrawal_id = w.id
-       where n.chain_id = $1 and w.status in ('broadcast', 'confirming')
-       order by w.id, t.id`,
-      [this.chainId],
-    );
-    const flights = new Map<number, Flight>();
-    for (const r of rows) {
-      const id = Number(r.w_id);
-      let f = flights.get(id);
-      if (!f) {
-        f = {
-          id,
-          userId: Number(r.w_user),
-          status: r.w_status,
-          nonce: Number(r.w_nonce),
-          txHash: r.w_tx_hash,
-          block: r.w_block === null ? null : Number(r.w_block),
-          confirmations: r.confirmations,
-          attempts: [],
-        };
-        flights.set(id, f);
-      }
-      f.attempts.push(toChainTx(r));
-    }
-    return [...flights.values()];
+  private flightContext(): FlightContext {
+    return { database: this.database, chainId: this.chainId, hot: this.hot, log: this.log };
   }
 
   private async follow(result: SenderTickResult): Promise<void> {
-    const flights = await this.inFlight();
+    const flights = await loadFlights(this.flightContext());
     if (flights.length === 0) return;
     // the head first: a transaction mined at or below it is seen by the receipts read after it
     // (the foreign-nonce check below relies on that)
@@ -198,80 +145,74 @@ export class WithdrawalSender {
       const mined = minedAttempt(f.attempts, receipts);
       if (!mined) {
         if (f.status === 'confirming') {
-          if (await this.undoConfirming(f)) result.reorged++;
+          if (await undoConfirming(this.flightContext(), f)) result.reorged++;
         }
         unmined.push(f);
         continue;
       }
-      const block = mined.receipt.blockNumber;
-      const success = mined.receipt.status === 'success';
-      const final = head - block + 1n >= BigInt(f.confirmations);
-      const outcome = success ? 'mined' : 'reverted';
-      const marked = f.attempts.every((a) =>
-        a.id === mined.attempt.id ? a.status === outcome && a.blockNumber === Number(block) : a.status === 'replaced',
-      );
-      const current = f.status === 'confirming' && f.block === Number(block) && f.txHash === mined.attempt.hash && marked;
-      if (current && !final) continue;
-      const done = await inTransaction(this.database, async (q) => {
-        const [w] = await q<{ status: string }>('select status from withdrawals where id = $1 for update', [f.id]);
-        if (!w || (w.status !== 'broadcast' && w.status !== 'confirming')) return null;
-        let became: 'confirming' | null = null;
-        if (!current) {
-          await markAttempts(
-            q,
-            f.attempts.map((a) => a.id),
-            mined.attempt.id,
-            outcome,
-            block,
-          );
-          await q(`update withdrawals set status = 'confirming', tx_hash = $2, block_number = $3, updated_at = now() where id = $1`, [
-            f.id,
-            mined.attempt.hash,
-            Number(block),
-          ]);
-          if (w.status !== 'confirming') {
-            await this.event(q, f.userId, f.id, 'confirming');
-            became = 'confirming';
-          }
-        }
-        if (!final) return became;
-        if (success) {
-          await q('select coffer_withdraw_settle($1, $2, $3)', [f.id, mined.attempt.hash, Number(block)]);
-          return 'completed' as const;
-        }
-        await q(`select coffer_withdraw_refund($1, 'failed', 'reverted on chain', '{broadcast,confirming}', null)`, [f.id]);
-        return 'failed' as const;
-      });
-      if (done === 'confirming') result.confirming++;
-      if (done === 'completed' || done === 'failed') {
-        if (f.status === 'broadcast') result.confirming++;
-        result[done]++;
-        this.log.info({ withdrawal: f.id, txHash: mined.attempt.hash, block: Number(block) }, `withdrawal ${done}`);
+      if (mined.attempt.cancel) {
+        if (await refundCancelled(this.flightContext(), f, mined, head)) result.failed++;
+        continue;
       }
+      await this.followMined(f, mined, head, result);
     }
     if (unmined.length > 0) await this.push(unmined, head, result);
   }
 
-  /** confirming -> broadcast: the receipt of the mined attempt is gone (reorg). */
-  private async undoConfirming(f: Flight): Promise<boolean> {
-    const changed = await inTransaction(this.database, async (q) => {
+  /** One attempt of the withdrawal has a receipt: broadcast -> confirming, and settle or refund once it is N deep. */
+  private async followMined(
+    f: Flight,
+    mined: { attempt: ChainTx; receipt: { blockNumber: bigint; status: 'success' | 'reverted' } },
+    head: bigint,
+    result: SenderTickResult,
+  ): Promise<void> {
+    const block = mined.receipt.blockNumber;
+    const success = mined.receipt.status === 'success';
+    const final = head - block + 1n >= BigInt(f.confirmations);
+    const outcome = success ? 'mined' : 'reverted';
+    const marked = f.attempts.every((a) =>
+      a.id === mined.attempt.id ? a.status === outcome && a.blockNumber === Number(block) : a.status === 'replaced',
+    );
+    const current = f.status === 'confirming' && f.block === Number(block) && f.txHash === mined.attempt.hash && marked;
+    if (current && !final) return;
+    const done = await inTransaction(this.database, async (q) => {
       const [w] = await q<{ status: string }>('select status from withdrawals where id = $1 for update', [f.id]);
-      if (w?.status !== 'confirming') return false;
-      await markAttempts(
-        q,
-        f.attempts.map((a) => a.id),
-        null,
-      );
-      await q(`update withdrawals set status = 'broadcast', block_number = null, updated_at = now() where id = $1`, [f.id]);
-      await this.event(q, f.userId, f.id, 'broadcast');
-      return true;
+      if (!w || (w.status !== 'broadcast' && w.status !== 'confirming')) return null;
+      let became: 'confirming' | null = null;
+      if (!current) {
+        await markAttempts(
+          q,
+          f.attempts.map((a) => a.id),
+          mined.attempt.id,
+          outcome,
+          block,
+        );
+        const set = { tx_hash: mined.attempt.hash, block_number: Number(block), wait_reason: null, wait_since: null };
+        if (w.status === 'confirming') {
+          // mined again in another block (a reorg): the same status, a new place
+          await q('update withdrawals set tx_hash = $2, block_number = $3, updated_at = now() where id = $1', [
+            f.id,
+            set.tx_hash,
+            set.block_number,
+          ]);
+        } else if (await transition(q, { machine: 'withdrawal', id: f.id, from: 'broadcast', to: 'confirming', set })) {
+          became = 'confirming';
+        }
+      }
+      if (!final) return became;
+      if (success) {
+        await q('select coffer_withdraw_settle($1, $2, $3)', [f.id, mined.attempt.hash, Number(block)]);
+        return 'completed' as const;
+      }
+      await q(`select coffer_withdraw_refund($1, 'failed', 'reverted on chain', '{broadcast,confirming}', null)`, [f.id]);
+      return 'failed' as const;
     });
-    if (changed) {
-      this.log.warn({ withdrawal: f.id }, 'withdrawal transaction no longer mined (reorg): back to broadcast, re-sending');
-      for (const a of f.attempts) a.status = 'sent';
-      f.status = 'broadcast';
+    if (done === 'confirming') result.confirming++;
+    if (done === 'completed' || done === 'failed') {
+      if (f.status === 'broadcast') result.confirming++;
+      result[done]++;
+      this.log.info({ withdrawal: f.id, txHash: mined.attempt.hash, block: Number(block) }, `withdrawal ${done}`);
     }
-    return changed;
   }
 
   /** Attempts with no receipt: fail a nonce taken by someone else, replace stale ones, re-send the rest. */
@@ -285,275 +226,75 @@ export class WithdrawalSender {
       consumed.set(conf, await this.client.getTransactionCount({ address: this.hot.address, blockNumber: depthBlock }));
     }
     let nodePrice: bigint | undefined;
+    const exhausted: number[] = [];
     for (const f of flights) {
       const deepCount = consumed.get(f.confirmations);
       if (deepCount !== undefined && deepCount > f.nonce) {
-        if (await this.failForeignNonce(f)) result.failed++;
+        if (await failForeignNonce(this.flightContext(), f)) result.failed++;
         continue;
       }
       const latest = f.attempts[f.attempts.length - 1] as ChainTx;
       const stale =
         latest.ageMs >= this.bumpAfterMs ||
         (this.bumpAfterBlocks !== undefined && latest.sentHead !== null && Number(head) - latest.sentHead >= this.bumpAfterBlocks);
-      if (stale && f.status === 'broadcast') {
-        nodePrice ??= await this.client.getGasPrice();
-        if (await this.bump(f, latest, nodePrice, head)) {
-          result.bumped++;
-          continue;
+      if (stale && f.status === 'broadcast' && !latest.cancel) {
+        const policy = this.policies.get(f.networkId);
+        // replacements so far: every attempt after the first signature of this nonce
+        if (f.attempts.length - 1 >= (policy?.maxBumps ?? 0)) {
+          if (f.waitReason !== 'fee_bumps_exhausted') exhausted.push(f.id);
+        } else {
+          nodePrice ??= await this.client.getGasPrice();
+          if (await this.bump(f, latest, nodePrice, head, policy)) {
+            result.bumped++;
+            continue;
+          }
         }
       }
+      if (!mayBroadcast(latest)) continue; // backing off after refusals, or given up (an operator's turn)
       const sent = await broadcast(this.client, latest.raw);
       await noteBroadcast(this.database, latest.id, sent);
       if (sent.outcome === 'sent') result.resent++;
       if (sent.outcome === 'error')
         this.log.warn({ withdrawal: f.id, txHash: latest.hash, error: sent.error }, 'withdrawal re-send refused');
     }
+    if (exhausted.length > 0) {
+      await noteWait(this.database, exhausted, 'fee_bumps_exhausted');
+      this.log.error({ withdrawals: exhausted }, 'withdrawal not mined after its last allowed fee bump: it waits for an operator');
+    }
   }
 
-  /** Signs and sends a replacement of `latest` (same nonce) at >= 110% of its gas price. */
-  private async bump(f: Flight, latest: ChainTx, nodePrice: bigint, head: bigint): Promise<boolean> {
-    let price = bumpedGasPrice(latest.gasPrice, nodePrice);
-    if (this.maxFeeWei !== undefined && price > this.maxFeeWei) {
-      if (this.maxFeeWei < bumpedGasPrice(latest.gasPrice, 0n)) {
-        this.log.warn(
-          { withdrawal: f.id, gasPrice: latest.gasPrice.toString(), cap: this.maxFeeWei.toString() },
-          'cannot replace: gas price cap reached',
-        );
-        return false;
-      }
-      price = this.maxFeeWei;
+  /** Signs and sends a replacement of `latest` (same nonce) at >= 110% of its gas price, at most the network's cap. */
+  private async bump(f: Flight, latest: ChainTx, nodePrice: bigint, head: bigint, policy: FeePolicy | undefined): Promise<boolean> {
+    if (!policy?.payable) return false;
+    const price = replacementPrice(latest.gasPrice, nodePrice, policy.capWei);
+    if (price === null) {
+      this.log.warn(
+        { withdrawal: f.id, gasPrice: latest.gasPrice.toString(), cap: policy.capWei?.toString() },
+        'cannot replace: gas price cap reached',
+      );
+      return false;
     }
-    const raw = await signReplacement(this.hot, latest, price, this.chainId);
-    const hash = await inTransaction(this.database, async (q) => {
-      const [w] = await q<{ status: string; tx_hash: string | null }>('select status, tx_hash from withdrawals where id = $1 for update', [
-        f.id,
-      ]);
-      if (w?.status !== 'broadcast' || w.tx_hash !== latest.hash) return null; // someone else moved it on
-      const h = await recordChainTx(q, {
-        chainId: this.chainId,
-        purpose: 'withdrawal',
-        withdrawalId: f.id,
-        from: this.hot.address,
-        nonce: f.nonce,
-        raw,
-        gasPrice: price,
-        sentHead: head,
-      });
-      await q('update withdrawals set tx_hash = $2, updated_at = now() where id = $1', [f.id, h]);
-      return h;
+    const replaced = await replaceAttempt({
+      database: this.database,
+      client: this.client,
+      account: this.hot,
+      chainId: this.chainId,
+      latest,
+      price,
+      owner: { table: 'withdrawals', id: f.id, status: 'broadcast', hashColumn: 'tx_hash' },
+      purpose: 'withdrawal',
+      sentHead: head,
     });
-    if (!hash) return false;
+    if (!replaced) return false; // someone else moved it on
     this.log.info(
-      { withdrawal: f.id, nonce: f.nonce, from: latest.gasPrice.toString(), to: price.toString(), txHash: hash },
+      { withdrawal: f.id, nonce: f.nonce, from: latest.gasPrice.toString(), to: price.toString(), txHash: replaced.hash },
       'withdrawal not mined in time: replaced at a higher gas price',
     );
-    const sent = await broadcast(this.client, raw);
-    const [row] = await this.database.sql.query<{ id: number }>('select id from chain_txs where chain_id = $1 and tx_hash = $2', [
-      this.chainId,
-      hash,
-    ]);
-    if (row) await noteBroadcast(this.database, Number(row.id), sent);
-    if (sent.outcome === 'error' || sent.outcome === 'underpriced') {
-      this.log.warn({ withdrawal: f.id, txHash: hash, error: sent.error }, 'replacement refused by the node');
+    if (replaced.outcome === 'error' || replaced.outcome === 'underpriced') {
+      this.log.warn({ withdrawal: f.id, txHash: replaced.hash, error: replaced.error }, 'replacement refused by the node');
     }
     return true;
   }
 
-  /** The withdrawal's nonce was consumed deep on chain by a transaction that is none of its attempts: nothing was paid. */
-  private async failForeignNonce(f: Flight): Promise<boolean> {
-    const done = await inTransaction(this.database, async (q) => {
-      const [w] = await q<{ status: string }>('select status from withdrawals where id = $1 for update', [f.id]);
-      if (w?.status !== 'broadcast') return false;
-      for (const a of f.attempts) await q(`update chain_txs set status = 'replaced' where id = $1`, [a.id]);
-      await q(`select coffer_withdraw_refund($1, 'failed', 'nonce used by another transaction', '{broadcast}', null)`, [f.id]);
-      return true;
-    });
-    if (done) {
-      this.log.error(
-        { withdrawal: f.id, nonce: f.nonce, from: this.hot.address },
-        'hot wallet nonce consumed by a transaction Coffer did not sign for this withdrawal: refunded; check who uses the hot wallet key',
-      );
-    }
-    return done;
-  }
-
   // ---- queued -------------------------------------------------------------------------------
-
-  private async sendQueued(result: SenderTickResult): Promise<void> {
-    const queued = await this.database.sql.query<QueuedRow>(
-      `select w.id, w.user_id, w.network_id, w.address, w.amount::text as amount, n.native, n.contract, n.token_decimals
-       from withdrawals w join networks n on n.id = w.network_id
-       where n.chain_id = $1 and w.status = 'queued' and (n.native or n.contract is not null) and not chain_payouts_frozen(n.id)
-       order by w.id limit $2`,
-      [this.chainId, this.batchSize],
-    );
-    if (queued.length === 0) return;
-    const hot = this.hot.address;
-    const contracts = [...new Set(queued.filter((w) => !w.native).map((w) => getAddress(w.contract as string)))];
-    const [gas, head, ethBalance, tokenBalances] = await Promise.all([
-      cappedGasPrice(this.client, this.maxFeeWei),
-      this.client.getBlockNumber(),
-      this.client.getBalance({ address: hot }),
-      Promise.all(contracts.map((address) => this.client.readContract({ address, abi: erc20Abi, functionName: 'balanceOf', args: [hot] }))),
-      syncNonce(this.database, this.client, this.chainId, hot),
-    ]);
-    if (gas.capped) {
-      result.waiting += queued.length;
-      this.log.warn({ gasPrice: gas.price.toString(), cap: this.maxFeeWei?.toString() }, 'gas price above the cap: withdrawals wait');
-      return;
-    }
-    const gasPrice = gas.price;
-    const committed = await hotCommitments(this.database, this.chainId, hot);
-    let ethLeft = ethBalance - committed.native;
-    const tokenLeft = new Map<number, bigint>();
-    for (const w of queued) {
-      if (w.native || tokenLeft.has(w.network_id)) continue;
-      const balance = tokenBalances[contracts.indexOf(getAddress(w.contract as string))] ?? 0n;
-      tokenLeft.set(w.network_id, balance - (committed.tokens.get(w.network_id) ?? 0n));
-    }
-
-    // what each would cost; the estimate also tells a transfer the token (or recipient) refuses
-    const plans = queued.map((w) => {
-      let units: bigint;
-      try {
-        units = toBaseUnits(w.amount, w.token_decimals);
-      } catch (err) {
-        return { w, units: 0n, error: errorText(err) };
-      }
-      const to = getAddress(w.address);
-      return w.native
-        ? { w, units, to, value: units, data: undefined }
-        : {
-            w,
-            units,
-            to: getAddress(w.contract as string),
-            value: 0n,
-            data: encodeFunctionData({ abi: erc20Abi, functionName: 'transfer', args: [to, units] }),
-          };
-    });
-    const affordable = plans.filter(
-      (p) =>
-        !('error' in p) && (p.w.native ? ethLeft >= p.units + TRANSFER_GAS * gasPrice : (tokenLeft.get(p.w.network_id) ?? 0n) >= p.units),
-    );
-    const estimates = await Promise.all(
-      affordable.map((p) =>
-        'to' in p
-          ? this.client.estimateGas({ account: hot, to: p.to, value: p.value, data: p.data }).then(
-              (gas) => ({ gas }),
-              (err: unknown) => ({ err }),
-            )
-          : Promise.resolve({ err: new Error('no plan') }),
-      ),
-    );
-
-    let shortLogged = false;
-    for (const p of plans) {
-      const id = Number(p.w.id);
-      if ('error' in p) {
-        this.log.error({ withdrawal: id, error: p.error }, 'withdrawal amount cannot be paid in base units');
-        result.waiting++;
-        continue;
-      }
-      const i = affordable.indexOf(p);
-      const estimate = i >= 0 ? estimates[i] : undefined;
-      if (!estimate) {
-        result.waiting++;
-        if (!shortLogged) this.log.warn({ withdrawal: id }, 'hot wallet balance too low: withdrawals wait');
-        shortLogged = true;
-        continue;
-      }
-      if ('err' in estimate) {
-        if (isRevert(estimate.err)) {
-          const reason = p.w.native
-            ? 'refused by the recipient (the transfer would revert)'
-            : 'refused by the token contract (the transfer would revert)';
-          if (await this.failQueued(id, reason)) {
-            result.failed++;
-            this.log.warn({ withdrawal: id, error: errorText(estimate.err) }, 'withdrawal refused before signing: refunded');
-          }
-        } else {
-          result.waiting++;
-          this.log.warn({ withdrawal: id, error: errorText(estimate.err) }, 'gas estimate failed: withdrawal waits');
-        }
-        continue;
-      }
-      const gasLimit = estimate.gas === TRANSFER_GAS ? TRANSFER_GAS : (estimate.gas * 12n) / 10n;
-      const ethNeed = p.value + gasLimit * gasPrice;
-      const tokens = tokenLeft.get(p.w.network_id) ?? 0n;
-      if (ethLeft < ethNeed || (!p.w.native && tokens < p.units)) {
-        result.waiting++;
-        if (!shortLogged) this.log.warn({ withdrawal: id }, 'hot wallet balance too low: withdrawals wait');
-        shortLogged = true;
-        continue;
-      }
-      const signed = await inTransaction(this.database, async (q) => {
-        const [w] = await q<{ status: string; frozen: boolean }>(
-          'select status, chain_payouts_frozen(network_id) as frozen from withdrawals where id = $1 for update skip locked',
-          [id],
-        );
-        if (w?.status !== 'queued' || w.frozen) return null;
-        const nonce = await takeNonce(q, this.chainId, hot);
-        const raw = await this.hot.signTransaction({
-          type: 'legacy',
-          chainId: this.chainId,
-          nonce,
-          to: p.to,
-          value: p.value,
-          data: p.data,
-          gas: gasLimit,
-          gasPrice,
-        });
-        const hash = await recordChainTx(q, {
-          chainId: this.chainId,
-          purpose: 'withdrawal',
-          withdrawalId: id,
-          from: hot,
-          nonce,
-          raw,
-          gasPrice,
-          sentHead: head,
-        });
-        await q(
-          `update withdrawals set status = 'broadcast', nonce = $2, tx_hash = $3, broadcast_at = now(), updated_at = now() where id = $1`,
-          [id, nonce, hash],
-        );
-        await this.event(q, Number(p.w.user_id), id, 'broadcast');
-        return { raw, hash, nonce };
-      });
-      if (!signed) continue; // taken by another sender, cancelled, or frozen meanwhile
-      ethLeft -= ethNeed;
-      if (!p.w.native) tokenLeft.set(p.w.network_id, tokens - p.units);
-      result.signed++;
-      await this.afterCommit?.({ withdrawalId: id, txHash: signed.hash });
-      const sent = await broadcast(this.client, signed.raw);
-      if (sent.outcome !== 'sent') {
-        const [row] = await this.database.sql.query<{ id: number }>('select id from chain_txs where chain_id = $1 and tx_hash = $2', [
-          this.chainId,
-          signed.hash,
-        ]);
-        if (row) await noteBroadcast(this.database, Number(row.id), sent);
-        if (sent.outcome === 'error') {
-          this.log.warn(
-            { withdrawal: id, txHash: signed.hash, error: sent.error },
-            'broadcast refused; the stored transaction is re-sent next tick',
-          );
-        }
-      }
-      this.log.info({ withdrawal: id, nonce: signed.nonce, txHash: signed.hash }, 'withdrawal broadcast');
-    }
-  }
-
-  /** queued -> failed with the money back (a transfer the chain would refuse; nothing signed). */
-  private failQueued(id: number, reason: string): Promise<boolean> {
-    return inTransaction(this.database, async (q) => {
-      const [w] = await q<{ status: string }>('select status from withdrawals where id = $1 for update skip locked', [id]);
-      if (w?.status !== 'queued') return false;
-      await q(`select coffer_withdraw_refund($1, 'failed', $2, '{queued}', null)`, [id, reason]);
-      return true;
-    });
-  }
-
-  private async event(q: Query, userId: number, withdrawalId: number, status: string): Promise<void> {
-    await q(`insert into user_events (user_id, type, ref_id, status) values ($1, 'withdraw', $2, $3)`, [userId, withdrawalId, status]);
-  }
 }

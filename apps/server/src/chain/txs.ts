@@ -51,11 +51,18 @@ export interface ChainTx {
   sentHead: number | null;
   /** milliseconds since it was signed (database clock) */
   ageMs: number;
+  /** broadcasts of it the node refused in a row (reset by one it takes) */
+  broadcastErrors: number;
+  /** false while it backs off after a refused broadcast (see retryBroadcastIn) */
+  broadcastDue: boolean;
+  /** an operator's zero-value replacement of a stuck payout's nonce: mined, it pays nothing */
+  cancel: boolean;
 }
 
 export const CHAIN_TX_COLUMNS = `t.id, t.purpose, t.withdrawal_id, t.sweep_id, t.from_address, t.nonce::text as nonce, t.tx_hash,
   t.raw_tx, t.gas_price::text as gas_price, t.status, t.block_number::text as block_number, t.sent_head::text as sent_head,
-  (extract(epoch from (now() - t.created_at)) * 1000)::float8 as age_ms`;
+  (extract(epoch from (now() - t.created_at)) * 1000)::float8 as age_ms, t.broadcast_errors,
+  (t.next_broadcast_at is null or t.next_broadcast_at <= now()) as broadcast_due, t.cancel`;
 
 export interface ChainTxRow {
   id: number | string;
@@ -71,6 +78,9 @@ export interface ChainTxRow {
   block_number: string | null;
   sent_head: string | null;
   age_ms: number | string;
+  broadcast_errors: number;
+  broadcast_due: boolean;
+  cancel: boolean;
 }
 
 export function toChainTx(r: ChainTxRow): ChainTx {
@@ -88,6 +98,9 @@ export function toChainTx(r: ChainTxRow): ChainTx {
     blockNumber: r.block_number === null ? null : Number(r.block_number),
     sentHead: r.sent_head === null ? null : Number(r.sent_head),
     ageMs: Number(r.age_ms),
+    broadcastErrors: Number(r.broadcast_errors ?? 0),
+    broadcastDue: r.broadcast_due ?? true,
+    cancel: r.cancel ?? false,
   };
 }
 
@@ -114,14 +127,16 @@ export interface NewChainTx {
   raw: Hex;
   gasPrice: bigint;
   sentHead: bigint | number | null;
+  /** an operator's zero-value replacement (docs/decisions/037) */
+  cancel?: boolean;
 }
 
 /** Inserts an attempt (inside the caller's transaction); returns its hash. */
 export async function recordChainTx(q: Query, t: NewChainTx): Promise<Hex> {
   const hash = keccak256(t.raw);
   await q(
-    `insert into chain_txs (chain_id, purpose, withdrawal_id, sweep_id, from_address, nonce, tx_hash, raw_tx, gas_price, sent_head)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10)`,
+    `insert into chain_txs (chain_id, purpose, withdrawal_id, sweep_id, from_address, nonce, tx_hash, raw_tx, gas_price, sent_head, cancel)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9::numeric, $10, $11)`,
     [
       t.chainId,
       t.purpose,
@@ -133,6 +148,7 @@ export async function recordChainTx(q: Query, t: NewChainTx): Promise<Hex> {
       t.raw,
       t.gasPrice.toString(),
       t.sentHead === null ? null : Number(t.sentHead),
+      t.cancel ?? false,
     ],
   );
   return hash;
@@ -226,10 +242,46 @@ export async function broadcast(client: PublicClient, raw: Hex): Promise<{ outco
   }
 }
 
-/** Stores the node's refusal of an attempt (or clears it after a successful send). */
+/** A refused broadcast is retried after this long (ms), doubling with each refusal in a row... */
+export const BROADCAST_RETRY_FIRST_MS = 5_000;
+/** ...up to this long (ms) between two tries. */
+export const BROADCAST_RETRY_MAX_MS = 600_000;
+/**
+ * Refusals in a row after which a stored attempt is no longer re-sent by the workers: the
+ * payout (or sweep) is stuck and waits for an operator (docs/operations.md says what to alert on).
+ */
+export const MAX_BROADCAST_ERRORS = 20;
+
+/** The back-off (ms) after the `errors`-th refusal in a row: 5 s, 10 s, 20 s ... capped at 10 min. */
+export function retryBroadcastIn(errors: number): number {
+  const doubled = BROADCAST_RETRY_FIRST_MS * 2 ** Math.max(0, Math.min(errors - 1, 20));
+  return Math.min(doubled, BROADCAST_RETRY_MAX_MS);
+}
+
+/** True when the workers may broadcast this stored attempt now (not backing off, not given up). */
+export function mayBroadcast(attempt: ChainTx): boolean {
+  return attempt.broadcastDue && attempt.broadcastErrors < MAX_BROADCAST_ERRORS;
+}
+
+/**
+ * Stores the node's answer to a broadcast of an attempt: a refusal counts and sets when it is
+ * tried again (retryBroadcastIn, database clock); any other answer clears both.
+ */
 export async function noteBroadcast(database: Database, attemptId: number, result: { outcome: BroadcastOutcome; error?: string }) {
-  const error = result.outcome === 'error' ? (result.error ?? 'refused') : null;
-  await database.sql.query('update chain_txs set last_error = $2 where id = $1 and last_error is distinct from $2', [attemptId, error]);
+  if (result.outcome !== 'error') {
+    await database.sql.query(
+      `update chain_txs set last_error = null, broadcast_errors = 0, next_broadcast_at = null
+       where id = $1 and (last_error is not null or broadcast_errors <> 0)`,
+      [attemptId],
+    );
+    return;
+  }
+  const [row] = await database.sql.query<{ broadcast_errors: number }>('select broadcast_errors from chain_txs where id = $1', [attemptId]);
+  const errors = Number(row?.broadcast_errors ?? 0) + 1;
+  await database.sql.query(
+    `update chain_txs set last_error = $2, broadcast_errors = $3, next_broadcast_at = now() + $4 * interval '1 millisecond' where id = $1`,
+    [attemptId, result.error ?? 'refused', errors, retryBroadcastIn(errors)],
+  );
 }
 
 /** True when an error of eth_estimateGas / eth_call says the call itself reverts. */

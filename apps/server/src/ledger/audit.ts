@@ -170,10 +170,11 @@ const STATIC_CHECKS: Check[] = [
     // A withdrawal refunded (cancelled, rejected, failed) while one of its transactions is
     // recorded mined successfully was paid twice: on chain and back to the user
     // (docs/decisions/038; reconciliation finds the same loss from the chain's side).
+    // an operator's zero-value cancel (chain_txs.cancel, docs/decisions/037) pays nothing: mined, it is why the refund was right
     name: 'refunded_withdrawal_paid_on_chain',
     query: `select w.id as withdrawal_id, w.status, w.amount::text as amount, t.tx_hash
       from withdrawals w join withdrawal_entries we on we.withdrawal_id = w.id and we.kind = 'withdraw_refund'
-      join chain_txs t on t.withdrawal_id = w.id and t.status = 'mined'`,
+      join chain_txs t on t.withdrawal_id = w.id and t.status = 'mined' and not t.cancel`,
   },
   {
     name: 'idempotency_key_unique',

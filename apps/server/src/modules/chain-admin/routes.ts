@@ -17,6 +17,7 @@ import { ok } from '../../core/reply.ts';
 import type { Database } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import { formatAmount } from '../../ledger/amounts.ts';
+import { stuckPayoutRoutes } from './stuck-routes.ts';
 
 const tags = ['admin'];
 const security = [{ token: [] }];
@@ -52,6 +53,7 @@ async function incidents(database: Database, openOnly: boolean) {
 export async function chainAdminRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { database } = app.deps;
+  await stuckPayoutRoutes(fastify);
 
   app.get(
     '/admin/chain/incidents',

@@ -66,6 +66,9 @@ export async function dashboard(database: Database): Promise<DashboardData> {
       group by c.id, c.code, c.sort order by c.sort, c.id`,
   );
   const [review] = await database.sql.query<{ n: number }>(`select count(*)::int as n from withdrawals where status = 'review'`);
+  const loops = await database.sql.query<{ chain_id: number; healthy: boolean; since: Date | string; last_error: string | null }>(
+    'select chain_id, healthy, since, last_error from chain_rpc_health order by chain_id',
+  );
   return {
     users: { total: users?.total ?? 0, new24h: users?.new24h ?? 0, disabled: users?.disabled ?? 0 },
     balances: balances.map((r) => ({
@@ -88,6 +91,12 @@ export async function dashboard(database: Database): Promise<DashboardData> {
     })),
     ...(await custodyFigures(database)),
     withdrawalsInReview: review?.n ?? 0,
+    chainLoops: loops.map((r) => ({
+      chainId: r.chain_id,
+      healthy: r.healthy,
+      since: new Date(r.since).toISOString(),
+      lastError: r.last_error,
+    })),
     lastAudit: await lastAuditRun(database),
     generatedAt: new Date().toISOString(),
   };

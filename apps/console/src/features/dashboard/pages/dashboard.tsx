@@ -1,6 +1,6 @@
 import type { AuditReport } from '@coffer/contract/ledger';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Col, Descriptions, Row, Space, Statistic, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Col, Descriptions, Row, Space, Statistic, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AuditChecks } from '../../../components/audit-checks';
@@ -33,6 +33,18 @@ export default function DashboardPage() {
       <QueryState query={dashboard} />
       {data && (
         <>
+          {data.chainLoops
+            .filter((loop) => !loop.healthy)
+            .map((loop) => (
+              <Alert
+                key={loop.chainId}
+                type="error"
+                showIcon
+                data-testid="chain-unhealthy"
+                title={t('dashboard.chainUnhealthy', { chainId: loop.chainId, since: formatTime(loop.since) })}
+                description={`${t('dashboard.chainUnhealthyHint')}${loop.lastError ? ` (${loop.lastError})` : ''}`}
+              />
+            ))}
           <Row gutter={16}>
             <Col span={6}>
               <Card>

@@ -11,6 +11,7 @@ import { type ChainIncident, INCIDENTS_KEY, useIncidents } from '../api/incident
 import { OPEN_WITHDRAWALS_KEY, useOpenWithdrawals } from '../api/open-withdrawals';
 import { resolveIncident } from '../api/resolve-incident';
 import { reviewWithdrawal } from '../api/review-withdrawal';
+import { StuckActions } from '../components/stuck-actions';
 
 type Decision = { id: number; decision: 'approve' | 'reject' } | null;
 
@@ -68,6 +69,8 @@ function ReviewQueue() {
                     {t('withdrawals.reject')}
                   </Button>
                 </Space>
+              ) : w.status === 'broadcast' ? (
+                <StuckActions id={w.id} />
               ) : null,
           },
         ]}
