@@ -54,6 +54,14 @@ export const ErrorCode = {
   TRANSFER_HOLD: 3017,
   /** The address book already holds this address for this network. */
   ADDRESS_ALREADY_IN_BOOK: 3018,
+  /** The withdrawal fee quote's window has passed: ask for a new one (POST /api/withdraw/quote). */
+  FEE_QUOTE_EXPIRED: 3019,
+  /** The withdrawal fee quote was already spent by another withdrawal. */
+  FEE_QUOTE_USED: 3020,
+  /** No such withdrawal fee quote for this user (unknown, or another user's). */
+  FEE_QUOTE_UNKNOWN: 3021,
+  /** The withdrawal fee quote was made for another network. */
+  FEE_QUOTE_OTHER_NETWORK: 3022,
   NOT_FOUND: 4004,
   FORBIDDEN: 4003,
   INTERNAL: 5000,
@@ -109,6 +117,10 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3016: '已开启仅限地址簿提现，请先将该地址加入地址簿',
     3017: '账户处于安全暂缓期，转账金额超出暂缓期内允许的上限',
     3018: '该地址已在地址簿中',
+    3019: '手续费报价已过期，请重新获取',
+    3020: '该手续费报价已被使用，请重新获取',
+    3021: '手续费报价不存在',
+    3022: '该手续费报价属于另一个网络',
     4003: '没有权限',
     4004: '记录不存在',
     5000: '服务器内部错误',
@@ -152,6 +164,10 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3016: 'Whitelist-only withdrawals are on: add this address to your address book first',
     3017: 'Your account is in a security hold: this transfer is above the amount allowed during the hold',
     3018: 'This address is already in your address book',
+    3019: 'The fee quote has expired, please get a new one',
+    3020: 'This fee quote was already used, please get a new one',
+    3021: 'Fee quote not found',
+    3022: 'This fee quote is for another network',
     4003: 'Forbidden',
     4004: 'Not found',
     5000: 'Internal server error',
