@@ -83,7 +83,8 @@ export async function quoteWithdrawFee(
       where n.id = $1`,
     [net.id],
   );
-  if (!n || (!n.native && n.contract === null) || n.native_currency_id === null) throw new BizError(ErrorCode.CURRENCY_UNAVAILABLE, 'networkId');
+  if (!n || (!n.native && n.contract === null) || n.native_currency_id === null)
+    throw new BizError(ErrorCode.CURRENCY_UNAVAILABLE, 'networkId');
   const decimals = Math.min(n.currency_decimals, n.token_decimals);
   const amount = body.amount === undefined ? null : parseAmount(body.amount, { decimals }, { limits: false });
   const to = body.address === undefined ? null : ((await payableDestination(database, rules, net, body.address)) as Address);
@@ -121,8 +122,18 @@ export async function quoteWithdrawFee(
     `insert into withdrawal_fee_quotes (user_id, network_id, fee, gas_limit, chain_gas_price_wei, gas_price_wei, margin_percent,
                                         rate, fees_high, expires_at)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + make_interval(secs => $10)) returning id, expires_at`,
-    [userId, net.id, fee, gasLimit.toString(), chainPrice.toString(), priced.toString(), n.fee_margin_percent, perCoin, feesHigh,
-      WITHDRAW_FEE_QUOTE_TTL_SECONDS],
+    [
+      userId,
+      net.id,
+      fee,
+      gasLimit.toString(),
+      chainPrice.toString(),
+      priced.toString(),
+      n.fee_margin_percent,
+      perCoin,
+      feesHigh,
+      WITHDRAW_FEE_QUOTE_TTL_SECONDS,
+    ],
   );
   return {
     quoteId: Number(row!.id),

@@ -49,8 +49,7 @@ export async function withdrawRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { database, chain, config } = app.deps;
   const rates = createRateSource(config, database);
-  const feeChain = () =>
-    chain.live ? { chainId: chain.live.chainId, client: chain.live.adapter.client, hot: chain.hotAddress } : null;
+  const feeChain = () => (chain.live ? { chainId: chain.live.chainId, client: chain.live.adapter.client, hot: chain.hotAddress } : null);
 
   app.post(
     '/withdraw/quote',

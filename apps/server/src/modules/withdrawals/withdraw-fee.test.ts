@@ -125,7 +125,10 @@ describe('withdrawal fee quotes on a real chain', () => {
     const before = await balance(alice);
     const c = await code(alice);
     const expired = await quote(alice, { networkId: nets.ETH!.id });
-    await t.database.sql.query("update withdrawal_fee_quotes set expires_at = now() - interval '1 second', created_at = now() - interval '3 minutes' where id = $1", [expired.data.quoteId]);
+    await t.database.sql.query(
+      "update withdrawal_fee_quotes set expires_at = now() - interval '1 second', created_at = now() - interval '3 minutes' where id = $1",
+      [expired.data.quoteId],
+    );
     expect((await apply(alice, c, { quoteId: expired.data.quoteId })).code).toBe(3019);
     const bobs = await quote(bob, { networkId: nets.ETH!.id });
     expect((await apply(alice, c, { quoteId: bobs.data.quoteId })).code).toBe(3021);
@@ -136,7 +139,14 @@ describe('withdrawal fee quotes on a real chain', () => {
     const en = await call('POST', '/api/withdraw/apply', {
       token: alice.token,
       lang: 'en-US',
-      body: { currencyId: nets.ETH!.currencyId, networkId: nets.ETH!.id, address: outside, amount: '0.5', code: c, quoteId: expired.data.quoteId },
+      body: {
+        currencyId: nets.ETH!.currencyId,
+        networkId: nets.ETH!.id,
+        address: outside,
+        amount: '0.5',
+        code: c,
+        quoteId: expired.data.quoteId,
+      },
     });
     expect(en.message).toMatch(/fee quote has expired/);
     expect(await balance(alice)).toEqual(before);
@@ -188,7 +198,28 @@ describe('withdrawal fee quotes on a real chain', () => {
       times.push(performance.now() - started);
     }
     times.sort((a, b) => a - b);
-    console.log(`withdraw fee quote latency (USDT, estimateGas + feeHistory + insert): median ${times[10]!.toFixed(1)} ms, max ${times[20]!.toFixed(1)} ms`);
+    console.log(
+      `withdraw fee quote latency (USDT, estimateGas + feeHistory + insert): median ${times[10]!.toFixed(1)} ms, max ${times[20]!.toFixed(1)} ms`,
+    );
     expect(times[10]).toBeLessThan(500);
+  });
+});
+
+describe('withdrawal fee quotes without a chain', () => {
+  it('refuses clearly: the network is unavailable (no node to price the gas), and stores nothing', async () => {
+    const t = await createTestApp({ RATE_LIMIT: 'off' });
+    try {
+      const call = client(t);
+      const u = await createUser(t);
+      const eth = (await call<Network[]>('GET', '/api/currency/onchain')).data.find((n) => n.code === 'ETH')!;
+      const en = await call('POST', '/api/withdraw/quote', { token: u.token, lang: 'en-US', body: { networkId: eth.id } });
+      expect(en).toMatchObject({ code: 3003, data: null });
+      expect(en.message).toMatch(/network is unavailable \(no chain node answers\)/);
+      const zh = await call('POST', '/api/withdraw/quote', { token: u.token, body: { networkId: eth.id } });
+      expect(zh.message).toMatch(/区块链节点无响应/);
+      expect(await t.database.sql.query('select id from withdrawal_fee_quotes')).toEqual([]);
+    } finally {
+      await t.close();
+    }
   });
 });

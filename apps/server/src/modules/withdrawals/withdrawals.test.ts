@@ -1,7 +1,8 @@
-import type { Balance, Network, PageResponse, WithdrawApplyData, WithdrawLimits, WithdrawRecord } from '@coffer/contract';
+import type { Balance, Network, PageResponse, WithdrawLimits, WithdrawRecord } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../ledger/audit.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { applyWithdraw } from '../../test/withdraw.ts';
 import { client, createUser, fund, type TestUser } from '../../test/users.ts';
 
 /** The withdrawal API without a chain: apply, limits, codes, idempotency, cancel, review. */
@@ -22,7 +23,7 @@ describe('withdrawals (API)', () => {
     return t.mailbox.lastCode(u.email);
   };
   const apply = async (u: TestUser, body: Record<string, unknown>, opts: { key?: string; code?: string } = {}) =>
-    call<WithdrawApplyData>('POST', '/api/withdraw/apply', {
+    applyWithdraw(call, {
       token: u.token,
       key: opts.key,
       body: {
@@ -38,7 +39,7 @@ describe('withdrawals (API)', () => {
 
   beforeAll(async () => {
     // One mail a minute per address is the rule; these tests ask for many codes.
-    t = await createTestApp({ RATE_LIMIT: 'off', OPERATOR_EMAILS: 'ops@example.com' });
+    t = await createTestApp({ RATE_LIMIT: 'off', OPERATOR_EMAILS: 'ops@example.com' }, { chain: true });
     call = client(t);
     alice = await createUser(t, { email: 'alice@example.com' });
     bob = await createUser(t, { email: 'bob@example.com' });
@@ -194,7 +195,7 @@ describe('withdrawals (API)', () => {
     const res = await apply(alice, { amount: '1' });
     await pastResend();
     expect(res.code).toBe(3012);
-    const en = await call('POST', '/api/withdraw/apply', {
+    const en = await applyWithdraw(call, {
       token: alice.token,
       lang: 'en-US',
       body: { currencyId: eth.currencyId, networkId: eth.id, address: outside, amount: '1', code: '123456' },
