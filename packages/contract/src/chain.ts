@@ -263,4 +263,5 @@ export const openWithdrawal = z.object({
   waitReason: z.enum(WITHDRAW_WAIT_REASONS).nullable().default(null),
   waitSeconds: z.number().int().nullable().default(null),
 });
+export type OpenWithdrawal = z.infer<typeof openWithdrawal>;
 export const openWithdrawalList = z.array(openWithdrawal);

@@ -1,4 +1,4 @@
-import type { Balance, Network, PageResponse, WithdrawLimits, WithdrawRecord } from '@coffer/contract';
+import type { Balance, Network, OpenWithdrawal, PageResponse, WithdrawLimits, WithdrawRecord } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../ledger/audit.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
@@ -185,6 +185,29 @@ describe('withdrawals (API)', () => {
       body: { page: 1, pageSize: 20 },
     });
     expect(none.data.total).toBe(0);
+  });
+
+  it('a queued payout that waits says why, in its detail and list, and to operators with its age', async () => {
+    const res = await apply(alice, { amount: '1' });
+    await pastResend();
+    expect(res.data).toMatchObject({ waitReason: null, waitSince: null });
+    await t.database.sql.query(
+      "update withdrawals set wait_reason = 'fees_high', wait_since = now() - interval '5 minutes' where id = $1",
+      [res.data.id],
+    );
+    const detail = await call<WithdrawRecord>('GET', `/api/withdraw/detail/${res.data.id}`, { token: alice.token });
+    expect(detail.data).toMatchObject({ status: 'queued', waitReason: 'fees_high', waitSince: expect.any(String) });
+    const page = await call<PageResponse<WithdrawRecord>>('POST', '/api/withdraw/list', {
+      token: alice.token,
+      body: { page: 1, pageSize: 1 },
+    });
+    expect(page.data.list[0]).toMatchObject({ id: res.data.id, waitReason: 'fees_high' });
+    const open = await call<OpenWithdrawal[]>('GET', '/api/admin/withdraw/open', { token: operator.token });
+    const row = open.data.find((w) => w.id === res.data.id);
+    expect(row).toMatchObject({ waitReason: 'fees_high' });
+    expect(row!.waitSeconds).toBeGreaterThanOrEqual(300);
+    expect((await call('GET', '/api/admin/withdraw/open', { token: alice.token })).status).toBe(403);
+    expect((await call('POST', `/api/withdraw/cancel/${res.data.id}`, { token: alice.token })).code).toBe(0);
   });
 
   it('refuses payouts on a frozen network (3012)', async () => {
