@@ -157,6 +157,7 @@ export function useWithdrawForm() {
       address: addressCheck.value,
       amount: amountCheck.value,
       code,
+      quoteId: quoted.quoteId,
     });
     if (!body.success) return;
     idempotencyKey.current ??= newIdempotencyKey();
