@@ -1,6 +1,6 @@
 import type { WithdrawQuoteData } from '@coffer/contract/chain';
 import { ErrorCode } from '@coffer/contract/errors';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
 import { queryKeys } from '../../../lib/query-keys';
 
@@ -17,12 +17,13 @@ export function quoteRenewIn(expiresAt: string, now: number = Date.now()): numbe
   return Math.max(QUOTE_RENEW_MIN_MS, Date.parse(expiresAt) - now - QUOTE_RENEW_BEFORE_MS);
 }
 
-/** POST /api/withdraw/quote: the fee from the chain now, held for a short window. 3003 is shown on the page, not popped up. */
+/** POST /api/withdraw/quote: the fee from the chain now, held for a short window; its refusals are not popped up. */
 export function quoteWithdrawFee(networkId: number, address: string | null): Promise<WithdrawQuoteData> {
   return apiPost<WithdrawQuoteData>(
     '/withdraw/quote',
     { networkId, ...(address && { address }) },
-    { fieldCodes: [ErrorCode.CURRENCY_UNAVAILABLE] },
+    // Shown on the page (network unavailable) or already under the address field (its check).
+    { fieldCodes: [ErrorCode.CURRENCY_UNAVAILABLE, ErrorCode.INVALID_ADDRESS, ErrorCode.UNSPENDABLE_ADDRESS] },
   );
 }
 
@@ -35,6 +36,8 @@ export function useWithdrawQuote(networkId: number | undefined, address: string 
     queryKey: queryKeys.withdrawals.quote(networkId ?? 0, address ?? ''),
     queryFn: () => quoteWithdrawFee(networkId!, address),
     enabled: enabled && networkId !== undefined,
+    // While the destination's quote loads, the network's last one stays (it holds for any address).
+    placeholderData: keepPreviousData,
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 0,
     retry: false,

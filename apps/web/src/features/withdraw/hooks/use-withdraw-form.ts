@@ -69,7 +69,9 @@ export function useWithdrawForm() {
   const bookEntries = (book.data?.list ?? []).filter((e) => e.networkId === network?.id);
   // The fee is quoted from the chain before the code step and renewed before it runs out
   // (docs/decisions/040); the limits' fee is only its floor.
-  const feeQuote = useFeeQuote(network?.id, addressCheck?.ok && !remote?.problem ? addressCheck.value : null, !frozen && !held);
+  // The destination joins the quote once the server's address check passed it (a contract may cost more gas).
+  const quoteAddress = addressCheck?.ok && remote && !remote.problem ? addressCheck.value : null;
+  const feeQuote = useFeeQuote(network?.id, quoteAddress, !frozen && !held);
   const quoted = feeQuote.data?.networkId === network?.id ? feeQuote.data : undefined;
   const priced = limitsData && quoted ? { ...limitsData, fee: quoted.fee } : limitsData;
   const amountCheck = checkWithdrawAmount(amount, decimals, priced);
