@@ -59,6 +59,39 @@ async function payoutGas(chain: FeeChain, n: QuoteNetwork, to: Address | null, u
     .catch(() => TOKEN_TRANSFER_GAS_FALLBACK);
 }
 
+/** The network's fee settings, with the chain's own coin (a token's gas is paid in it). 3003 when it cannot pay out. */
+async function quoteNetwork(database: Database, networkId: number): Promise<QuoteNetwork & { native_currency_id: number }> {
+  const [n] = await database.sql.query<QuoteNetwork>(
+    `select n.native, n.contract, n.token_decimals, c.decimals as currency_decimals, nat.currency_id as native_currency_id,
+            nat.token_decimals as native_decimals, n.fee_margin_percent, n.gas_price_cap_wei::text as gas_price_cap_wei
+       from networks n join currencies c on c.id = n.currency_id
+       left join networks nat on nat.chain_id = n.chain_id and nat.native
+      where n.id = $1`,
+    [networkId],
+  );
+  if (!n || (!n.native && n.contract === null) || n.native_currency_id === null)
+    throw new BizError(ErrorCode.CURRENCY_UNAVAILABLE, 'networkId');
+  return { ...n, native_currency_id: n.native_currency_id };
+}
+
+/** Token units per unit of the chain's coin at the house's swap rate; null for the coin itself. */
+async function coinPrice(rates: RateSource, currencyId: number, n: QuoteNetwork & { native_currency_id: number }) {
+  if (n.native) return null;
+  const pair = await rates.getPair(currencyId, n.native_currency_id);
+  if (!pair) throw unavailable('no swap rate to price the network fee in this currency', '暂无兑换汇率，无法计算该币种的网络手续费');
+  return tokensPerCoin(rateAfterSpread(pair.midRate, pair.spreadBps));
+}
+
+/** The payout's gas and the chain's gas price now; 3003 when the node does not answer. */
+async function gasNow(chain: FeeChain, n: QuoteNetwork, to: Address | null, units: bigint | null) {
+  try {
+    const [gasLimit, chainPrice] = await Promise.all([payoutGas(chain, n, to, units), chainGasPrice(chain.client)]);
+    return { gasLimit, chainPrice };
+  } catch {
+    throw NODE_DOWN();
+  }
+}
+
 /**
  * Quotes the fee of a withdrawal on a network from the chain and stores the quote, bound to the
  * user and the network, for WITHDRAW_FEE_QUOTE_TTL_SECONDS; coffer_withdraw_apply charges
@@ -75,36 +108,12 @@ export async function quoteWithdrawFee(
   const net = await networkFor(database, body.networkId, body.currencyId);
   if (!net.withdrawEnabled) throw new BizError(ErrorCode.CURRENCY_UNAVAILABLE, 'networkId');
   if (!chain || chain.chainId !== net.chainId) throw NODE_DOWN();
-  const [n] = await database.sql.query<QuoteNetwork>(
-    `select n.native, n.contract, n.token_decimals, c.decimals as currency_decimals, nat.currency_id as native_currency_id,
-            nat.token_decimals as native_decimals, n.fee_margin_percent, n.gas_price_cap_wei::text as gas_price_cap_wei
-       from networks n join currencies c on c.id = n.currency_id
-       left join networks nat on nat.chain_id = n.chain_id and nat.native
-      where n.id = $1`,
-    [net.id],
-  );
-  if (!n || (!n.native && n.contract === null) || n.native_currency_id === null)
-    throw new BizError(ErrorCode.CURRENCY_UNAVAILABLE, 'networkId');
+  const n = await quoteNetwork(database, net.id);
   const decimals = Math.min(n.currency_decimals, n.token_decimals);
   const amount = body.amount === undefined ? null : parseAmount(body.amount, { decimals }, { limits: false });
   const to = body.address === undefined ? null : ((await payableDestination(database, rules, net, body.address)) as Address);
-  // The coin's price in this token, from the house's swap rate (a token network only).
-  let perCoin: string | null = null;
-  if (!n.native) {
-    const pair = await rates.getPair(net.currencyId, n.native_currency_id);
-    if (!pair) throw unavailable('no swap rate to price the network fee in this currency', '暂无兑换汇率，无法计算该币种的网络手续费');
-    perCoin = tokensPerCoin(rateAfterSpread(pair.midRate, pair.spreadBps));
-  }
-  let gasLimit: bigint;
-  let chainPrice: bigint;
-  try {
-    [gasLimit, chainPrice] = await Promise.all([
-      payoutGas(chain, n, to, amount === null ? null : parseUnits(amount, n.token_decimals)),
-      chainGasPrice(chain.client),
-    ]);
-  } catch {
-    throw NODE_DOWN();
-  }
+  const perCoin = await coinPrice(rates, net.currencyId, n);
+  const { gasLimit, chainPrice } = await gasNow(chain, n, to, amount === null ? null : parseUnits(amount, n.token_decimals));
   const cap = n.gas_price_cap_wei === null ? null : BigInt(n.gas_price_cap_wei);
   const feesHigh = cap !== null && chainPrice > cap;
   // Above the cap the payout waits and then pays at most the cap: that is what the fee covers.
