@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import enUS from '../../apps/console/src/locales/en-US.json';
 import zhCN from '../../apps/console/src/locales/zh-CN.json';
 import { baseURL, connectBrowser, createUser, LANGS, type Lang, newPhone, type TestUser, text } from './app';
-import { E2E_OPERATOR_EMAIL } from './harness';
-import { fund, must, OPERATOR_PASSWORD, operatorToken } from './wallet-support';
+import { E2E_OPERATOR_EMAIL, E2E_SECOND_OPERATOR_EMAIL } from './harness';
+import { currencyId, fund, must, OPERATOR_PASSWORD, operatorToken, signInOperator as registerOperator } from './wallet-support';
 
 /** The operator console (apps/console at /console): role check, a swap rate and a banner end to end, every page. */
 
@@ -162,6 +162,97 @@ describe('operator console', () => {
     }
   });
 
+  it.each(LANGS)(
+    "support in %s: reads a user's security events, ends their withdrawal hold and signs them out everywhere",
+    async (lang) => {
+      const member = await createUser(lang);
+      const newPassword = 'p4ssword-changed-1';
+      // A password change opens a withdrawal hold (a credential change) and shows as an event.
+      await must('/security/changePassword', { token: member.token, body: { currentPassword: member.password, newPassword } });
+      const uid = (await must<{ uid: number }>('/getCurrentUser', { token: member.token })).uid;
+      const context = await newDesktop(browser, lang);
+      try {
+        const page = await context.newPage();
+        await signInOperator(page, lang);
+        await page.goto(`/console/users/${uid}`);
+        await page.getByRole('heading', { name: member.email }).waitFor();
+        const events = page.getByTestId('user-security-events');
+        await events.getByText(ct(lang, 'users.eventCode.password_changed'), { exact: false }).waitFor();
+        await events.getByText(ct(lang, 'users.holdActive')).waitFor();
+
+        await page.getByTestId('user-end-holds').click();
+        const endDialog = page.getByRole('dialog', { name: ct(lang, 'users.endHoldsTitle', { email: member.email }) });
+        await endDialog.getByLabel(ct(lang, 'common.reason')).fill('e2e: owner confirmed by phone');
+        await endDialog.getByRole('button', { name: ct(lang, 'users.endHolds') }).click();
+        await page.getByText(ct(lang, 'users.holdsEnded')).waitFor();
+        await expect.poll(() => events.getByText(ct(lang, 'users.holdActive')).count()).toBe(0);
+
+        await page.getByTestId('user-sign-out').click();
+        const outDialog = page.getByRole('dialog', { name: ct(lang, 'users.signOutTitle', { email: member.email }) });
+        await outDialog.getByLabel(ct(lang, 'common.reason')).fill('e2e: phone stolen');
+        await outDialog.getByRole('button', { name: ct(lang, 'users.signOut') }).click();
+        await page.getByText(ct(lang, 'users.signedOut')).waitFor();
+        await expect.poll(() => page.getByTestId('user-sign-out').count()).toBe(0);
+        const reply = await fetch(`${baseURL()}/api/getCurrentUser`, { headers: { 'x-token': member.token } });
+        expect(((await reply.json()) as { code: number }).code).toBe(2001);
+      } finally {
+        await context.close();
+      }
+    },
+  );
+
+  it('four eyes: an adjustment above the threshold is confirmed, waits, is refused to its own operator and made by a second', async () => {
+    await registerOperator(E2E_SECOND_OPERATOR_EMAIL);
+    const member = await createUser('en-US');
+    const balance = async () =>
+      (await must<{ available: string }>(`/currency/balance/${await currencyId('USDT')}`, { token: member.token })).available;
+    const first = await newDesktop(browser, 'zh-CN');
+    const second = await newDesktop(browser, 'en-US');
+    try {
+      const page = await first.newPage();
+      await signInOperator(page, 'zh-CN');
+      await openMenu(page, 'zh-CN', 'nav.ledger');
+      await page.getByLabel(ct('zh-CN', 'ledger.user')).fill(member.email);
+      await page.getByLabel(ct('zh-CN', 'common.currency')).click();
+      await page.getByTitle('USDT', { exact: true }).click();
+      await page.getByLabel(ct('zh-CN', 'common.amount')).fill('25000');
+      await page.getByLabel(ct('zh-CN', 'common.reason')).fill('e2e: 迁移旧系统余额');
+      await page.getByRole('button', { name: ct('zh-CN', 'ledger.submit') }).click();
+      // The confirm step repeats the figures before anything is sent.
+      const confirm = page.getByTestId('adjust-confirm');
+      await confirm.getByText('+25000 USDT').waitFor();
+      await confirm.getByText(member.email).waitFor();
+      await page.getByRole('button', { name: ct('zh-CN', 'ledger.confirm') }).click();
+      await page.getByText(/申请 \d+ 需另一位运营人员审批/).waitFor();
+      expect(await balance()).toBe('0');
+      const row = page.getByTestId('adjust-requests').getByRole('row').filter({ hasText: member.email });
+      await row.getByRole('button', { name: ct('zh-CN', 'ledger.approve') }).click();
+      const own = page.getByRole('dialog', { name: /批准申请/ });
+      await own.getByLabel(ct('zh-CN', 'common.reason')).fill('e2e: 自己批准');
+      await own.getByRole('button', { name: ct('zh-CN', 'ledger.approve') }).click();
+      await page.getByText('需要另一位运营人员审批，发起人不能审批自己的申请').waitFor();
+      expect(await balance()).toBe('0');
+
+      const other = await second.newPage();
+      await signIn(other, 'en-US', E2E_SECOND_OPERATOR_EMAIL, OPERATOR_PASSWORD);
+      await other.getByRole('heading', { name: ct('en-US', 'nav.dashboard') }).waitFor();
+      await openMenu(other, 'en-US', 'nav.ledger');
+      const theirRow = other.getByTestId('adjust-requests').getByRole('row').filter({ hasText: member.email });
+      await theirRow.getByText('25000 USDT').waitFor();
+      await theirRow.getByText(E2E_OPERATOR_EMAIL).waitFor();
+      await theirRow.getByRole('button', { name: ct('en-US', 'ledger.approve') }).click();
+      const approve = other.getByRole('dialog', { name: /Approve request/ });
+      await approve.getByLabel(ct('en-US', 'common.reason')).fill('e2e: migration sheet checked');
+      await approve.getByRole('button', { name: ct('en-US', 'ledger.approve') }).click();
+      await other.getByText(/Request \d+ approved/).waitFor();
+      expect(await balance()).toBe('25000');
+      await expect.poll(() => theirRow.count()).toBe(0);
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+
   it('publishes a banner with an uploaded image, and a user sees it on the home page', async () => {
     const context = await newDesktop(browser, 'en-US');
     const phone = await newPhone(browser, 'en-US', { token: user.token });
@@ -202,6 +293,7 @@ describe('operator console', () => {
     ['/users', 'nav.users'],
     ['/ledger', 'nav.ledger'],
     ['/swap', 'nav.swap'],
+    ['/networks', 'nav.networks'],
     ['/withdrawals', 'nav.withdrawals'],
     ['/content/banners', 'nav.banners'],
     ['/content/notices', 'nav.notices'],

@@ -30,6 +30,8 @@ export const CHROMIUM_ARGS = [
 
 /** Registers with the operator role (OPERATOR_EMAILS); see wallet-support.ts. */
 export const E2E_OPERATOR_EMAIL = 'operator@example.com';
+/** A second operator: four-eyes approvals need someone other than the one who asked. */
+export const E2E_SECOND_OPERATOR_EMAIL = 'second-operator@e2e.test';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
@@ -157,7 +159,9 @@ export async function startStack(extraEnv: Readonly<Record<string, string>> = {}
       // The suite sends more code mails from one IP than a person would in a minute.
       RATE_LIMIT: 'off',
       // The wallet tests fund their users through the operator's adjust endpoint.
-      OPERATOR_EMAILS: E2E_OPERATOR_EMAIL,
+      OPERATOR_EMAILS: `${E2E_OPERATOR_EMAIL},${E2E_SECOND_OPERATOR_EMAIL}`,
+      // Funding stays below the four-eyes threshold; the console test crosses it on purpose.
+      ADJUST_APPROVAL_ABOVE: 'USDT=10000,USDC=10000,ETH=100,BTC=1',
       // The embedded chain runs as in `npm start`, only faster: deposits confirm in seconds.
       LOCAL_CHAIN_BLOCK_TIME: '1',
       CHAIN_POLL_INTERVAL_MS: '300',

@@ -51,18 +51,19 @@ export async function feeQuoteId(token: string, networkId: number): Promise<numb
 export const OPERATOR_PASSWORD = 'operator-Password-1';
 let operator: Promise<string> | null = null;
 
-async function signInOperator(): Promise<string> {
+/** Signs an operator in, registering them first on a fresh server (OPERATOR_EMAILS names both e2e operators). */
+export async function signInOperator(email = E2E_OPERATOR_EMAIL): Promise<string> {
   const login = () =>
     call<{ token: string; tokenHead: string }>('/login', {
-      body: { email: E2E_OPERATOR_EMAIL, password: OPERATOR_PASSWORD },
+      body: { email, password: OPERATOR_PASSWORD },
     });
   let reply = await login();
   if (reply.code !== 0) {
-    // First wallet file in this run: the operator does not exist yet.
+    // First file in this run to need this operator: they do not exist yet.
     const since = Date.now();
-    await must(`/sendMail?email=${encodeURIComponent(E2E_OPERATOR_EMAIL)}&type=register`);
-    const code = await waitForCode(mailDir(), E2E_OPERATOR_EMAIL, since);
-    await must('/register', { body: { email: E2E_OPERATOR_EMAIL, password: OPERATOR_PASSWORD, code, nickname: 'Operator' } });
+    await must(`/sendMail?email=${encodeURIComponent(email)}&type=register`);
+    const code = await waitForCode(mailDir(), email, since);
+    await must('/register', { body: { email, password: OPERATOR_PASSWORD, code, nickname: 'Operator' } });
     reply = await login();
   }
   if (reply.code !== 0) throw new Error(`operator login: ${reply.code} ${reply.message}`);
@@ -71,7 +72,7 @@ async function signInOperator(): Promise<string> {
 
 /** The operator's stored-token form (registered once per server, signed in once per file). */
 export function operatorToken(): Promise<string> {
-  operator ??= signInOperator();
+  operator ??= signInOperator(E2E_OPERATOR_EMAIL);
   return operator;
 }
 

@@ -49,10 +49,18 @@ const sourcesInPlace = {
   },
 };
 
+/** The separate signer's entry (docs/decisions/039-separate-signer.md): the embedded server starts it as a child. */
+export const signerEntry = path.join(serverRoot, 'dist/signer.js');
+
 export async function buildServer() {
+  await Promise.all([bundle('src/main.ts', serverEntry), bundle('src/signer/main.ts', signerEntry)]);
+  return serverEntry;
+}
+
+async function bundle(entry, outfile) {
   await esbuild.build({
-    entryPoints: [path.join(serverRoot, 'src/main.ts')],
-    outfile: serverEntry,
+    entryPoints: [path.join(serverRoot, entry)],
+    outfile,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -62,7 +70,6 @@ export async function buildServer() {
     plugins: [sourcesInPlace],
     logLevel: 'warning',
   });
-  return serverEntry;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) await buildServer();

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.ts';
 
+const signerEnv = { SIGNER_URL: 'http://signer:7400', SIGNER_SECRET_FILE: '/run/secrets/signer-secret' };
+
 describe('configuration', () => {
   it('applies the documented defaults', () => {
     const config = loadConfig({ INIT_CWD: '/srv/coffer' });
@@ -97,8 +99,23 @@ describe('WORKERS (several API processes)', () => {
   });
   it('takes several with PostgreSQL and a chain node (or no chain), within its bound', () => {
     expect(loadConfig({ WORKERS: '4', DATABASE_URL: pgUrl, CHAIN: 'off' }).WORKERS).toBe(4);
-    expect(loadConfig({ WORKERS: '2', DATABASE_URL: pgUrl, EVM_RPC_URL: 'http://node:8545' }).WORKERS).toBe(2);
+    expect(loadConfig({ WORKERS: '2', DATABASE_URL: pgUrl, EVM_RPC_URL: 'http://node:8545', ...signerEnv }).WORKERS).toBe(2);
     expect(() => loadConfig({ WORKERS: '0' })).toThrow(/WORKERS/);
     expect(() => loadConfig({ WORKERS: '33', DATABASE_URL: pgUrl, CHAIN: 'off' })).toThrow(/WORKERS/);
+  });
+});
+
+describe('the separate signer (docs/decisions/039-separate-signer.md)', () => {
+  it('with a chain node, requires the signer and refuses a mnemonic in the server’s configuration', () => {
+    expect(() => loadConfig({ EVM_RPC_URL: 'http://node:8545' })).toThrow(/SIGNER_URL: required with EVM_RPC_URL/);
+    expect(() => loadConfig({ EVM_RPC_URL: 'http://node:8545', SIGNER_URL: 'http://signer:7400' })).toThrow(/SIGNER_SECRET_FILE/);
+    expect(() => loadConfig({ EVM_RPC_URL: 'http://node:8545', ...signerEnv, WALLET_MNEMONIC_FILE: '/run/secrets/m' })).toThrow(
+      /WALLET_MNEMONIC: refused with EVM_RPC_URL/,
+    );
+    expect(loadConfig({ EVM_RPC_URL: 'http://node:8545', ...signerEnv }).SIGNER_URL).toBe('http://signer:7400');
+  });
+  it('embedded, runs the signer as a child unless told to keep keys in process', () => {
+    expect(loadConfig({}).SIGNER).toBe('child');
+    expect(loadConfig({ SIGNER: 'in-process' }).SIGNER).toBe('in-process');
   });
 });

@@ -185,8 +185,9 @@ const envSchema = z.object({
   /** A feed price older than this makes its pairs unavailable (3003), never a stale price. */
   RATE_FEED_MAX_AGE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
   /**
-   * How much of each currency the house (swap counterparty) may owe, applied at start:
-   * "USDT=1000000,ETH=500". Currencies not listed keep the limit an operator set.
+   * How much of each currency the house (swap counterparty) may owe, seeded at start for
+   * currencies that have no limit yet: "USDT=1000000,ETH=500". A limit once set is operator
+   * data (changed in the console); a restart never overwrites it.
    */
   HOUSE_LIMITS: z
     .string()
@@ -204,6 +205,29 @@ const envSchema = z.object({
           }),
     ),
   /**
+   * Four eyes on money: a console adjustment of more than this, per currency, waits for a
+   * second, different operator's approval: "USDT=1000,ETH=0.5". A currency not listed always
+   * needs one. Configuration, not console data, so one operator cannot lift it.
+   */
+  ADJUST_APPROVAL_ABOVE: z
+    .string()
+    .trim()
+    .default('USDT=1000,USDC=1000,ETH=0.5,BTC=0.02')
+    .refine((v) => v === '' || v.split(',').every(isHouseLimitEntry), {
+      message: 'must look like "USDT=1000,ETH=0.5"',
+    })
+    .transform(
+      (v) =>
+        new Map(
+          v === ''
+            ? []
+            : v.split(',').map((pair) => {
+                const [code, limit] = pair.split('=') as [string, string];
+                return [code.toUpperCase(), limit] as const;
+              }),
+        ),
+    ),
+  /**
    * The HD wallet's mnemonic (deposit addresses and the hot wallet). Production: set it or,
    * better, WALLET_MNEMONIC_FILE (a mounted secret). Embedded mode generates one into
    * DATA_DIR/wallet-mnemonic (0600). The anvil test mnemonic is refused off local chains.
@@ -217,6 +241,22 @@ const envSchema = z.object({
     .trim()
     .optional()
     .transform((v) => (v ? v : undefined)),
+  /**
+   * The separate signer that alone holds the mnemonic (docs/decisions/039-separate-signer.md):
+   * its URL (http://host:port) and the file with the shared HMAC secret (0600, 64 hex
+   * characters). Required with EVM_RPC_URL, where the server never reads a mnemonic itself.
+   */
+  SIGNER_URL: optionalUrl(['http://', 'https://']),
+  SIGNER_SECRET_FILE: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  /**
+   * Embedded mode without SIGNER_URL: `child` starts the signer as a child process (keys in
+   * DATA_DIR as before, secret generated); `in-process` keeps the keys in this process (tests).
+   */
+  SIGNER: z.enum(['child', 'in-process']).default('child'),
   /** `off` runs no chain at all (addresses still derive); `on` connects EVM_RPC_URL or the local chain. */
   CHAIN: z.enum(['on', 'off']).default('on'),
   /** Seconds per block of the embedded local chain. */
@@ -283,7 +323,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // working directory to apps/server), so `npm start` at the root keeps data in ./.coffer.
   const base = env.INIT_CWD ?? process.cwd();
   checkWorkers(parsed.data);
+  checkSigner(parsed.data);
   return { ...parsed.data, dataDir: path.resolve(base, parsed.data.DATA_DIR), webauthn: webauthnSettings(parsed.data) };
+}
+
+/**
+ * With a real chain (EVM_RPC_URL) the keys live in the separate signer only: the server gets
+ * its URL and the channel's secret, and a mnemonic in its own configuration is refused.
+ */
+function checkSigner(env: z.infer<typeof envSchema>): void {
+  const problems: string[] = [];
+  if (env.SIGNER_URL && !env.SIGNER_SECRET_FILE)
+    problems.push('SIGNER_SECRET_FILE: required with SIGNER_URL (the shared HMAC secret, a 0600 file)');
+  if (env.EVM_RPC_URL) {
+    if (!env.SIGNER_URL) problems.push('SIGNER_URL: required with EVM_RPC_URL (the signer holds the keys; see docs/operations.md)');
+    if (env.WALLET_MNEMONIC || env.WALLET_MNEMONIC_FILE) {
+      problems.push('WALLET_MNEMONIC: refused with EVM_RPC_URL; give the mnemonic to the signer (SIGNER_MNEMONIC_FILE), not to the server');
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
 }
 
 /**

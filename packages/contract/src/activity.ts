@@ -10,7 +10,11 @@ export { ACTIVITY_MAX_PRIZE_RANK, ACTIVITY_RULES_MAX, ACTIVITY_TITLE_MAX };
  * rank, paid once from a funded prize account after the window closed.
  */
 
-/** swap_volume_usdt: USDT side of each swap that has one; transfers_sent: transfers of at least minTransfer in metricCurrency. */
+/**
+ * swap_volume_usdt: USDT side of each swap that has one; transfers_sent: distinct recipients of
+ * transfers of at least minTransfer in metricCurrency (each person counts once, so transfers to
+ * one friend cannot farm the board).
+ */
 export const ACTIVITY_METRICS = ['swap_volume_usdt', 'transfers_sent'] as const;
 export const activityMetric = z.enum(ACTIVITY_METRICS);
 export type ActivityMetric = z.infer<typeof activityMetric>;

@@ -24,6 +24,8 @@ export { OPERATOR_REASON_MAX, SWAP_BPS_MAX };
 export const USER_SEARCH_MAX = 320;
 /** Ledger postings shown on a user's page. */
 export const USER_RECENT_POSTINGS = 20;
+/** Security events (sign-ins, refused sign-ins, credential changes that opened a hold) on a user's console page. */
+export const USER_SECURITY_EVENTS = 30;
 
 /** Every operator write says why: one to 500 characters, lines allowed. */
 export const operatorReason = safeText({ min: 1, max: OPERATOR_REASON_MAX, multiline: true });
@@ -162,6 +164,23 @@ export const adminUserPosting = z.object({
   balanceAfter: decimalString,
   createdAt: isoTime,
 });
+/**
+ * One security event of a user, newest first on the user page: `sign_in` (code `success`),
+ * `sign_in_failed` (code `password_wrong` or `second_factor_wrong`), or `hold`: a credential
+ * change that held withdrawals (code = the change: password_reset, password_changed,
+ * two_factor_disabled, passkey_added, passkey_removed, new_device), with when it ends and
+ * whether it is still in force.
+ */
+export const adminSecurityEvent = z.object({
+  at: isoTime,
+  type: z.enum(['sign_in', 'sign_in_failed', 'hold']),
+  code: z.string(),
+  ip: z.string().nullable(),
+  endsAt: isoTime.nullable(),
+  active: z.boolean(),
+});
+export type AdminSecurityEvent = z.infer<typeof adminSecurityEvent>;
+
 export const adminUserDetail = adminUserSummary.extend({
   language: z.string().nullable(),
   disabledAt: isoTime.nullable(),
@@ -173,6 +192,8 @@ export const adminUserDetail = adminUserSummary.extend({
   balances: z.array(adminUserBalance),
   /** The latest USER_RECENT_POSTINGS postings on the user's accounts, newest first. */
   postings: z.array(adminUserPosting),
+  /** The latest USER_SECURITY_EVENTS security events, newest first. */
+  securityEvents: z.array(adminSecurityEvent),
 });
 export type AdminUserDetail = z.infer<typeof adminUserDetail>;
 
@@ -186,6 +207,14 @@ export type UserStatusBody = z.infer<typeof userStatusBody>;
  */
 export const twoFactorResetBody = z.object({ reason: operatorReason });
 export type TwoFactorResetBody = z.infer<typeof twoFactorResetBody>;
+
+/**
+ * Support actions on a user, each with its reason and audited: POST /api/admin/users/{uid}/sign-out
+ * (end every session now; 3007 when none is live, for oneself or another operator) and
+ * POST /api/admin/users/{uid}/holds/end (end the withdrawal holds in force; 3007 when none is).
+ */
+export const userSupportBody = z.object({ reason: operatorReason });
+export type UserSupportBody = z.infer<typeof userSupportBody>;
 
 // ---- Adjustments log: GET /api/admin/ledger/adjustments ------------------------------------
 

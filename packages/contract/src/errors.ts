@@ -62,6 +62,16 @@ export const ErrorCode = {
   FEE_QUOTE_UNKNOWN: 3021,
   /** The withdrawal fee quote was made for another network. */
   FEE_QUOTE_OTHER_NETWORK: 3022,
+  /** A network setting out of range or inconsistent with the others (the detail names it). */
+  NETWORK_SETTING_INVALID: 3027,
+  /** A network on a non-local chain needs a gas price cap (docs/decisions/041). */
+  GAS_PRICE_CAP_REQUIRED: 3028,
+  /** The cold address is one Coffer holds the key of (the hot wallet or a deposit address). */
+  COLD_ADDRESS_NOT_COLD: 3029,
+  /** The token contract does not answer decimals() on its chain, or answers other decimals. */
+  TOKEN_CONTRACT_UNVERIFIED: 3030,
+  /** Four eyes: the operator who asked for this may not approve it; another operator must. */
+  SECOND_OPERATOR_REQUIRED: 3041,
   NOT_FOUND: 4004,
   FORBIDDEN: 4003,
   INTERNAL: 5000,
@@ -121,6 +131,11 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3020: '该手续费报价已被使用，请重新获取',
     3021: '手续费报价不存在',
     3022: '该手续费报价属于另一个网络',
+    3027: '网络设置无效',
+    3028: '非本地链的网络必须设置 Gas 价格上限',
+    3029: '冷钱包地址不能是热钱包或充值地址（服务器持有它们的私钥）',
+    3030: '代币合约校验失败：该地址在其链上未应答 decimals()，或精度与设置不符',
+    3041: '需要另一位运营人员审批，发起人不能审批自己的申请',
     4003: '没有权限',
     4004: '记录不存在',
     5000: '服务器内部错误',
@@ -168,6 +183,11 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3020: 'This fee quote was already used, please get a new one',
     3021: 'Fee quote not found',
     3022: 'This fee quote is for another network',
+    3027: 'Invalid network setting',
+    3028: 'A network on a non-local chain needs a gas price cap',
+    3029: 'The cold address must not be the hot wallet or a deposit address (the server holds their keys)',
+    3030: 'Token contract check failed: it does not answer decimals() on its chain, or its decimals differ from the setting',
+    3041: 'Another operator must approve this: the one who asked for it cannot',
     4003: 'Forbidden',
     4004: 'Not found',
     5000: 'Internal server error',

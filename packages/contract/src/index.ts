@@ -15,3 +15,4 @@ export * from './admin.ts';
 export * from './activity.ts';
 export * from './content.ts';
 export * from './address-book.ts';
+export * from './network-admin.ts';

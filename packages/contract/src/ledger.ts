@@ -139,6 +139,43 @@ export const adjustResult = z.object({
 });
 export type AdjustResult = z.infer<typeof adjustResult>;
 
+/**
+ * An adjustment above the currency's four-eyes threshold (ADJUST_APPROVAL_ABOVE) waits for a
+ * second, different operator: the request, its decision and the resulting entry.
+ */
+export const adjustRequest = z.object({
+  id: z.number().int(),
+  uid: z.number().int(),
+  email: z.string(),
+  currencyId: z.number().int(),
+  code: z.string(),
+  /** Signed: negative for a debit. */
+  amount: z.string(),
+  reason: z.string(),
+  requestedBy: z.string(),
+  requestedAt: isoTime,
+  status: z.enum(['pending', 'approved', 'rejected']),
+  decidedBy: z.string().nullable(),
+  decidedAt: isoTime.nullable(),
+  decisionReason: z.string().nullable(),
+  /** The journal entry once approved. */
+  entryId: z.number().int().nullable(),
+});
+export type AdjustRequest = z.infer<typeof adjustRequest>;
+export const adjustRequestList = z.array(adjustRequest);
+
+/** POST /api/admin/ledger/adjust answers the applied adjustment, or the request waiting for a second operator. */
+export const adjustOutcome = z.discriminatedUnion('status', [
+  adjustResult.extend({ status: z.literal('applied') }),
+  z.object({ status: z.literal('pending'), request: adjustRequest }),
+]);
+export type AdjustOutcome = z.infer<typeof adjustOutcome>;
+
+/** Approve or reject a waiting adjustment, with the deciding operator's reason. */
+export const adjustDecisionBody = z.object({ reason: safeText({ min: 1, max: ADJUST_REASON_MAX, multiline: true }) });
+export type AdjustDecisionBody = z.infer<typeof adjustDecisionBody>;
+export const adjustRequestQuery = z.object({ status: z.enum(['pending', 'approved', 'rejected']).default('pending') });
+
 export const auditCheck = z.object({
   name: z.string(),
   ok: z.boolean(),

@@ -13,6 +13,7 @@ const MENU = [
   ['/users', 'nav.users'],
   ['/ledger', 'nav.ledger'],
   ['/swap', 'nav.swap'],
+  ['/networks', 'nav.networks'],
   ['/withdrawals', 'nav.withdrawals'],
   ['/content/banners', 'nav.banners'],
   ['/content/notices', 'nav.notices'],

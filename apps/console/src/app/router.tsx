@@ -18,6 +18,7 @@ export const router = createBrowserRouter(
           children: [
             { index: true, lazy: page(() => import('../features/dashboard/pages/dashboard')) },
             { path: 'swap', lazy: page(() => import('../features/swap/pages/swap')) },
+            { path: 'networks', lazy: page(() => import('../features/networks/pages/networks')) },
             { path: 'users', lazy: page(() => import('../features/users/pages/users')) },
             { path: 'users/:uid', lazy: page(() => import('../features/users/pages/user-detail')) },
             { path: 'ledger', lazy: page(() => import('../features/ledger/pages/ledger')) },

@@ -15,11 +15,13 @@ AS $function$
       AND s.created_at >= a.starts_at AND s.created_at < a.ends_at
       AND usdt.id IN (s.from_currency_id, s.to_currency_id)
     UNION ALL
-    SELECT t.from_user_id, 1, t.created_at
+    -- one point per distinct recipient, at the first transfer that counted for them
+    SELECT t.from_user_id, 1, min(t.created_at)
     FROM a, transfers t
     WHERE a.metric = 'transfers_sent'
       AND t.created_at >= a.starts_at AND t.created_at < a.ends_at
       AND t.currency_id = a.metric_currency_id AND t.amount >= a.min_transfer
+    GROUP BY t.from_user_id, t.to_user_id
   ),
   -- An account an operator disabled takes no rank and no prize.
   per_user AS (

@@ -13,7 +13,7 @@ AS $function$
       AND s.created_at >= a.starts_at AND s.created_at < a.ends_at
       AND usdt.id IN (s.from_currency_id, s.to_currency_id)), 0)
   + coalesce((
-    SELECT count(*)
+    SELECT count(DISTINCT t.to_user_id)
     FROM a, transfers t
     WHERE a.metric = 'transfers_sent' AND t.from_user_id = p_user
       AND t.created_at >= a.starts_at AND t.created_at < a.ends_at

@@ -141,10 +141,36 @@ export class XpubDeriver {
   }
 }
 
-/** The wallet's HD tree from its mnemonic (BIP-39 seed, no passphrase). */
-export class HdWallet {
+/**
+ * Why a hot-wallet signature is asked for, sent to a separate signer as a hint: the signer
+ * classifies the transaction itself and only uses the deposit index to derive, on its side,
+ * the one address a gas top-up may go to (docs/decisions/039-separate-signer.md).
+ */
+export type SignHint = { purpose: 'gas_topup'; depositIndex: number } | { purpose: 'withdrawal' | 'cold' | 'cancel' };
+
+/**
+ * What the chain workers need of the keys: the deposit xpub and addresses, and accounts that
+ * sign. In-process (`MnemonicKeyring`, tests and tools) or forwarded to the separate signer
+ * (`SignerKeyring` in src/signer/client.ts), which alone holds the mnemonic in production.
+ */
+export interface Keyring {
   /** xpub of m/44'/60'/0' (the deposit account) */
   readonly xpub: string;
+  /** the hot wallet's address (m/44'/60'/1'/0/0) */
+  readonly hotAddress: `0x${string}`;
+  /** Deposit address of index `index`, derived from the xpub only (checksummed). */
+  depositAddress(index: number): `0x${string}`;
+  /** Signing account of deposit index `index` (sweeps). */
+  depositAccount(index: number): LocalAccount;
+  /** The hot wallet (withdrawals, gas top-ups, moves to cold); `hint` says why, for a separate signer. */
+  hotAccount(hint?: SignHint): LocalAccount;
+}
+
+/** The wallet's HD tree from its mnemonic (BIP-39 seed, no passphrase), keys in this process. */
+export class MnemonicKeyring implements Keyring {
+  /** xpub of m/44'/60'/0' (the deposit account) */
+  readonly xpub: string;
+  readonly hotAddress: `0x${string}`;
   private readonly root: HDKey;
   private readonly depositExternal: HDKey;
   private readonly deriver: XpubDeriver;
@@ -156,6 +182,7 @@ export class HdWallet {
     this.xpub = account.publicExtendedKey;
     this.depositExternal = account.deriveChild(0);
     this.deriver = new XpubDeriver(this.xpub);
+    this.hotAddress = this.hotAccount().address;
   }
 
   /** Deposit address of index `index`, derived from the xpub only (checksummed). */
@@ -169,8 +196,15 @@ export class HdWallet {
     return nodeAccount(this.depositExternal.deriveChild(index));
   }
 
-  /** The hot wallet (m/44'/60'/1'/0/0) that signs withdrawals. */
-  hotAccount(): LocalAccount {
+  /** The hot wallet (m/44'/60'/1'/0/0) that signs withdrawals. The hint is for a separate signer only. */
+  hotAccount(_hint?: SignHint): LocalAccount {
     return nodeAccount(this.root.derive(HOT_WALLET_PATH));
   }
 }
+
+/**
+ * The name the chain workers use for their keys: the type is any `Keyring` (in-process or the
+ * separate signer), the value builds the in-process one from a mnemonic (tests, tools).
+ */
+export type HdWallet = Keyring;
+export const HdWallet = MnemonicKeyring;

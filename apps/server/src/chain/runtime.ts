@@ -3,10 +3,12 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { EventHub, pruneEvents } from '../modules/events/index.ts';
 import { createEvmClient, type EvmAddress, EvmChainAdapter, normalizeEvmAddress } from './evm.ts';
-import { assertMnemonicAllowed, HdWallet, loadMnemonic } from './keys.ts';
+import { openKeys } from '../signer/open.ts';
+import type { HdWallet } from './keys.ts';
 import { type Leadership, takeLeadership } from './leader.ts';
 import { isUnspendableEvmAddress } from './unspendable.ts';
 import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from './local-chain.ts';
+import { syncLocalTokenContracts } from './local-contracts.ts';
 import { payoutWorkers } from './payouts.ts';
 import { DepositWatcher, type WatcherLog } from './watcher.ts';
 
@@ -82,20 +84,10 @@ export interface WorkerContext {
 export async function startChain(opts: ChainOptions): Promise<ChainServices> {
   const { config, database, log } = opts;
   const embedded = !config.EVM_RPC_URL;
-  const loaded = loadMnemonic({
-    mnemonic: config.WALLET_MNEMONIC,
-    mnemonicFile: config.WALLET_MNEMONIC_FILE,
-    dataDir: config.dataDir,
-    allowGenerate: embedded,
-  });
-  if (loaded.generated) {
-    log.warn(
-      { file: `${config.dataDir}/wallet-mnemonic` },
-      'generated a new HD wallet mnemonic (embedded mode; back it up, set WALLET_MNEMONIC_FILE in production)',
-    );
-  }
-  const wallet = new HdWallet(loaded.mnemonic);
-  const hot = wallet.hotAccount().address;
+  // The keys: the separate signer (docs/decisions/039-separate-signer.md) or, in tests, this process.
+  const keys = await openKeys({ config, database, log, connect: opts.connect !== false });
+  const wallet = keys.wallet;
+  const hot = wallet.hotAddress;
   const events = new EventHub(database);
   const base = {
     wallet,
@@ -109,7 +101,15 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
   };
 
   if (opts.connect === false) {
-    return { ...base, chainIds: [LOCAL_CHAIN_ID], notify: () => events.wake(), stop: async () => events.stop() };
+    return {
+      ...base,
+      chainIds: [LOCAL_CHAIN_ID],
+      notify: () => events.wake(),
+      stop: async () => {
+        events.stop();
+        await keys.stop();
+      },
+    };
   }
 
   let local: LocalChain | undefined;
@@ -119,17 +119,14 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
       blockTime: opts.loop === false ? undefined : config.LOCAL_CHAIN_BLOCK_TIME,
       hot,
     });
-    await database.sql.query(
-      `update networks n set contract = v.contract from (values ('USDT', $1), ('USDC', $2)) as v(code, contract), currencies c
-       where n.chain_id = $3 and c.id = n.currency_id and c.code = v.code and n.contract is distinct from v.contract`,
-      [local.tokens.USDT, local.tokens.USDC, LOCAL_CHAIN_ID],
-    );
+    await syncLocalTokenContracts(database, local.client, LOCAL_CHAIN_ID, local.tokens);
+    await keys.refreshPolicy?.();
   }
   const url = local?.url ?? (config.EVM_RPC_URL as string);
   const client = local?.client ?? createEvmClient(url);
   const adapter = new EvmChainAdapter({ client, xpub: wallet.xpub });
   const chainId = await adapter.chainId();
-  assertMnemonicAllowed(loaded.mnemonic, chainId);
+  keys.checkChain(chainId);
   const watcher = new DepositWatcher(database, adapter, chainId, { log });
   const workers: ChainWorker[] = [{ name: 'watcher', tick: () => watcher.tick() }];
   const ctx: WorkerContext = { database, adapter, wallet, chainId, log, config };
@@ -209,6 +206,7 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
       await ticking?.catch(() => {});
       await leadership?.release();
       await local?.stop();
+      await keys.stop();
     },
   };
 }

@@ -415,7 +415,8 @@ export class Sweeper {
       const [row] = await q<{ status: string }>('select status from sweeps where id = $1 for update skip locked', [s.id]);
       if (row?.status !== 'gas_required') return null;
       const nonce = await takeNonce(q, this.chainId, hot);
-      const raw = await this.hot.signTransaction({
+      // the hint lets a separate signer derive the deposit address itself (docs/decisions/039-separate-signer.md)
+      const raw = await this.wallet.hotAccount({ purpose: 'gas_topup', depositIndex: s.index }).signTransaction({
         type: 'legacy',
         chainId: this.chainId,
         nonce,
@@ -500,7 +501,12 @@ export class Sweeper {
       let newPrice = bumpedGasPrice(latest.gasPrice, gas.price);
       if (this.maxFeeWei !== undefined && newPrice > this.maxFeeWei) newPrice = this.maxFeeWei;
       if (newPrice >= bumpedGasPrice(latest.gasPrice, 0n)) {
-        const raw = await signReplacement(this.hot, latest, newPrice, this.chainId);
+        const raw = await signReplacement(
+          this.wallet.hotAccount({ purpose: 'gas_topup', depositIndex: s.index }),
+          latest,
+          newPrice,
+          this.chainId,
+        );
         const hash = await inTransaction(this.database, async (q) => {
           const [row] = await q<{ status: string; gas_tx_hash: string | null }>(
             'select status, gas_tx_hash from sweeps where id = $1 for update',

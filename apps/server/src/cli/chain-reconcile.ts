@@ -5,6 +5,8 @@ import { createEvmClient } from '../chain/evm.ts';
 import { HdWallet, loadMnemonic } from '../chain/keys.ts';
 import { LOCAL_CHAIN_FILE, type LocalChain, startLocalChain } from '../chain/local-chain.ts';
 import { reconcile } from '../chain/reconcile.ts';
+import { readSecretFile } from '../signer/channel.ts';
+import { SignerClient, SignerKeyring } from '../signer/client.ts';
 import { loadConfig } from '../config.ts';
 import { withConfiguredDatabase } from './shared.ts';
 
@@ -37,13 +39,17 @@ try {
 
 await withConfiguredDatabase(async (database) => {
   const config = loadConfig();
-  const { mnemonic } = loadMnemonic({
-    mnemonic: config.WALLET_MNEMONIC,
-    mnemonicFile: config.WALLET_MNEMONIC_FILE,
-    dataDir: config.dataDir,
-    allowGenerate: false,
-  });
-  const wallet = new HdWallet(mnemonic);
+  // Addresses only: from the signer's xpub with a chain node (docs/decisions/039-separate-signer.md), else DATA_DIR's mnemonic.
+  const wallet: HdWallet = config.SIGNER_URL
+    ? await SignerKeyring.connect(new SignerClient(config.SIGNER_URL, readSecretFile(config.SIGNER_SECRET_FILE as string)))
+    : new HdWallet(
+        loadMnemonic({
+          mnemonic: config.WALLET_MNEMONIC,
+          mnemonicFile: config.WALLET_MNEMONIC_FILE,
+          dataDir: config.dataDir,
+          allowGenerate: false,
+        }).mnemonic,
+      );
   let local: LocalChain | undefined;
   if (!config.EVM_RPC_URL) {
     if (config.DATABASE_URL) {

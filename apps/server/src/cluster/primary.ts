@@ -23,12 +23,15 @@ export function runPrimary(config: Config, log: (msg: string) => void = (m) => c
   if (!config.TWO_FACTOR_KEY) loadTwoFactorKey(config);
   // The same rule as the chain runtime (generated only without a chain node); an unreadable
   // or refused phrase stops the start here, once, instead of in every worker.
-  loadMnemonic({
-    mnemonic: config.WALLET_MNEMONIC,
-    mnemonicFile: config.WALLET_MNEMONIC_FILE,
-    dataDir: config.dataDir,
-    allowGenerate: !config.EVM_RPC_URL,
-  });
+  // With a chain node the keys are in the separate signer (docs/decisions/039-separate-signer.md): nothing to read here.
+  if (!config.EVM_RPC_URL) {
+    loadMnemonic({
+      mnemonic: config.WALLET_MNEMONIC,
+      mnemonicFile: config.WALLET_MNEMONIC_FILE,
+      dataDir: config.dataDir,
+      allowGenerate: true,
+    });
+  }
 
   let shuttingDown = false;
   const crashes: number[] = [];

@@ -32,25 +32,30 @@ interface AdjustFnRow {
   a_replayed: boolean;
 }
 
+/** What an adjustment input names, checked: the user, the currency, the signed amount and the reason. */
+export async function resolveAdjustment(database: Database, input: Omit<AdjustInput, 'actor' | 'actorUserId'>) {
+  const currency = await anyCurrency(database, input.currency);
+  const amount = parseAmount(input.amount, currency, { limits: false });
+  const signed = input.direction === 'debit' ? `-${amount}` : amount;
+  const reason = input.reason.trim();
+  if (!reason) throw new BizError(ErrorCode.INVALID_PARAMS, 'reason');
+  if ('uid' in input.user) {
+    const rows = await database.sql.query<{ id: number }>('select id from users where id = $1', [input.user.uid]);
+    if (!rows[0]) throw new BizError(ErrorCode.RECIPIENT_NOT_FOUND);
+    return { uid: input.user.uid, currency, signed, reason };
+  }
+  const rows = await database.sql.query<{ id: number }>('select id from users where email = $1', [input.user.email.trim().toLowerCase()]);
+  if (!rows[0]) throw new BizError(ErrorCode.RECIPIENT_NOT_FOUND);
+  return { uid: Number(rows[0].id), currency, signed, reason };
+}
+
 /**
  * Credits or debits a user's available balance against the system adjustments account
  * (one round trip to coffer_adjust), recording who and why. The command line
  * (`npm run ledger:adjust`) and POST /api/admin/ledger/adjust both come here.
  */
 export async function adjustBalance(database: Database, input: AdjustInput): Promise<AdjustResult> {
-  const currency = await anyCurrency(database, input.currency);
-  const amount = parseAmount(input.amount, currency, { limits: false });
-  const signed = input.direction === 'debit' ? `-${amount}` : amount;
-  const reason = input.reason.trim();
-  if (!reason) throw new BizError(ErrorCode.INVALID_PARAMS, 'reason');
-  let uid: number;
-  if ('uid' in input.user) {
-    uid = input.user.uid;
-  } else {
-    const rows = await database.sql.query<{ id: number }>('select id from users where email = $1', [input.user.email.trim().toLowerCase()]);
-    if (!rows[0]) throw new BizError(ErrorCode.RECIPIENT_NOT_FOUND);
-    uid = Number(rows[0].id);
-  }
+  const { uid, currency, signed, reason } = await resolveAdjustment(database, input);
   const key = input.idempotencyKey ?? null;
   const hash = key ? requestHash('ledger.adjust', { uid, currencyId: currency.id, amount: signed, reason }) : null;
   let row: AdjustFnRow | undefined;

@@ -18,6 +18,7 @@ import { contentRoutes } from './content/routes.ts';
 import { activityRoutes } from './activities/routes.ts';
 import { holdRoutes } from './holds/routes.ts';
 import { addressBookRoutes } from './address-book/routes.ts';
+import { networkAdminRoutes } from './network-admin/routes.ts';
 
 /**
  * Every feature module registers its routes here (mounted under /api), one line per module.
@@ -46,4 +47,5 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(contentRoutes);
   await app.register(activityRoutes);
   await app.register(consoleAdminRoutes);
+  await app.register(networkAdminRoutes);
 }

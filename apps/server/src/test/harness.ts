@@ -104,6 +104,8 @@ export async function createTestApp(
     DATA_DIR: dataDir,
     SMTP_URL: mailbox.url,
     LOG_LEVEL: opts.logStream ? 'info' : 'silent',
+    // keys in this process: tests about the separate signer start it themselves
+    SIGNER: 'in-process',
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     CONSOLE_DIST_DIR: path.join(dataDir, 'no-console'),
     ...env,

@@ -342,6 +342,35 @@ describe('activities API', () => {
       ]);
     });
 
+    it('transfers count once per distinct recipient: three transfers to one friend do not beat two to two people', async () => {
+      const farmer = await newUser();
+      const friend = await newUser();
+      const honest = await newUser();
+      const [alice, bob] = [await newUser(), await newUser()];
+      const a = await createActivity(t, operator, {
+        metric: 'transfers_sent',
+        metricCurrency: 'USDT',
+        minTransfer: '1',
+        prizes: [{ rankFrom: 1, rankTo: 1, amount: '5' }],
+      });
+      const send = (from: { uid: number }, to: { uid: number }) =>
+        q(`select * from coffer_transfer_apply($1, $2, null, null, $3, 1, null, 'uid', null, null, null, null)`, [from.uid, to.uid, USDT]);
+      for (let i = 0; i < 3; i++) await send(farmer, friend);
+      await send(honest, alice);
+      await send(honest, bob);
+      const scores = await q<{ user_id: number; score: string; rank: number }>(
+        'select user_id, score::text, rank from coffer_activity_ranking($1) order by rank',
+        [a.id],
+      );
+      const mine = scores.filter((x) => [farmer.uid, honest.uid].includes(Number(x.user_id)));
+      expect(mine.map((x) => [Number(x.user_id), x.score])).toEqual([
+        [honest.uid, '2'],
+        [farmer.uid, '1'],
+      ]);
+      const [own] = await q<{ s: string }>('select coffer_activity_user_score($1, $2)::text as s', [a.id, farmer.uid]);
+      expect(own?.s).toBe('1');
+    });
+
     it('an account an operator disabled takes no rank, so the next user moves up', async () => {
       const first = await newUser();
       const second = await newUser();

@@ -29,6 +29,7 @@ import { auditTrail } from './audit-trail.ts';
 import { dashboard } from './dashboard.ts';
 import { adjustmentsPage, runLedgerAudit } from './ledger.ts';
 import { listHouseLimits, listPairs, setHouseLimitAsOperator, updatePair } from './swap-settings.ts';
+import { consoleSupportRoutes } from './support-routes.ts';
 import { searchUsers, setUserDisabled, userDetail } from './users.ts';
 import { cancelReset, openReset } from '../two-factor/index.ts';
 
@@ -44,6 +45,7 @@ export async function consoleAdminRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { database } = app.deps;
   const guard = { preHandler: app.requireOperator };
+  await app.register(consoleSupportRoutes);
 
   app.get(
     '/admin/audit-trail',

@@ -225,4 +225,19 @@ describe('console: swap pairs and house limits', () => {
     expect(rows).toHaveLength(count + 1);
     expect(rows.at(-1)).toMatchObject({ actor: 'ops@swap.test', reason: null, before: { limit: '25' }, after: { limit: '24' } });
   });
+
+  it('a restart keeps the house limit an operator set: HOUSE_LIMITS seeds only currencies without a limit', async () => {
+    const set = await call('POST', '/api/admin/swap/house-limits', {
+      token: operator.token,
+      body: { currencyId: BTC, limit: '3', reason: 'desk decision' },
+    });
+    expect(set.code).toBe(0);
+    const count = (await actions('swap.house_limit.set')).length;
+    // The default HOUSE_LIMITS lists BTC=25; a restart must not undo the operator's 3.
+    const again = await createTestApp({}, { database: t.database });
+    await again.close();
+    const list = (await call<HouseLimit[]>('GET', '/api/admin/swap/house-limits', { token: operator.token })).data;
+    expect(list.find((h) => h.code === 'BTC')).toMatchObject({ limit: '3', minBalance: '-3' });
+    expect(await actions('swap.house_limit.set')).toHaveLength(count);
+  });
 });

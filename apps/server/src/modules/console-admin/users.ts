@@ -8,6 +8,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import type { HoldDeps } from '../holds/index.ts';
 import { completeDueResets, openResetOf } from '../two-factor/index.ts';
 import { likeEscape } from './audit-trail.ts';
+import { securityEvents } from './support.ts';
 
 interface UserRow {
   id: number;
@@ -120,6 +121,7 @@ export async function userDetail(deps: HoldDeps, uid: number): Promise<AdminUser
       balanceAfter: trimDecimal(p.balance_after),
       createdAt: iso(p.created_at),
     })),
+    securityEvents: await securityEvents(database, uid),
   };
 }
 

@@ -43,21 +43,29 @@ export async function setHouseLimit(database: Database, currencyId: number, limi
   };
 }
 
-/** Applies HOUSE_LIMITS at start; unknown codes are reported, not fatal. */
+/**
+ * Seeds HOUSE_LIMITS at start for currencies that have no house limit yet; unknown codes are
+ * reported, not fatal. A currency with a limit keeps it: once set (by an operator or an
+ * earlier start) the limit is operator data, and a restart must never undo a change made in
+ * the console.
+ */
 export async function applyConfiguredHouseLimits(
   database: Database,
   limits: { code: string; limit: string }[],
   log: FastifyBaseLogger,
 ): Promise<void> {
   if (limits.length === 0) return;
-  const rows = await database.sql.query<{ id: number; code: string }>(`select id, code from currencies`);
-  const byCode = new Map(rows.map((r) => [r.code.toUpperCase(), r.id]));
+  const rows = await database.sql.query<{ id: number; code: string; has_limit: boolean }>(
+    `select c.id, c.code, exists (select 1 from house_limits h where h.currency_id = c.id) as has_limit from currencies c`,
+  );
+  const byCode = new Map(rows.map((r) => [r.code.toUpperCase(), r]));
   for (const { code, limit } of limits) {
-    const id = byCode.get(code);
-    if (id === undefined) {
+    const currency = byCode.get(code);
+    if (currency === undefined) {
       log.warn({ code }, 'HOUSE_LIMITS names an unknown currency; ignored');
       continue;
     }
-    await setHouseLimit(database, id, limit, CONFIG_ACTOR);
+    if (currency.has_limit) continue;
+    await setHouseLimit(database, currency.id, limit, CONFIG_ACTOR);
   }
 }

@@ -8,8 +8,10 @@ import { ReasonModal } from '../../../components/reason-modal';
 import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
 import { setUserStatus } from '../api/set-user-status';
+import { type SupportAction, supportAction } from '../api/support-action';
 import { twoFactorReset } from '../api/two-factor-reset';
 import { userDetailKey, useUserDetail } from '../api/user-detail';
+import { SecurityEventsCard } from '../components/security-events-card';
 
 export default function UserDetailPage() {
   const { t } = useTranslation();
@@ -38,6 +40,16 @@ export default function UserDetailPage() {
     },
     onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
   });
+  const [supportAsking, setSupportAsking] = useState<SupportAction | null>(null);
+  const support = useMutation({
+    mutationFn: ({ action, reason }: { action: SupportAction; reason: string }) => supportAction(uid, action, { reason }),
+    onSuccess: (data, { action }) => {
+      queryClient.setQueryData(userDetailKey(uid), data);
+      message.success(action === 'sign-out' ? t('users.signedOut') : t('users.holdsEnded'));
+      setSupportAsking(null);
+    },
+    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  });
   const user = detail.data;
 
   return (
@@ -53,13 +65,20 @@ export default function UserDetailPage() {
               </Typography.Title>
             }
             extra={
-              user.disabled ? (
-                <Button onClick={() => setAsking('enable')}>{t('users.enable')}</Button>
-              ) : (
-                <Button danger onClick={() => setAsking('disable')}>
-                  {t('users.disable')}
-                </Button>
-              )
+              <Space>
+                {user.activeSessions > 0 && user.role === 'user' && (
+                  <Button onClick={() => setSupportAsking('sign-out')} data-testid="user-sign-out">
+                    {t('users.signOut')}
+                  </Button>
+                )}
+                {user.disabled ? (
+                  <Button onClick={() => setAsking('enable')}>{t('users.enable')}</Button>
+                ) : (
+                  <Button danger onClick={() => setAsking('disable')}>
+                    {t('users.disable')}
+                  </Button>
+                )}
+              </Space>
             }
           >
             <Descriptions size="small" column={3} bordered>
@@ -113,6 +132,7 @@ export default function UserDetailPage() {
               )}
             </Card>
           )}
+          <SecurityEventsCard events={user.securityEvents} onEndHolds={() => setSupportAsking('holds/end')} />
           <Card title={t('users.balances')}>
             <Table
               size="small"
@@ -143,6 +163,16 @@ export default function UserDetailPage() {
               ]}
             />
           </Card>
+          {supportAsking && (
+            <ReasonModal
+              title={t(supportAsking === 'sign-out' ? 'users.signOutTitle' : 'users.endHoldsTitle', { email: user.email })}
+              okText={t(supportAsking === 'sign-out' ? 'users.signOut' : 'users.endHolds')}
+              danger={supportAsking === 'sign-out'}
+              busy={support.isPending}
+              onSubmit={(reason) => support.mutate({ action: supportAsking, reason })}
+              onClose={() => setSupportAsking(null)}
+            />
+          )}
           {resetAsking && (
             <ReasonModal
               title={t(resetAsking === 'open' ? 'users.resetOpenTitle' : 'users.resetCancelTitle', { email: user.email })}

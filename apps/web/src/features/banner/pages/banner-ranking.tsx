@@ -31,7 +31,7 @@ function ActivityHeader({ activity }: { activity: ActivityDetails }) {
   const { t } = useTranslation();
   const metric =
     activity.metric === 'transfers_sent'
-      ? t('ranking.metric.transfers_sent', { currency: activity.metricCurrency ?? '' })
+      ? t('ranking.metric.transfers_sent', { currency: activity.metricCurrency ?? '', min: activity.minTransfer ?? '' })
       : t('ranking.metric.swap_volume_usdt');
   return (
     <section className="ranking-hero">

@@ -1,0 +1,81 @@
+import type { AdjustRequest } from '@coffer/contract/ledger';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Space, Table, Typography } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ReasonModal } from '../../../components/reason-modal';
+import { errorText } from '../../../lib/errors';
+import { formatTime } from '../../../lib/format';
+import { DASHBOARD_KEY } from '../../dashboard/api/dashboard';
+import { ADJUST_REQUESTS_KEY, usePendingAdjustRequests } from '../api/adjust-requests';
+import { ADJUSTMENTS_KEY } from '../api/adjustments';
+import { decideAdjustRequest } from '../api/decide-adjust-request';
+
+type Decision = { request: AdjustRequest; decision: 'approve' | 'reject' };
+
+/** Adjustments waiting for a second operator: the figures, who asked and why; approve or reject with a reason. */
+export function AdjustRequestsCard() {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const requests = usePendingAdjustRequests();
+  const [asking, setAsking] = useState<Decision | null>(null);
+  const decide = useMutation({
+    mutationFn: ({ request, decision, reason }: Decision & { reason: string }) => decideAdjustRequest(request.id, decision, { reason }),
+    onSuccess: (data) => {
+      message.success(t(data.status === 'approved' ? 'ledger.approvedDone' : 'ledger.rejectedDone', { id: data.id }));
+      setAsking(null);
+      void queryClient.invalidateQueries({ queryKey: ADJUST_REQUESTS_KEY });
+      void queryClient.invalidateQueries({ queryKey: ADJUSTMENTS_KEY });
+      void queryClient.invalidateQueries({ queryKey: DASHBOARD_KEY });
+    },
+    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  });
+  return (
+    <Card title={t('ledger.requests')} data-testid="adjust-requests">
+      <Typography.Paragraph type="secondary">{t('ledger.requestsHint')}</Typography.Paragraph>
+      <Table
+        size="small"
+        rowKey="id"
+        loading={requests.isFetching}
+        dataSource={requests.data ?? []}
+        pagination={false}
+        columns={[
+          { title: t('common.id'), dataIndex: 'id' },
+          { title: t('common.email'), dataIndex: 'email' },
+          { title: t('common.amount'), align: 'right', render: (_, r: AdjustRequest) => `${r.amount} ${r.code}` },
+          { title: t('common.reason'), dataIndex: 'reason' },
+          { title: t('ledger.requestedBy'), dataIndex: 'requestedBy' },
+          { title: t('common.time'), dataIndex: 'requestedAt', render: formatTime },
+          {
+            title: t('common.actions'),
+            render: (_, r: AdjustRequest) => (
+              <Space>
+                <Button size="small" type="primary" onClick={() => setAsking({ request: r, decision: 'approve' })}>
+                  {t('ledger.approve')}
+                </Button>
+                <Button size="small" danger onClick={() => setAsking({ request: r, decision: 'reject' })}>
+                  {t('ledger.reject')}
+                </Button>
+              </Space>
+            ),
+          },
+        ]}
+      />
+      {asking && (
+        <ReasonModal
+          title={t(asking.decision === 'approve' ? 'ledger.approveTitle' : 'ledger.rejectTitle', {
+            id: asking.request.id,
+            amount: `${asking.request.amount} ${asking.request.code}`,
+            email: asking.request.email,
+          })}
+          okText={t(asking.decision === 'approve' ? 'ledger.approve' : 'ledger.reject')}
+          danger={asking.decision === 'reject'}
+          busy={decide.isPending}
+          onSubmit={(reason) => decide.mutate({ ...asking, reason })}
+          onClose={() => setAsking(null)}
+        />
+      )}
+    </Card>
+  );
+}
