@@ -1,8 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type { Network, WithdrawQuoteData, WithdrawRecord } from '@coffer/contract/chain';
 import { type Browser, type BrowserContext, devices, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnvilInstance, startAnvil } from '../../apps/server/src/chain/anvil';
 import { connectBrowser, KEYS, LANGS, type Lang, t, text, uniqueEmail } from './app';
 import { E2E_OPERATOR_EMAIL, type Stack, startStack } from './harness';
 import { waitForCode } from './mailbox';
@@ -13,15 +13,14 @@ import { typeAmount } from './wallet-support';
  * what arrives, what is held) shows before the e-mail code step; when the quote is renewed
  * before it runs out and the chain's base fee has spiked meanwhile, the page says the fee
  * changed; the withdrawal is charged the fee the sheet showed. This file runs its own server
- * on an anvil it starts, so it can move the base fee (anvil_setNextBlockBaseFeePerGas).
+ * and talks to its embedded anvil (found in the server's process group) to move the base fee
+ * (anvil_setNextBlockBaseFeePerGas).
  */
 
 const OUTSIDE = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
 const PASSWORD = 'p4ssword-for-tests';
-/** The public anvil mnemonic: allowed on the local chain id only, which this is. */
-const MNEMONIC = 'test test test test test test test test test test test junk';
 
-let anvil: AnvilInstance;
+let anvilUrl: string;
 let stack: Stack;
 let browser: Browser;
 let operator: string;
@@ -58,7 +57,7 @@ async function signUp(email: string, lang: Lang): Promise<string> {
 }
 
 async function rpc(method: string, params: unknown[]) {
-  const res = await fetch(anvil.url, {
+  const res = await fetch(anvilUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
@@ -74,8 +73,12 @@ async function baseFee(gwei: bigint) {
 }
 
 beforeAll(async () => {
-  anvil = await startAnvil({});
-  stack = await startStack({ EVM_RPC_URL: anvil.url, WALLET_MNEMONIC: MNEMONIC });
+  stack = await startStack();
+  // The embedded anvil is a child of the server: its --port is in the server's process group.
+  const processes = execFileSync('ps', ['-o', 'args=', '-g', String(stack.pgid)], { encoding: 'utf8' });
+  const port = processes.match(/anvil .*--port (\d+)/)?.[1];
+  if (!port) throw new Error(`no embedded anvil in the server's process group:\n${processes}`);
+  anvilUrl = `http://127.0.0.1:${port}`;
   browser = await connectBrowser();
   operator = await signUp(E2E_OPERATOR_EMAIL, 'en-US');
 }, 120_000);
@@ -83,7 +86,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await stack?.stop();
-  await anvil?.stop();
 });
 
 describe.each(LANGS)('withdrawal fee from the chain (%s)', (lang) => {
@@ -135,8 +137,9 @@ describe.each(LANGS)('withdrawal fee from the chain (%s)', (lang) => {
     expect(feeBox!.y).toBeLessThan(codeBox!.y);
     expect(await page.getByTestId('withdraw-fee-changed').count()).toBe(0);
 
-    // The base fee spikes to 100 gwei; the quote is renewed before it runs out (2 minutes).
-    await baseFee(100n);
+    // The base fee spikes to 180 gwei (it falls 12.5% a block after); the quote is renewed
+    // before it runs out (2 minutes).
+    await baseFee(180n);
     const renewed = page.waitForResponse((r) => r.url().endsWith('/api/withdraw/quote'));
     await page.clock.fastForward(110_000);
     const quote = ((await (await renewed).json()) as Envelope<WithdrawQuoteData>).data;
