@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBrowser, createUser, KEYS, LANGS, type Lang, mailDir, newPhone, type TestUser, t, text } from './app';
 import { createBanner, createNotice, gradientPng, retireBanner, uploadImage } from './content-support';
 import { waitForCode } from './mailbox';
-import { apiSwap, apiTransfer, currencyId, fund, must, openPage } from './wallet-support';
+import { apiSwap, apiTransfer, currencyId, feeQuoteId, fund, must, openPage } from './wallet-support';
 
 /**
  * Issue 9 item 8: axe-core on every phone route (signed in, and the public ones signed
@@ -141,6 +141,7 @@ describe.each(LANGS)('accessibility (%s)', (lang: Lang) => {
         address: OUTSIDE,
         amount: '0.01',
         code: await waitForCode(mailDir(), user.email, since),
+        quoteId: await feeQuoteId(user.token, eth.id),
       },
     });
     const depositId = await latestDepositId(user.token);

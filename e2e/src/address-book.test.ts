@@ -169,7 +169,14 @@ describe.each(LANGS)('address book with a time lock (%s)', (lang) => {
     const refused = await fetch(`${stack.baseURL}/api/withdraw/apply`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-token': token, 'accept-language': lang },
-      body: JSON.stringify({ currencyId: eth.currencyId, networkId: eth.id, address: FRIEND, amount: '0.1', code: '123456' }),
+      body: JSON.stringify({
+        currencyId: eth.currencyId,
+        networkId: eth.id,
+        address: FRIEND,
+        amount: '0.1',
+        code: '123456',
+        quoteId: (await api<{ quoteId: number }>('/withdraw/quote', { token, body: { networkId: eth.id } })).quoteId,
+      }),
     }).then((r) => r.json() as Promise<Envelope<null>>);
     expect(refused.code).toBe(ErrorCode.ADDRESS_NOT_YET_USABLE);
     expect(refused.message.startsWith(errorMessages[lang][ErrorCode.ADDRESS_NOT_YET_USABLE])).toBe(true);

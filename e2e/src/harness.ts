@@ -127,6 +127,8 @@ async function waitForHealth(baseURL: string, child: ChildProcess, output: () =>
 export interface Stack {
   baseURL: string;
   mailDir: string;
+  /** The server's process group (its children, the embedded chain among them, are in it). */
+  pgid: number;
   stop: () => Promise<void>;
 }
 
@@ -210,6 +212,7 @@ export async function startStack(extraEnv: Readonly<Record<string, string>> = {}
   return {
     baseURL,
     mailDir,
+    pgid: child.pid ?? 0,
     stop: async () => {
       await stopServer();
       await smtp.close();

@@ -43,6 +43,11 @@ export async function must<T>(path: string, options: CallOptions = {}): Promise<
   return reply.data;
 }
 
+/** POST /api/withdraw/quote: the fee quote a withdrawal carries (docs/decisions/040); its id. */
+export async function feeQuoteId(token: string, networkId: number): Promise<number> {
+  return (await must<{ quoteId: number }>('/withdraw/quote', { token, body: { networkId } })).quoteId;
+}
+
 export const OPERATOR_PASSWORD = 'operator-Password-1';
 let operator: Promise<string> | null = null;
 

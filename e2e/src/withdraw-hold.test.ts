@@ -3,7 +3,7 @@ import * as OTPAuth from 'otpauth';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBrowser, createUser, LANGS, newPhone, t, text, waitForPath, waitForToast } from './app';
-import { call, must, openPage } from './wallet-support';
+import { call, feeQuoteId, must, openPage } from './wallet-support';
 
 /** A browser the account has never signed in from: the server sees a new device. */
 const OTHER_DEVICE = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
@@ -60,6 +60,7 @@ describe.each(LANGS)('withdrawal hold (%s)', (lang) => {
         address: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
         amount: '1',
         code: '123456',
+        quoteId: await feeQuoteId(user.token, eth.id),
       },
     });
     expect(refused.code).toBe(3014);

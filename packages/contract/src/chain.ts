@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { id, idempotencyKey, isoTime, pageRequest, pageResponse, queryId, safeText } from './common.ts';
+
+export { WITHDRAW_FEE_QUOTE_TTL_SECONDS } from './rules.ts';
 import { amountInput, memo } from './ledger.ts';
 import { stepUpProof } from './step-up.ts';
 
@@ -108,12 +110,18 @@ export const withdrawApplyBody = z.object({
   networkId: id,
   address: safeText({ min: 1, max: ADDRESS_MAX }),
   amount: amountInput,
+  /** The fee quote (POST /api/withdraw/quote) whose fee is charged: 3019-3022 when it does not hold. */
+  quoteId: id,
   code: z.string().trim().regex(WITHDRAW_CODE_RE, 'code must be 6 digits'),
   memo: memo.optional(),
   /** With two-factor on, one second factor (decision 033): 2006 without. */
   ...stepUpProof,
 });
 export type WithdrawApplyBody = z.infer<typeof withdrawApplyBody>;
+
+/** Why a queued payout waits (withdrawals.wait_reason, written by the sender). */
+export const WITHDRAW_WAIT_REASONS = ['fees_high', 'hot_wallet_short', 'node_unavailable', 'fee_bumps_exhausted'] as const;
+export type WithdrawWaitReason = (typeof WITHDRAW_WAIT_REASONS)[number];
 
 export const withdrawRecord = z.object({
   id: z.number().int(),
@@ -134,6 +142,10 @@ export const withdrawRecord = z.object({
   confirmationsRequired: z.number().int(),
   /** Why it failed or was rejected, when it was. */
   reason: z.string().nullable(),
+  /** Why a queued payout is waiting (fees above the cap, hot wallet short, node down), null when not. */
+  waitReason: z.enum(WITHDRAW_WAIT_REASONS).nullable(),
+  /** Since when it waits for that reason. */
+  waitSince: isoTime.nullable(),
   createdAt: isoTime,
   updatedAt: isoTime,
   completedAt: isoTime.nullable(),
@@ -159,6 +171,36 @@ export const withdrawLimits = z.object({
   payoutsFrozen: z.boolean(),
 });
 export type WithdrawLimits = z.infer<typeof withdrawLimits>;
+
+/**
+ * A withdrawal fee quote (docs/decisions/040): the payout's gas at the chain's price plus the
+ * network's margin, for a token converted at the swap rate, rounded up, never below the
+ * network's minimum fee. Amount and address, when given, make the gas estimate exact.
+ */
+export const withdrawQuoteBody = z.object({
+  networkId: id,
+  currencyId: id.optional(),
+  amount: amountInput.optional(),
+  address: safeText({ min: 1, max: ADDRESS_MAX }).optional(),
+});
+export type WithdrawQuoteBody = z.infer<typeof withdrawQuoteBody>;
+
+export const withdrawQuoteData = z.object({
+  quoteId: z.number().int(),
+  networkId: z.number().int(),
+  currencyId: z.number().int(),
+  /** What a withdrawal with this quote is charged, in the network's currency. */
+  fee: z.string(),
+  /** The network's minimum fee (the quote is never below it). */
+  minFee: z.string(),
+  /** Gas units and the gas price (wei) the fee was priced at. */
+  gasLimit: z.string(),
+  gasPriceWei: z.string(),
+  /** The chain's price is above the network's cap: payouts wait for fees to fall. */
+  feesHigh: z.boolean(),
+  expiresAt: isoTime,
+});
+export type WithdrawQuoteData = z.infer<typeof withdrawQuoteData>;
 
 export const faucetBody = z.object({ networkId: id });
 export const faucetData = z.object({ txHash: z.string(), amount: z.string(), address: z.string() });
@@ -232,7 +274,11 @@ export const openWithdrawal = z.object({
   txHash: z.string().nullable(),
   /** Seconds since it was applied for: nothing may wait in a state unnoticed. */
   ageSeconds: z.number().int(),
+  /** Why a queued payout waits, and for how many seconds (null when it does not). */
+  waitReason: z.enum(WITHDRAW_WAIT_REASONS).nullable().default(null),
+  waitSeconds: z.number().int().nullable().default(null),
 });
+export type OpenWithdrawal = z.infer<typeof openWithdrawal>;
 export const openWithdrawalList = z.array(openWithdrawal);
 
 // ---- Operator funding of the hot wallet: POST /api/admin/chain/fund (docs/decisions/038) ----

@@ -54,6 +54,14 @@ export const ErrorCode = {
   TRANSFER_HOLD: 3017,
   /** The address book already holds this address for this network. */
   ADDRESS_ALREADY_IN_BOOK: 3018,
+  /** The withdrawal fee quote's window has passed: ask for a new one (POST /api/withdraw/quote). */
+  FEE_QUOTE_EXPIRED: 3019,
+  /** The withdrawal fee quote was already spent by another withdrawal. */
+  FEE_QUOTE_USED: 3020,
+  /** No such withdrawal fee quote for this user (unknown, or another user's). */
+  FEE_QUOTE_UNKNOWN: 3021,
+  /** The withdrawal fee quote was made for another network. */
+  FEE_QUOTE_OTHER_NETWORK: 3022,
   /** An attempt of this payout can still be mined (its nonce is open, or one has a receipt): no refund yet. */
   PAYOUT_STILL_MINEABLE: 3023,
   /** The network's gas price cap leaves no room for a replacement at +10%: raise the cap first. */
@@ -125,6 +133,10 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3016: '已开启仅限地址簿提现，请先将该地址加入地址簿',
     3017: '账户处于安全暂缓期，转账金额超出暂缓期内允许的上限',
     3018: '该地址已在地址簿中',
+    3019: '手续费报价已过期，请重新获取',
+    3020: '该手续费报价已被使用，请重新获取',
+    3021: '手续费报价不存在',
+    3022: '该手续费报价属于另一个网络',
     3023: '该笔提现的交易仍可能被打包上链，暂不能退款',
     3024: '已达到该网络的 Gas 价格上限，无法以更高价格替换交易，请先调高上限',
     3031: '该交易未向此网络的热钱包转入资产（或是系统自身的交易），无法记为备用金',
@@ -176,6 +188,10 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3016: 'Whitelist-only withdrawals are on: add this address to your address book first',
     3017: 'Your account is in a security hold: this transfer is above the amount allowed during the hold',
     3018: 'This address is already in your address book',
+    3019: 'The fee quote has expired, please get a new one',
+    3020: 'This fee quote was already used, please get a new one',
+    3021: 'Fee quote not found',
+    3022: 'This fee quote is for another network',
     3023: 'A transaction of this withdrawal can still be mined: it cannot be refunded yet',
     3024: "The network's gas price cap leaves no room for a higher-priced replacement: raise the cap first",
     3031: 'This transaction paid nothing to the hot wallet on this network (or it is Coffer’s own): it cannot be booked as float',

@@ -14,6 +14,12 @@ export const FALLBACK_LOCALE: Locale = 'en-US';
 
 /** How long a swap quote holds, in seconds; the server refuses it after that (3006). */
 export const SWAP_QUOTE_TTL_SECONDS = 15;
+/**
+ * How long a withdrawal fee quote holds, in seconds (docs/decisions/040): long enough to
+ * fetch and type an e-mail code, short enough that the chain's fees have not moved far. The
+ * server refuses it after that (3019) and the app asks for a new one.
+ */
+export const WITHDRAW_FEE_QUOTE_TTL_SECONDS = 120;
 
 /** Digits of an e-mailed code (sign-up, password reset, withdrawal). */
 export const EMAIL_CODE_LENGTH = 6;

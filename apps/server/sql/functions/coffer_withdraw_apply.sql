@@ -1,4 +1,4 @@
-CREATE OR REPLACE FUNCTION public.coffer_withdraw_apply(p_user bigint, p_network integer, p_address text, p_amount numeric, p_memo text, p_key text, p_hash text)
+CREATE OR REPLACE FUNCTION public.coffer_withdraw_apply(p_user bigint, p_network integer, p_address text, p_amount numeric, p_memo text, p_key text, p_hash text, p_quote bigint)
  RETURNS TABLE(w_id bigint, w_replayed boolean)
  LANGUAGE plpgsql
 AS $function$
@@ -13,6 +13,7 @@ DECLARE
   v_today numeric;
   v_total numeric;
   v_available bigint;
+  v_quote withdrawal_fee_quotes%ROWTYPE;
 BEGIN
   v_entry := ledger_open_entry('withdraw_hold', p_user, p_key, p_hash, p_memo);
   IF v_entry IS NULL THEN
@@ -38,6 +39,21 @@ BEGIN
   IF chain_payouts_frozen(p_network) THEN
     RAISE EXCEPTION 'payouts on network % are frozen', p_network USING ERRCODE = 'CB012';
   END IF;
+  -- The fee is the quote's (docs/decisions/040): this user's, this network's, unused and
+  -- unexpired, locked here so two requests cannot both spend it.
+  SELECT * INTO v_quote FROM withdrawal_fee_quotes q WHERE q.id = p_quote FOR UPDATE;
+  IF NOT FOUND OR v_quote.user_id <> p_user THEN
+    RAISE EXCEPTION 'fee quote % is unknown', p_quote USING ERRCODE = 'CB021';
+  END IF;
+  IF v_quote.network_id <> p_network THEN
+    RAISE EXCEPTION 'fee quote % is for another network', p_quote USING ERRCODE = 'CB022';
+  END IF;
+  IF v_quote.used_at IS NOT NULL THEN
+    RAISE EXCEPTION 'fee quote % was used', p_quote USING ERRCODE = 'CB020';
+  END IF;
+  IF v_quote.expires_at <= now() THEN
+    RAISE EXCEPTION 'fee quote % expired', p_quote USING ERRCODE = 'CB019';
+  END IF;
   v_decimals := coffer_check_amount(v_net.currency_id, p_amount, true, false);
   IF p_amount <> round(p_amount, least(v_decimals, v_net.token_decimals))
      OR p_amount < v_net.min_withdraw OR p_amount > v_net.max_withdraw THEN
@@ -55,14 +71,15 @@ BEGIN
     RAISE EXCEPTION 'daily withdrawal limit of network % exceeded', p_network USING ERRCODE = 'CB009';
   END IF;
 
-  v_total := p_amount + v_net.withdraw_fee;
+  v_total := p_amount + v_quote.fee;
   PERFORM ledger_post(v_entry,
     ARRAY[v_available, ledger_account(p_user, v_net.currency_id, 'frozen')],
     ARRAY[-v_total, v_total]);
   INSERT INTO withdrawals (user_id, network_id, currency_id, address, amount, fee, memo, status)
-  VALUES (p_user, p_network, v_net.currency_id, p_address, p_amount, v_net.withdraw_fee, p_memo,
+  VALUES (p_user, p_network, v_net.currency_id, p_address, p_amount, v_quote.fee, p_memo,
           CASE WHEN v_net.review_threshold IS NOT NULL AND p_amount >= v_net.review_threshold THEN 'review' ELSE 'queued' END)
   RETURNING id INTO v_id;
   INSERT INTO withdrawal_entries (withdrawal_id, entry_id, kind) VALUES (v_id, v_entry, 'withdraw_hold');
+  UPDATE withdrawal_fee_quotes SET used_at = now(), withdrawal_id = v_id WHERE id = v_quote.id;
   RETURN QUERY SELECT v_id, false;
 END $function$

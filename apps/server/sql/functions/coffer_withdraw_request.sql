@@ -1,4 +1,4 @@
-CREATE OR REPLACE FUNCTION public.coffer_withdraw_request(p_user bigint, p_network integer, p_address text, p_amount numeric, p_memo text, p_key text, p_hash text)
+CREATE OR REPLACE FUNCTION public.coffer_withdraw_request(p_user bigint, p_network integer, p_address text, p_amount numeric, p_memo text, p_key text, p_hash text, p_quote bigint)
  RETURNS TABLE(w_id bigint, w_replayed boolean, w_refusal text)
  LANGUAGE plpgsql
 AS $function$
@@ -7,7 +7,7 @@ DECLARE
 BEGIN
   BEGIN
     RETURN QUERY SELECT a.w_id, a.w_replayed, NULL::text
-      FROM coffer_withdraw_apply(p_user, p_network, p_address, p_amount, p_memo, p_key, p_hash) a;
+      FROM coffer_withdraw_apply(p_user, p_network, p_address, p_amount, p_memo, p_key, p_hash, p_quote) a;
     RETURN;
   EXCEPTION WHEN OTHERS THEN
     v_state := SQLSTATE;

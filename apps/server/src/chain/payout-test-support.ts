@@ -80,10 +80,16 @@ export async function newUser(env: PayoutEnv, funds: Partial<Record<Code, string
   return user.uid;
 }
 
-/** coffer_withdraw_apply, as the API calls it; returns the withdrawal id. */
+/**
+ * coffer_withdraw_apply, as the API calls it, with a fee quote at the network's minimum fee
+ * (these tests are about paying out, not pricing: modules/withdrawals tests the quote); returns the withdrawal id.
+ */
 export async function applyWithdrawal(env: PayoutEnv, uid: number, code: Code, to: string, amount: string): Promise<number> {
   const [row] = await env.database.sql.query<{ w_id: number }>(
-    'select * from coffer_withdraw_apply($1, $2, $3, $4::numeric, null, null, null)',
+    `with q as (insert into withdrawal_fee_quotes (user_id, network_id, fee, gas_limit, chain_gas_price_wei, gas_price_wei,
+                                                  margin_percent, fees_high, expires_at)
+                select $1, id, withdraw_fee, 21000, 0, 0, 0, false, now() + interval '1 minute' from networks where id = $2 returning id)
+     select a.* from q, coffer_withdraw_apply($1, $2, $3, $4::numeric, null, null, null, q.id) a`,
     [uid, env.nets[code], to, amount],
   );
   return Number(row?.w_id);

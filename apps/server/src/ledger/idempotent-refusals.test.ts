@@ -1,6 +1,7 @@
-import type { Balance, Network, SwapApplyData, TransferResult, WithdrawApplyData } from '@coffer/contract';
+import type { Balance, Network, SwapApplyData, TransferResult } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.ts';
+import { applyWithdraw } from '../test/withdraw.ts';
 import { client, createUser, fund, type TestUser } from '../test/users.ts';
 import { auditLedger } from './audit.ts';
 import { invalidateCurrencies } from './currencies.ts';
@@ -22,7 +23,7 @@ describe('refusals are kept under their Idempotency-Key', () => {
   let eth: Network;
 
   beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMIT: 'off' });
+    t = await createTestApp({ RATE_LIMIT: 'off' }, { chain: true });
     call = client(t);
     const list = await call<{ id: number; code: string }[]>('GET', '/api/currency/list');
     for (const c of list.data) cur[c.code] = c.id;
@@ -266,7 +267,7 @@ describe('refusals are kept under their Idempotency-Key', () => {
       return t.mailbox.lastCode(u.email);
     };
     const apply = (u: TestUser, body: Record<string, unknown>, code: string, k?: string) =>
-      call<WithdrawApplyData>('POST', '/api/withdraw/apply', {
+      applyWithdraw(call, {
         token: u.token,
         ...(k && { key: k }),
         body: { currencyId: eth.currencyId, networkId: eth.id, address: outside, amount: '1', code, ...body },

@@ -16,6 +16,11 @@ const LEDGER_SQLSTATES: Record<string, BizError['bizCode']> = {
   CB012: ErrorCode.PAYOUTS_FROZEN,
   CB010: ErrorCode.IDEMPOTENCY_KEY_REUSED,
   CB011: ErrorCode.HOUSE_LIMIT_REACHED,
+  // The withdrawal fee quote (docs/decisions/040).
+  CB019: ErrorCode.FEE_QUOTE_EXPIRED,
+  CB020: ErrorCode.FEE_QUOTE_USED,
+  CB021: ErrorCode.FEE_QUOTE_UNKNOWN,
+  CB022: ErrorCode.FEE_QUOTE_OTHER_NETWORK,
   // numeric_value_out_of_range: a balance would pass NUMERIC(38,18).
   '22003': ErrorCode.AMOUNT_OUT_OF_RANGE,
 };

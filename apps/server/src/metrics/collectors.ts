@@ -2,6 +2,7 @@ import { Gauge, type Registry } from 'prom-client';
 import { writersOf } from '../ledger/group-commit.ts';
 import type { Config } from '../config.ts';
 import { type Database, LANE_POOL_SIZE } from '../db/client.ts';
+import { withdrawalWaitGauges } from './withdrawal-waits.ts';
 
 /** The chain head is asked over RPC at each scrape; a node slower than this leaves the lag out. */
 const CHAIN_HEAD_TIMEOUT_MS = 2_000;
@@ -177,6 +178,8 @@ export function collectors(deps: MetricsDeps, registry: Registry, failed: (sourc
         if (answer.ok) for (const row of answer.value) this.set({ state: row.status }, Number(row.oldest));
       },
     });
+
+    withdrawalWaitGauges(deps.database, registers, source);
 
     const openIncidents = source('chain_incidents', () =>
       deps.database.sql.query<{ kind: string; n: number }>(

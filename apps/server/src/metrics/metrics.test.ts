@@ -217,13 +217,22 @@ describe('metrics', () => {
          values ($1, $2, $3, '0x0000000000000000000000000000000000000001', 1, 0, 'review', now() - interval '2 hours')`,
         [alice.uid, network!.id, network!.currency_id],
       );
+      await t.database.sql.query(
+        `insert into withdrawals (user_id, network_id, currency_id, address, amount, fee, status, wait_reason, wait_since)
+         values ($1, $2, $3, '0x0000000000000000000000000000000000000001', 1, 0, 'queued', 'fees_high', now() - interval '10 minutes')`,
+        [alice.uid, network!.id, network!.currency_id],
+      );
       let text = await metrics.scrape();
+      expect(sample(text, 'coffer_withdrawals_waiting', { reason: 'fees_high' })).toBe(1);
+      expect(sample(text, 'coffer_withdrawals_waiting', { reason: 'hot_wallet_short' })).toBe(0);
+      expect(sample(text, 'coffer_withdrawals_waiting_oldest_seconds', { reason: 'fees_high' })).toBeGreaterThanOrEqual(600);
+      expect(sample(text, 'coffer_withdrawals_waiting_oldest_seconds', { reason: 'node_unavailable' })).toBeUndefined();
       expect(sample(text, 'coffer_chain_watcher_lag_blocks', { chain_id: String(chainId) })).toBe(30);
       expect(sample(text, 'coffer_chain_rpc_up', { chain_id: String(chainId) })).toBe(1);
       expect(sample(text, 'coffer_withdrawals', { state: 'review' })).toBe(1);
       expect(sample(text, 'coffer_withdrawals', { state: 'broadcast' })).toBe(0);
       expect(sample(text, 'coffer_withdrawals_oldest_age_seconds', { state: 'review' })).toBeGreaterThanOrEqual(7200);
-      expect(sample(text, 'coffer_withdrawals_oldest_age_seconds', { state: 'queued' })).toBeUndefined();
+      expect(sample(text, 'coffer_withdrawals_oldest_age_seconds', { state: 'confirming' })).toBeUndefined();
 
       head = () => Promise.reject(new Error('node down'));
       text = await metrics.scrape();

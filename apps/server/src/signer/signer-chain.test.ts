@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { DepositAddress, Network, WithdrawApplyData, WithdrawRecord } from '@coffer/contract';
+import type { DepositAddress, Network, WithdrawRecord } from '@coffer/contract';
 import { erc20Abi, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../ledger/audit.ts';
 import { createTestApp, type TestApp } from '../test/harness.ts';
+import { applyWithdraw } from '../test/withdraw.ts';
 import { client, createUser, type TestUser } from '../test/users.ts';
 import { SignerKeyring } from './client.ts';
 import { SIGNER_JOURNAL_FILE_NAME } from './embedded.ts';
@@ -77,7 +78,7 @@ describe('custody through the signer child process', () => {
     const before = await live().local!.client.getBalance({ address: outside });
     await t.database.sql.query("update email_codes set created_at = created_at - interval '2 minutes'");
     await call('GET', `/api/sendMail?email=${encodeURIComponent(alice.email)}&type=withdraw`, { token: alice.token });
-    const applied = await call<WithdrawApplyData>('POST', '/api/withdraw/apply', {
+    const applied = await applyWithdraw(call, {
       token: alice.token,
       body: {
         currencyId: nets.ETH!.currencyId,

@@ -34,6 +34,8 @@ export const queryKeys = {
     detail: (id: Id) => ['withdrawals', 'detail', id] as const,
     allLimits: ['withdrawals', 'limits'] as const,
     limits: (networkId: number) => ['withdrawals', 'limits', networkId] as const,
+    /** The fee quote of a network (and destination): under `all`, so a withdrawal renews it. */
+    quote: (networkId: number, address: string) => ['withdrawals', 'quote', networkId, address] as const,
   },
   transfers: {
     all: ['transfers'] as const,

@@ -8,6 +8,7 @@ import type {
 } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { applyWithdraw } from '../../test/withdraw.ts';
 import { client, createUser, fund, type TestUser } from '../../test/users.ts';
 import { decodeMail, mailsTo, pause, sendMailUrl } from '../auth/test-helpers.ts';
 import { totpFor } from '../two-factor/totp.ts';
@@ -28,7 +29,7 @@ describe('address book', () => {
   const other = '0x71C7656EC7ab88b098defB751B7401B5f6d8976F';
 
   beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMIT: 'off' });
+    t = await createTestApp({ RATE_LIMIT: 'off' }, { chain: true });
     call = client(t);
     eth = (await call<Network[]>('GET', '/api/currency/onchain')).data.find((n) => n.code === 'ETH')!;
     alice = await createUser(t, { email: 'book-alice@example.com' });
@@ -50,7 +51,7 @@ describe('address book', () => {
     expect((await call('GET', sendMailUrl(u.email, 'withdraw'), { token: u.token })).code).toBe(0);
     await expect.poll(() => mailsTo(t, u.email).length).toBeGreaterThan(before);
     const code = await t.mailbox.lastCode(u.email);
-    return call('POST', '/api/withdraw/apply', {
+    return applyWithdraw(call, {
       token: u.token,
       lang: opts.lang,
       body: { currencyId: eth.currencyId, networkId: eth.id, address, amount: '0.01', code, ...(opts.totp && { totp: opts.totp }) },

@@ -135,9 +135,12 @@ export async function chainAdminRoutes(fastify: FastifyInstance) {
         status: 'review';
         tx_hash: string | null;
         age: number;
+        wait_reason: 'fees_high' | null;
+        wait_age: number | null;
       }>(
         `select w.id, w.user_id, w.network_id, c.code, w.amount::text, w.status, w.tx_hash,
-                extract(epoch from now() - w.created_at)::int as age
+                extract(epoch from now() - w.created_at)::int as age, w.wait_reason,
+                extract(epoch from now() - w.wait_since)::int as wait_age
          from withdrawals w join currencies c on c.id = w.currency_id
          where w.status in ('review', 'queued', 'broadcast', 'confirming') order by w.id limit 500`,
       );
@@ -151,6 +154,8 @@ export async function chainAdminRoutes(fastify: FastifyInstance) {
           status: r.status,
           txHash: r.tx_hash,
           ageSeconds: Number(r.age),
+          waitReason: r.wait_reason,
+          waitSeconds: r.wait_age === null ? null : Number(r.wait_age),
         })),
         requestLocale(request),
       );

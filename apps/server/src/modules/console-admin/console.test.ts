@@ -5,12 +5,12 @@ import type {
   LedgerAuditRunData,
   Network,
   SwapApplyData,
-  WithdrawApplyData,
   WithdrawRecord,
 } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../ledger/audit.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { applyWithdraw } from '../../test/withdraw.ts';
 import { client, createUser, fund, type TestUser } from '../../test/users.ts';
 
 /**
@@ -30,7 +30,7 @@ describe('console: dashboard, audit trail, ledger', () => {
   const outside = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
 
   beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMIT: 'off' });
+    t = await createTestApp({ RATE_LIMIT: 'off' }, { chain: true });
     call = client(t);
     operator = await createUser(t, { email: 'ops@dash.test', role: 'operator' });
     alice = await createUser(t, { email: 'alice@dash.test' });
@@ -50,7 +50,7 @@ describe('console: dashboard, audit trail, ledger', () => {
     await t.database.sql.query("update email_codes set created_at = created_at - interval '2 minutes'");
     expect((await call('GET', `/api/sendMail?email=${encodeURIComponent(u.email)}&type=withdraw`, { token: u.token })).code).toBe(0);
     const code = await t.mailbox.lastCode(u.email);
-    return call<WithdrawApplyData>('POST', '/api/withdraw/apply', {
+    return applyWithdraw(call, {
       token: u.token,
       key: key(),
       body: { currencyId: eth.currencyId, networkId: eth.id, address: outside, amount, code },

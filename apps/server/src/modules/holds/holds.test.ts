@@ -10,6 +10,7 @@ import type {
 } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { applyWithdraw } from '../../test/withdraw.ts';
 import { client, createUser, fund } from '../../test/users.ts';
 import { decodeMail, mailsTo, pause, sendMailUrl, signUp } from '../auth/test-helpers.ts';
 import { SoftAuthenticator } from '../passkeys/soft-authenticator.ts';
@@ -29,7 +30,7 @@ describe('withdrawal hold after a credential change', () => {
   const elsewhere = '203.0.113.7';
 
   beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMIT: 'off' });
+    t = await createTestApp({ RATE_LIMIT: 'off' }, { chain: true });
     call = client(t);
     eth = (await call<Network[]>('GET', '/api/currency/onchain')).data.find((n) => n.code === 'ETH')!;
   });
@@ -69,7 +70,7 @@ describe('withdrawal hold after a credential change', () => {
 
   async function withdraw(u: { email: string; token: string }, opts: { lang?: string; totp?: string } = {}) {
     const code = await mailedCode(u.email, 'withdraw', u.token);
-    return call('POST', '/api/withdraw/apply', {
+    return applyWithdraw(call, {
       token: u.token,
       lang: opts.lang,
       body: {

@@ -2,6 +2,7 @@ import type { AdminNetwork, Balance, DepositAddress, DepositRecord, Network, Pag
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { syncLocalTokenContracts } from '../../chain/local-contracts.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { applyWithdraw } from '../../test/withdraw.ts';
 import { client, createUser, fund, type TestUser } from '../../test/users.ts';
 
 /**
@@ -21,7 +22,7 @@ describe('network settings take effect without a restart', () => {
     call<AdminNetwork>('POST', `/api/admin/networks/${nets[code]!.id}`, { token: operator.token, body: { changes, reason: 'live test' } });
   const publicNet = async (code: string) => (await call<Network[]>('GET', '/api/currency/onchain')).data.find((n) => n.code === code)!;
   const withdraw = (amount: string) =>
-    call('POST', '/api/withdraw/apply', {
+    applyWithdraw(call, {
       token: alice.token,
       key: `k-${Math.random()}`,
       body: {

@@ -9,10 +9,10 @@ import type {
   TransferResult,
   TwoFactorEnableData,
   TwoFactorSetupData,
-  WithdrawApplyData,
 } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { applyWithdraw } from '../../test/withdraw.ts';
 import { client, createUser, fund, type TestUser } from '../../test/users.ts';
 import { signUp } from '../auth/test-helpers.ts';
 import { SoftAuthenticator } from '../passkeys/soft-authenticator.ts';
@@ -31,7 +31,7 @@ describe('step-up: one second-factor policy for every money action', () => {
   const origin = 'http://localhost:8080';
 
   beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMIT: 'off' });
+    t = await createTestApp({ RATE_LIMIT: 'off' }, { chain: true });
     call = client(t);
     const [row] = await t.database.sql.query<{ id: number }>("select id from currencies where code = 'USDT'");
     usdt = Number(row!.id);
@@ -282,7 +282,7 @@ describe('step-up: one second-factor policy for every money action', () => {
         (await call('GET', `/api/sendMail?email=${encodeURIComponent(victim.email)}&type=withdraw`, { token: victim.token })).code,
       ).toBe(0);
       const code = await t.mailbox.lastCode(victim.email);
-      const res = await call<WithdrawApplyData>('POST', '/api/withdraw/apply', {
+      const res = await applyWithdraw(call, {
         token: victim.token,
         body: {
           currencyId: net.currencyId,

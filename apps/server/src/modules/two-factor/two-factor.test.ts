@@ -1,16 +1,9 @@
-import type {
-  CurrentUser,
-  LoginAnswer,
-  LoginData,
-  Network,
-  TwoFactorEnableData,
-  TwoFactorSetupData,
-  WithdrawApplyData,
-} from '@coffer/contract';
+import type { CurrentUser, LoginAnswer, LoginData, Network, TwoFactorEnableData, TwoFactorSetupData } from '@coffer/contract';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { applyWithdraw } from '../../test/withdraw.ts';
 import { client, createUser, fund } from '../../test/users.ts';
 import { signUp } from '../auth/test-helpers.ts';
 import { KEY_FILE_NAME, openSecret } from './secret-box.ts';
@@ -23,7 +16,7 @@ describe('two-factor authentication (TOTP)', () => {
   const password = 'correct horse battery staple 42';
 
   beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMIT: 'off' });
+    t = await createTestApp({ RATE_LIMIT: 'off' }, { chain: true });
     call = client(t);
   });
   afterAll(() => t.close());
@@ -140,7 +133,7 @@ describe('two-factor authentication (TOTP)', () => {
       await t.database.sql.query("update email_codes set created_at = created_at - interval '2 minutes'");
       expect((await call('GET', `/api/sendMail?email=${encodeURIComponent(u.email)}&type=withdraw`, { token: u.token })).code).toBe(0);
       const code = await t.mailbox.lastCode(u.email);
-      return call<WithdrawApplyData>('POST', '/api/withdraw/apply', {
+      return applyWithdraw(call, {
         token: u.token,
         body: {
           currencyId: eth.currencyId,

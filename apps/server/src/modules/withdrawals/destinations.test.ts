@@ -1,6 +1,7 @@
 import type { Balance, Network } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { applyWithdraw } from '../../test/withdraw.ts';
 import { client, createUser, fund, type TestUser } from '../../test/users.ts';
 
 /**
@@ -23,7 +24,7 @@ describe('withdrawal destinations that burn funds', () => {
     return t.mailbox.lastCode(u.email);
   };
   const apply = async (address: string, lang = 'zh-CN', net = eth) =>
-    call('POST', '/api/withdraw/apply', {
+    applyWithdraw(call, {
       token: alice.token,
       lang,
       body: { currencyId: net.currencyId, networkId: net.id, address, amount: '0.01', code: await codeFor(alice) },
@@ -31,7 +32,7 @@ describe('withdrawal destinations that burn funds', () => {
   const balance = async () => (await call<Balance>('GET', `/api/currency/balance/${eth.currencyId}`, { token: alice.token })).data;
 
   beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMIT: 'off' });
+    t = await createTestApp({ RATE_LIMIT: 'off' }, { chain: true });
     call = client(t);
     alice = await createUser(t, { email: 'burner@example.com' });
     const nets = (await call<Network[]>('GET', '/api/currency/onchain')).data;

@@ -6,6 +6,8 @@ import {
   withdrawLimits,
   withdrawListBody,
   withdrawPage,
+  withdrawQuoteBody,
+  withdrawQuoteData,
   withdrawQuoteQuery,
   withdrawRecord,
   withdrawReviewBody,
@@ -16,6 +18,8 @@ import { z } from 'zod';
 import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
 import { idempotencyKeyOf } from '../../core/idempotency-key.ts';
+import { createRateSource } from '../swap/index.ts';
+import { quoteWithdrawFee } from './fee-quote.ts';
 import {
   applyWithdrawal,
   cancelWithdrawal,
@@ -28,6 +32,8 @@ import {
 const tags = ['withdraw'];
 const security = [{ token: [] }];
 const idempotencyHeader = z.object({ 'idempotency-key': z.string().optional() });
+/** Fee quotes a user may ask for per minute (each is a stored row; the app re-quotes every two minutes at most). */
+export const WITHDRAW_QUOTES_PER_USER_PER_MINUTE = 30;
 
 const APPLY_ERRORS =
   'Errors: 2001 not signed in, 2004 wrong or expired e-mail code (sendMail type=withdraw), 3001 insufficient ' +
@@ -35,12 +41,47 @@ const APPLY_ERRORS =
   'currency, 3008 invalid address (checksum), 3009 daily limit exceeded, 3010 Idempotency-Key reused with another ' +
   'body, 3012 payouts frozen on this network, 3013 destination burns funds (zero address, precompile, token ' +
   'contract), 3014 security hold after a credential change (time left in the message), 3015 address-book ' +
-  'entry still waiting (time left), 3016 outside the address book with whitelist only on. A replay with the same key and body answers the same withdrawal, ' +
+  'entry still waiting (time left), 3016 outside the address book with whitelist only on, 3019 fee quote expired, ' +
+  '3020 fee quote already used, 3021 fee quote unknown (or another user’s), 3022 fee quote of another network. A replay with the same key and body answers the same withdrawal, ' +
   'or the same refusal if the ledger refused it once the code was accepted (no new code needed for either).';
 
 export async function withdrawRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { database, chain, config } = app.deps;
+  const rates = createRateSource(config, database);
+  const feeChain = () => (chain.live ? { chainId: chain.live.chainId, client: chain.live.adapter.client, hot: chain.hotAddress } : null);
+
+  app.post(
+    '/withdraw/quote',
+    {
+      preHandler: app.authenticate,
+      config: {
+        rateLimit: config.RATE_LIMIT
+          ? {
+              max: WITHDRAW_QUOTES_PER_USER_PER_MINUTE,
+              timeWindow: 60_000,
+              hook: 'preHandler',
+              keyGenerator: (request) => `user:${request.user.id}`,
+            }
+          : false,
+      },
+      schema: {
+        tags,
+        security,
+        summary: 'Quote the withdrawal fee from the chain (holds for WITHDRAW_FEE_QUOTE_TTL_SECONDS, one withdrawal)',
+        description:
+          'The payout’s gas (estimated from the hot wallet; amount and address make it exact) at the chain’s gas price, ' +
+          'plus the network’s margin; a token network’s at the swap rate; rounded up to the display precision, never ' +
+          'below the network’s minimum fee. feesHigh: the chain is above the network’s gas price cap, payouts wait for ' +
+          'fees to fall (the fee is priced at the cap). Errors: 3003 network unavailable (no chain node, no swap rate), ' +
+          '3002 amount, 3008 / 3013 address.',
+        body: withdrawQuoteBody,
+        response: apiResponse(withdrawQuoteData),
+      },
+    },
+    async (request) =>
+      ok(await quoteWithdrawFee(database, feeChain(), chain.rules, rates, request.user.id, request.body), requestLocale(request)),
+  );
 
   app.post(
     '/withdraw/apply',

@@ -41,6 +41,8 @@ interface RawWithdrawal {
   head: number | null;
   required: number;
   reason: string | null;
+  wait_reason: WithdrawRecord['waitReason'];
+  wait_since: Date | string | null;
   created_at: Date | string;
   updated_at: Date | string;
   completed_at: Date | string | null;
@@ -49,7 +51,7 @@ interface RawWithdrawal {
 const SELECT_WITHDRAWALS = `
   select w.id, w.currency_id, c.code, w.network_id, n.name as network_name, w.address, w.amount::text, w.fee::text, w.memo,
          w.status, w.tx_hash, w.block_number, cur.block_number as head, n.confirmations as required, w.reason,
-         w.created_at, w.updated_at, w.completed_at
+         w.wait_reason, w.wait_since, w.created_at, w.updated_at, w.completed_at
   from withdrawals w join networks n on n.id = w.network_id join currencies c on c.id = w.currency_id
   left join chain_cursors cur on cur.chain_id = n.chain_id`;
 
@@ -84,6 +86,8 @@ function toRecord(r: RawWithdrawal): WithdrawRecord {
     confirmations: mined ? confirmationsOf(r.status, r.block_number ?? 0, r.head, r.required) : 0,
     confirmationsRequired: r.required,
     reason: r.reason,
+    waitReason: r.status === 'queued' ? r.wait_reason : null,
+    waitSince: r.status === 'queued' && r.wait_since !== null ? iso(r.wait_since) : null,
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
     completedAt: r.completed_at === null ? null : iso(r.completed_at),
@@ -114,7 +118,7 @@ export async function withdrawalPage(database: Database, userId: number, body: W
   return { list: rows.map(toRecord), total: count[0]?.n ?? 0, page, pageSize };
 }
 
-/** Fee, bounds and what is left of today's limit, for the withdraw screen. */
+/** The minimum fee (the quote's floor), bounds and what is left of today's limit, for the withdraw screen. */
 export async function withdrawLimits(database: Database, userId: number, networkId: number): Promise<WithdrawLimits> {
   const net = await networkFor(database, networkId);
   const [row] = await database.sql.query<{ today: string; available: string | null }>(
@@ -141,10 +145,12 @@ export async function withdrawLimits(database: Database, userId: number, network
 }
 
 /**
- * Applies for a withdrawal (DESIGN §7): the address must be valid for the network, the e-mail
- * code right, the amount within the network's rules; then amount + fee move from available
- * to frozen in one SQL call (coffer_withdraw_request), with the code used up in the same
- * transaction.
+ * Applies for a withdrawal: the address must be valid for the network, the e-mail code right,
+ * the amount within the network's rules; then amount + the fee of the quote `quoteId` move
+ * from available to frozen in one SQL call (coffer_withdraw_request), which spends the quote
+ * (3019 expired, 3020 used, 3021 unknown or another user's, 3022 another network's; docs/decisions/040),
+ * with the code used up in the same transaction. The request's hash leaves the quote out: a
+ * replay after the quote ran out still answers the withdrawal it made.
  *
  * An Idempotency-Key that already has its answer is answered again without a new code (the
  * first one is used up) and without looking at what changed since: the same withdrawal
@@ -175,7 +181,7 @@ export async function applyWithdrawal(
   const memo = body.memo ? body.memo : null;
   const hash = key ? requestHash('withdraw', { networkId: net.id, address, amount, memo }) : null;
 
-  const call = sql`select w_id, w_replayed, w_refusal from coffer_withdraw_request(${user.id}, ${net.id}, ${address}, ${amount}::numeric, ${memo}, ${key}, ${hash})`;
+  const call = sql`select w_id, w_replayed, w_refusal from coffer_withdraw_request(${user.id}, ${net.id}, ${address}, ${amount}::numeric, ${memo}, ${key}, ${hash}, ${body.quoteId})`;
   type Applied = { w_id: number | null; w_replayed: boolean | null; w_refusal: string | null };
   const rowOf = (res: unknown) => (res as { rows: Applied[] }).rows[0];
   const withCode = async () => {

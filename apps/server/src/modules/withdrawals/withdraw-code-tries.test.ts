@@ -1,7 +1,8 @@
-import { ErrorCode, type Network, type WithdrawApplyData } from '@coffer/contract';
+import { ErrorCode, type Network } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../ledger/audit.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { applyWithdraw } from '../../test/withdraw.ts';
 import { client, createUser, fund, type TestUser } from '../../test/users.ts';
 import { MAX_WRONG_TRIES } from '../auth/email-codes.ts';
 
@@ -22,13 +23,13 @@ describe('withdrawal e-mail code: only wrong codes count', () => {
     return t.mailbox.lastCode(u.email);
   };
   const apply = (u: TestUser, amount: string, code: string) =>
-    call<WithdrawApplyData>('POST', '/api/withdraw/apply', {
+    applyWithdraw(call, {
       token: u.token,
       body: { currencyId: eth.currencyId, networkId: eth.id, address: outside, amount, code },
     });
 
   beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMIT: 'off' });
+    t = await createTestApp({ RATE_LIMIT: 'off' }, { chain: true });
     call = client(t);
     alice = await createUser(t, { email: 'alice-tries@example.com' });
     eth = (await call<Network[]>('GET', '/api/currency/onchain')).data.find((n) => n.code === 'ETH')!;

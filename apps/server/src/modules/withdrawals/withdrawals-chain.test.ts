@@ -1,4 +1,4 @@
-import type { Balance, DepositAddress, Network, ReconcileData, WithdrawApplyData, WithdrawRecord } from '@coffer/contract';
+import type { Balance, DepositAddress, Network, ReconcileData, WithdrawRecord } from '@coffer/contract';
 import { parseEther, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reconcile } from '../../chain/reconcile.ts';
@@ -6,6 +6,7 @@ import { testTokenAbi } from '../../chain/test-token.ts';
 import { auditLedger } from '../../ledger/audit.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { client, createUser, type TestUser } from '../../test/users.ts';
+import { applyWithdraw } from '../../test/withdraw.ts';
 
 /**
  * Money in and out through the API on a real anvil, the chain leader's loop driven tick by
@@ -88,7 +89,7 @@ describe('money in and out on a real chain (API + leader loop)', () => {
 
   it('withdraws ETH to an outside address: queued, broadcast, confirming, completed; the chain received it once', async () => {
     const before = await live().local!.client.getBalance({ address: outside });
-    const applied = await call<WithdrawApplyData>('POST', '/api/withdraw/apply', {
+    const applied = await applyWithdraw(call, {
       token: alice.token,
       key: `wd-eth-${Date.now()}`,
       body: { currencyId: nets.ETH!.currencyId, networkId: nets.ETH!.id, address: outside, amount: '0.25', code: await code() },
@@ -109,7 +110,7 @@ describe('money in and out on a real chain (API + leader loop)', () => {
 
   it('a reverted token withdrawal is refunded in full', async () => {
     await live().local!.setBlocked('USDT', outside, true);
-    const applied = await call<WithdrawApplyData>('POST', '/api/withdraw/apply', {
+    const applied = await applyWithdraw(call, {
       token: alice.token,
       body: { currencyId: nets.USDT!.currencyId, networkId: nets.USDT!.id, address: outside, amount: '100', code: await code() },
     });
@@ -122,7 +123,7 @@ describe('money in and out on a real chain (API + leader loop)', () => {
   });
 
   it('withdraws USDT; reconciliation finds no shortfall afterwards', async () => {
-    const applied = await call<WithdrawApplyData>('POST', '/api/withdraw/apply', {
+    const applied = await applyWithdraw(call, {
       token: alice.token,
       body: { currencyId: nets.USDT!.currencyId, networkId: nets.USDT!.id, address: outside, amount: '250.5', code: await code() },
     });

@@ -1,7 +1,8 @@
-import type { Balance, Network, PageResponse, WithdrawApplyData, WithdrawLimits, WithdrawRecord } from '@coffer/contract';
+import type { Balance, Network, OpenWithdrawal, PageResponse, WithdrawLimits, WithdrawRecord } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../ledger/audit.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { applyWithdraw } from '../../test/withdraw.ts';
 import { client, createUser, fund, type TestUser } from '../../test/users.ts';
 
 /** The withdrawal API without a chain: apply, limits, codes, idempotency, cancel, review. */
@@ -22,7 +23,7 @@ describe('withdrawals (API)', () => {
     return t.mailbox.lastCode(u.email);
   };
   const apply = async (u: TestUser, body: Record<string, unknown>, opts: { key?: string; code?: string } = {}) =>
-    call<WithdrawApplyData>('POST', '/api/withdraw/apply', {
+    applyWithdraw(call, {
       token: u.token,
       key: opts.key,
       body: {
@@ -38,7 +39,7 @@ describe('withdrawals (API)', () => {
 
   beforeAll(async () => {
     // One mail a minute per address is the rule; these tests ask for many codes.
-    t = await createTestApp({ RATE_LIMIT: 'off', OPERATOR_EMAILS: 'ops@example.com' });
+    t = await createTestApp({ RATE_LIMIT: 'off', OPERATOR_EMAILS: 'ops@example.com' }, { chain: true });
     call = client(t);
     alice = await createUser(t, { email: 'alice@example.com' });
     bob = await createUser(t, { email: 'bob@example.com' });
@@ -186,6 +187,29 @@ describe('withdrawals (API)', () => {
     expect(none.data.total).toBe(0);
   });
 
+  it('a queued payout that waits says why, in its detail and list, and to operators with its age', async () => {
+    const res = await apply(alice, { amount: '1' });
+    await pastResend();
+    expect(res.data).toMatchObject({ waitReason: null, waitSince: null });
+    await t.database.sql.query(
+      "update withdrawals set wait_reason = 'fees_high', wait_since = now() - interval '5 minutes' where id = $1",
+      [res.data.id],
+    );
+    const detail = await call<WithdrawRecord>('GET', `/api/withdraw/detail/${res.data.id}`, { token: alice.token });
+    expect(detail.data).toMatchObject({ status: 'queued', waitReason: 'fees_high', waitSince: expect.any(String) });
+    const page = await call<PageResponse<WithdrawRecord>>('POST', '/api/withdraw/list', {
+      token: alice.token,
+      body: { page: 1, pageSize: 1 },
+    });
+    expect(page.data.list[0]).toMatchObject({ id: res.data.id, waitReason: 'fees_high' });
+    const open = await call<OpenWithdrawal[]>('GET', '/api/admin/withdraw/open', { token: operator.token });
+    const row = open.data.find((w) => w.id === res.data.id);
+    expect(row).toMatchObject({ waitReason: 'fees_high' });
+    expect(row!.waitSeconds).toBeGreaterThanOrEqual(300);
+    expect((await call('GET', '/api/admin/withdraw/open', { token: alice.token })).status).toBe(403);
+    expect((await call('POST', `/api/withdraw/cancel/${res.data.id}`, { token: alice.token })).code).toBe(0);
+  });
+
   it('refuses payouts on a frozen network (3012)', async () => {
     await t.database.sql.query(
       "insert into chain_incidents (network_id, chain_id, kind, detail) values ($1, 31337, 'reconcile_drift', 'test')",
@@ -194,7 +218,7 @@ describe('withdrawals (API)', () => {
     const res = await apply(alice, { amount: '1' });
     await pastResend();
     expect(res.code).toBe(3012);
-    const en = await call('POST', '/api/withdraw/apply', {
+    const en = await applyWithdraw(call, {
       token: alice.token,
       lang: 'en-US',
       body: { currencyId: eth.currencyId, networkId: eth.id, address: outside, amount: '1', code: '123456' },

@@ -57,6 +57,23 @@ function ReviewQueue() {
           { title: t('withdrawals.txHash'), dataIndex: 'txHash', render: (v: string | null) => v ?? '—' },
           { title: t('withdrawals.age'), dataIndex: 'ageSeconds' },
           {
+            title: t('withdrawals.waiting'),
+            key: 'wait',
+            // Why a queued payout waits (the sender writes it) and for how long: a reason
+            // older than its alert threshold needs an operator (docs/operations.md).
+            render: (_, w) =>
+              w.waitReason ? (
+                <Tag color="gold">
+                  {t('withdrawals.waitFor', {
+                    reason: t(`withdrawals.waitReasons.${w.waitReason}`),
+                    minutes: Math.floor((w.waitSeconds ?? 0) / 60),
+                  })}
+                </Tag>
+              ) : (
+                '—'
+              ),
+          },
+          {
             title: t('common.actions'),
             key: 'actions',
             render: (_, w) =>

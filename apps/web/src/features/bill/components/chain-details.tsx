@@ -94,6 +94,11 @@ export function WithdrawDetail({ record }: { record: WithdrawRecord }) {
         <Row label={t('bill.fields.status')}>
           <ChainStatusTag kind="withdraw" status={record.status} testId="detail-status" />
         </Row>
+        {record.waitReason ? (
+          <Row label={t('withdraw.waiting')} testId="detail-wait-reason">
+            {t(`withdraw.waitReasons.${record.waitReason}`)}
+          </Row>
+        ) : null}
         {record.reason ? (
           <Row label={t('chain.reason')} testId="detail-reason">
             {record.reason}

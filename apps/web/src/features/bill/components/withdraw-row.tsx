@@ -25,6 +25,11 @@ export function WithdrawRow({ record }: { record: WithdrawRecord }) {
           <div className="bill-chain-status">
             <ChainStatusTag kind="withdraw" status={record.status} testId="withdraw-status" />
           </div>
+          {record.waitReason ? (
+            <div className="wallet-muted text-xs" data-testid="withdraw-wait-reason">
+              {t(`withdraw.waitReasons.${record.waitReason}`)}
+            </div>
+          ) : null}
         </div>
       }
       onClick={() => navigate(`/bill/detail?type=withdraw&id=${record.id}`)}

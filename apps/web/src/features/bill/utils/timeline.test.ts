@@ -37,6 +37,8 @@ const withdrawal: WithdrawRecord = {
   confirmations: 0,
   confirmationsRequired: 3,
   reason: null,
+  waitReason: null,
+  waitSince: null,
   createdAt: '2030-01-01T00:00:00.000Z',
   updatedAt: '2030-01-01T00:01:00.000Z',
   completedAt: null,

@@ -20,11 +20,19 @@ export const WITHDRAW_FIELD_ERRORS: FieldErrors<'address' | 'amount' | 'code' | 
   [ErrorCode.TOO_MANY_WRONG_CODES]: 'code',
 };
 
+/** The fee quote ran out, was spent or is not this network's: the form renews it (no pop-up). */
+export const FEE_QUOTE_ERROR_CODES: readonly number[] = [
+  ErrorCode.FEE_QUOTE_EXPIRED,
+  ErrorCode.FEE_QUOTE_USED,
+  ErrorCode.FEE_QUOTE_UNKNOWN,
+  ErrorCode.FEE_QUOTE_OTHER_NETWORK,
+];
+
 /** POST /api/withdraw/apply with the submit's Idempotency-Key; a replay answers the first record (replayed: true). */
 export function applyWithdraw(body: WithdrawApplyBody, idempotencyKey: string): Promise<WithdrawApplyData> {
   return apiPost<WithdrawApplyData>('/withdraw/apply', body, {
     headers: { [IDEMPOTENCY_HEADER]: idempotencyKey },
-    fieldCodes: fieldCodesOf(WITHDRAW_FIELD_ERRORS),
+    fieldCodes: [...fieldCodesOf(WITHDRAW_FIELD_ERRORS), ...FEE_QUOTE_ERROR_CODES],
   });
 }
 

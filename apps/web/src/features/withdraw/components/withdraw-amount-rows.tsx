@@ -10,11 +10,14 @@ export function WithdrawAmountRows({
   currency,
   network,
   limits,
+  fee,
   check,
 }: {
   currency: Currency;
   network: Network;
   limits: WithdrawLimits | undefined;
+  /** The quoted fee (docs/decisions/040); undefined until the quote answers. */
+  fee: string | undefined;
   check: ReturnType<typeof checkWithdrawAmount>;
 }) {
   const { t } = useTranslation();
@@ -30,7 +33,7 @@ export function WithdrawAmountRows({
       <div className="wallet-row">
         <span>{t('bill.fields.fee')}</span>
         <span data-testid="withdraw-fee">
-          {formatAmount(limits?.fee ?? network.withdrawFee)} {code}
+          {fee === undefined ? '--' : formatAmount(fee)} {code}
         </span>
       </div>
       <div className="wallet-row">
@@ -42,7 +45,7 @@ export function WithdrawAmountRows({
       <div className="wallet-row">
         <span>{t('withdraw.total')}</span>
         <span data-testid="withdraw-total">
-          {check.ok && limits ? formatAmount(check.total) : '--'} {code}
+          {check.ok && limits && fee !== undefined ? formatAmount(check.total) : '--'} {code}
         </span>
       </div>
       <div className="wallet-row">

@@ -1,14 +1,20 @@
 import type { Network } from '@coffer/contract/chain';
 import { Button, Popup } from 'antd-mobile';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatAmount } from '../../../lib/money';
 
+/** What the user asked for; the fee and total come from the current quote (WithdrawSheet). */
 export interface WithdrawSummary {
   network: Network;
   address: string;
   amount: string;
+}
+
+export interface WithdrawSheet extends WithdrawSummary {
   fee: string;
   total: string;
+  feesHigh: boolean;
 }
 
 /** The last look before money leaves: where to, what arrives, the fee, what is held. */
@@ -16,10 +22,13 @@ export function WithdrawConfirm({
   summary,
   visible,
   pending,
+  notice,
   onCancel,
   onConfirm,
 }: {
-  summary: WithdrawSummary | null;
+  summary: WithdrawSheet | null;
+  /** Said above the buttons: the fee changed, payouts wait for fees to fall. */
+  notice?: ReactNode;
   visible: boolean;
   pending: boolean;
   onCancel: () => void;
@@ -63,6 +72,7 @@ export function WithdrawConfirm({
               {formatAmount(summary.total)} {code}
             </span>
           </div>
+          {notice}
           <p className="wallet-muted mt-2 mb-0">{t('withdraw.confirmHint')}</p>
           <div className="mt-4 flex gap-3">
             <Button block size="large" disabled={pending} onClick={onCancel} data-testid="withdraw-confirm-cancel">

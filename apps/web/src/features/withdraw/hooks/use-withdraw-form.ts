@@ -14,11 +14,12 @@ import { checkAddress } from '../../../lib/wallet/address';
 import { useAddressBook, useAddressCheck } from '../../../lib/wallet/address-book';
 import { enabledCurrencies, useCurrencies } from '../../../lib/wallet/currencies';
 import { currenciesWithNetworks, networksFor, useNetworks } from '../../../lib/wallet/networks';
-import { useApplyWithdraw, WITHDRAW_FIELD_ERRORS } from '../api/apply-withdraw';
+import { FEE_QUOTE_ERROR_CODES, useApplyWithdraw, WITHDRAW_FIELD_ERRORS } from '../api/apply-withdraw';
 import { useWithdrawLimits } from '../api/get-limits';
 import { useSecurityHold } from '../api/security-hold';
 import type { WithdrawSummary } from '../components/withdraw-confirm';
-import { allAmount, checkWithdrawAmount } from '../utils/withdraw-amount';
+import { allAmount, checkWithdrawAmount, withdrawTotal } from '../utils/withdraw-amount';
+import { useFeeQuote } from './use-fee-quote';
 
 type Field = 'address' | 'amount' | 'code';
 /** Messages the server gave for one field, shown under it instead of a pop-up. */
@@ -66,7 +67,14 @@ export function useWithdrawForm() {
   const remote = useAddressCheck(network?.id, addressCheck?.ok ? addressCheck.value : null);
   const book = useAddressBook();
   const bookEntries = (book.data?.list ?? []).filter((e) => e.networkId === network?.id);
-  const amountCheck = checkWithdrawAmount(amount, decimals, limitsData);
+  // The fee is quoted from the chain before the code step and renewed before it runs out
+  // (docs/decisions/040); the limits' fee is only its floor.
+  // The destination joins the quote once the server's address check passed it (a contract may cost more gas).
+  const quoteAddress = addressCheck?.ok && remote && !remote.problem ? addressCheck.value : null;
+  const feeQuote = useFeeQuote(network?.id, quoteAddress, !frozen && !held);
+  const quoted = feeQuote.data?.networkId === network?.id ? feeQuote.data : undefined;
+  const priced = limitsData && quoted ? { ...limitsData, fee: quoted.fee } : limitsData;
+  const amountCheck = checkWithdrawAmount(amount, decimals, priced);
   // With two-factor on, the code (or a passkey) inline under the form (decision 033).
   const stepUp = useStepUp(user.data?.twoFactor === true);
 
@@ -91,7 +99,7 @@ export function useWithdrawForm() {
     if (amountCheck.error === 'balance')
       return t('withdraw.errors.balance', {
         available: formatAmount(limitsData?.available),
-        fee: formatAmount(limitsData?.fee),
+        fee: formatAmount(priced?.fee),
         code: currency.code,
       });
     return amountErrorText(t, amountCheck.error, { decimals, min: limitsData?.min, max: limitsData?.max }, currency.code);
@@ -142,7 +150,7 @@ export function useWithdrawForm() {
 
   const openConfirm = () => {
     setShowErrors(true);
-    if (!currency || !network || frozen || held || !limitsData) return;
+    if (!currency || !network || frozen || held || !limitsData || !quoted) return;
     if (!addressCheck?.ok || !amountCheck.ok || !stepUp.ready || Object.values(errors).some((error) => error !== null)) return;
     // The contract's schema has the last word on the body's shape.
     const body = withdrawApplyBody.safeParse({
@@ -151,14 +159,19 @@ export function useWithdrawForm() {
       address: addressCheck.value,
       amount: amountCheck.value,
       code,
+      quoteId: quoted.quoteId,
     });
     if (!body.success) return;
     idempotencyKey.current ??= newIdempotencyKey();
-    setSummary({ network, address: body.data.address, amount: body.data.amount, fee: limitsData.fee, total: amountCheck.total });
+    feeQuote.dismissChange();
+    setSummary({ network, address: body.data.address, amount: body.data.amount });
   };
+  /** The sheet shows the fee of the quote now: renewed while it is open, it shows the new one (and says so). */
+  const summaryView =
+    summary && quoted ? { ...summary, fee: quoted.fee, total: withdrawTotal(summary.amount, quoted.fee), feesHigh: quoted.feesHigh } : null;
 
   const submit = async () => {
-    if (!summary || !currency || !idempotencyKey.current) return;
+    if (!summary || !currency || !idempotencyKey.current || !quoted) return;
     try {
       const proof = await stepUp.proof();
       const record = await apply.mutateAsync({
@@ -168,6 +181,7 @@ export function useWithdrawForm() {
           address: summary.address,
           amount: summary.amount,
           code,
+          quoteId: quoted.quoteId,
           ...proof,
         },
         idempotencyKey: idempotencyKey.current,
@@ -186,6 +200,12 @@ export function useWithdrawForm() {
       // A transport failure keeps the sheet and the key: trying again cannot withdraw twice.
       if (!isApiError(error)) return;
       idempotencyKey.current = null;
+      // The quote ran out or was spent: a new one, the sheet stays open and says if the fee moved.
+      if (FEE_QUOTE_ERROR_CODES.includes(error.code)) {
+        idempotencyKey.current = newIdempotencyKey();
+        void feeQuote.quote.refetch();
+        return;
+      }
       setSummary(null);
       const inline = fieldErrorOf(error, WITHDRAW_FIELD_ERRORS);
       if (inline) setServerErrors({ [inline.field]: inline.message });
@@ -226,8 +246,10 @@ export function useWithdrawForm() {
     stepUp,
     showErrors,
     amountCheck,
-    allValue: limitsData ? allAmount(limitsData.available, limitsData.fee, decimals) : null,
-    summary,
+    allValue: priced && quoted ? allAmount(priced.available, priced.fee, decimals) : null,
+    feeQuote,
+    quoted,
+    summary: summaryView,
     closeSummary: () => setSummary(null),
     pending: apply.isPending,
     openConfirm,

@@ -16,6 +16,7 @@ import { StepUpField } from '../../../components/wallet/step-up-field';
 import { isZeroAmount } from '../../../lib/money';
 import { WithdrawAmountRows } from '../components/withdraw-amount-rows';
 import { WithdrawConfirm } from '../components/withdraw-confirm';
+import { WithdrawFeeNotes } from '../components/withdraw-fee-notes';
 import { AddressField, EmailCodeField } from '../components/withdraw-fields';
 import { WithdrawHold } from '../components/withdraw-hold';
 import { WithdrawResult } from '../components/withdraw-result';
@@ -118,7 +119,14 @@ export default function WithdrawPage() {
         error={form.shown('amount')}
         fieldTestId="withdraw-amount"
       >
-        <WithdrawAmountRows currency={currency} network={network} limits={form.limitsData} check={form.amountCheck} />
+        <WithdrawAmountRows
+          currency={currency}
+          network={network}
+          limits={form.limitsData}
+          fee={form.quoted?.fee}
+          check={form.amountCheck}
+        />
+        <WithdrawFeeNotes feeQuote={form.feeQuote} code={currency.code} />
       </AmountCard>
 
       <EmailCodeField
@@ -135,7 +143,7 @@ export default function WithdrawPage() {
         block
         color="primary"
         size="large"
-        disabled={form.frozen || form.held || !form.limitsData}
+        disabled={form.frozen || form.held || !form.limitsData || !form.quoted}
         onClick={() => {
           closeKeyboard();
           form.openConfirm();
@@ -159,6 +167,7 @@ export default function WithdrawPage() {
         summary={form.summary}
         visible={form.summary !== null}
         pending={form.pending}
+        notice={<WithdrawFeeNotes feeQuote={form.feeQuote} code={currency.code} failed={false} />}
         onCancel={form.closeSummary}
         onConfirm={() => void form.submit()}
       />
