@@ -199,7 +199,7 @@ export function collectors(deps: MetricsDeps, registry: Registry, failed: (sourc
       },
     });
 
-    // docs/decisions/037: the chain loop's health as the leader wrote it, and why payouts wait
+    // docs/decisions/037: the chain loop's health as the leader wrote it (why payouts wait: withdrawal-waits.ts)
     const loopHealth = source('chain_rpc_health', () =>
       deps.database.sql.query<{ healthy: boolean; since: number }>(
         'select healthy, extract(epoch from since)::float8 as since from chain_rpc_health where chain_id = $1',
@@ -215,34 +215,6 @@ export function collectors(deps: MetricsDeps, registry: Registry, failed: (sourc
         this.reset();
         const row = loopHealth();
         if (row.ok && row.value[0]) this.set({ chain_id: chainId }, row.value[0].healthy ? 1 : 0);
-      },
-    });
-    const waits = source('withdrawal_waits', () =>
-      deps.database.sql.query<{ reason: string; n: number; oldest: number }>(
-        `select wait_reason as reason, count(*)::int as n, extract(epoch from now() - min(wait_since))::float8 as oldest
-         from withdrawals where wait_reason is not null and status in ('queued', 'broadcast') group by wait_reason`,
-      ),
-    );
-    new Gauge({
-      name: 'coffer_withdrawals_waiting',
-      help: 'Withdrawals waiting, by reason (fees_high, hot_wallet_short, node_unavailable, fee_bumps_exhausted)',
-      labelNames: ['reason'] as const,
-      registers,
-      collect() {
-        this.reset();
-        const answer = waits();
-        if (answer.ok) for (const row of answer.value) this.set({ reason: row.reason }, Number(row.n));
-      },
-    });
-    new Gauge({
-      name: 'coffer_withdrawals_waiting_oldest_age_seconds',
-      help: 'Seconds the oldest withdrawal waiting for each reason has waited',
-      labelNames: ['reason'] as const,
-      registers,
-      collect() {
-        this.reset();
-        const answer = waits();
-        if (answer.ok) for (const row of answer.value) this.set({ reason: row.reason }, Number(row.oldest));
       },
     });
   }

@@ -6,8 +6,8 @@ type Answer<T> = { ok: true; value: T } | { ok: false };
 type Source = <T>(name: string, load: () => Promise<T>) => () => Answer<T>;
 
 /**
- * Queued payouts the sender could not sign yet, by why (fees above the network's cap, the hot
- * wallet short, the node down, fee bumps used up: withdrawals.wait_reason) and the oldest wait:
+ * Payouts the sender could not sign yet, or (fee bumps used up) stopped replacing, by why
+ * (withdrawals.wait_reason: fees above the network's cap, the hot wallet short, the node down) and the oldest wait:
  * what users see as "waiting for network fees to fall", for operators to alert on
  * (docs/operations.md).
  */
@@ -15,12 +15,12 @@ export function withdrawalWaitGauges(database: Database, registers: Registry[], 
   const waits = source('withdrawal_waits', () =>
     database.sql.query<{ reason: string; n: number; oldest: number }>(
       `select wait_reason as reason, count(*)::int as n, extract(epoch from now() - min(wait_since))::float8 as oldest
-         from withdrawals where status = 'queued' and wait_reason is not null group by wait_reason`,
+         from withdrawals where status in ('queued', 'broadcast') and wait_reason is not null group by wait_reason`,
     ),
   );
   new Gauge({
     name: 'coffer_withdrawals_waiting',
-    help: 'Queued withdrawals waiting, by reason (fees_high, hot_wallet_short, node_unavailable, fee_bumps_exhausted)',
+    help: 'Withdrawals waiting, by reason (fees_high, hot_wallet_short, node_unavailable, fee_bumps_exhausted)',
     labelNames: ['reason'] as const,
     registers,
     collect() {
@@ -32,7 +32,7 @@ export function withdrawalWaitGauges(database: Database, registers: Registry[], 
   });
   new Gauge({
     name: 'coffer_withdrawals_waiting_oldest_seconds',
-    help: 'Seconds the longest-waiting queued withdrawal has waited, by reason (absent when none waits for it)',
+    help: 'Seconds the longest-waiting withdrawal has waited, by reason (absent when none waits for it)',
     labelNames: ['reason'] as const,
     registers,
     collect() {
