@@ -7,6 +7,8 @@ import { CHAIN_FAULTS, type ChainFault } from './faults.ts';
 import type { PlantedBug } from './planted.ts';
 import { openSimDatabase, SIM_USDT, type SimEnv, setupSimEnv } from './setup.ts';
 
+/** Simulated time per step (s): about one Ethereum block. */
+const SIMULATED_BLOCK_SECONDS = 12;
 /**
  * The chain simulator (docs/decisions/042): a seeded run of deposits, withdrawals and chain
  * faults against the real deposit watcher, sender, sweeper and reconciler over a real
@@ -167,7 +169,7 @@ class Run {
     return `deposit ${formatUnits(amount, code === 'ETH' ? 18 : 6)} ${code} to user ${user.uid}`;
   }
 
-  /** A user withdraws part of their available balance through coffer_withdraw_apply (as the API does). */
+  /** A user withdraws part of their available balance through coffer_withdraw_apply with a fee quote at the minimum fee (as the API does after a quote). */
   private async withdraw(code: 'ETH' | 'USDT'): Promise<string> {
     const { env, prng } = this;
     const user = prng.pick(env.users);
@@ -185,7 +187,10 @@ class Run {
     const amount = formatUnits(prng.big(min, top), scale);
     try {
       const [w] = await env.database.sql.query<{ w_id: number }>(
-        'select * from coffer_withdraw_apply($1, $2, $3, $4::numeric, null, null, null)',
+        `with q as (insert into withdrawal_fee_quotes (user_id, network_id, fee, gas_limit, chain_gas_price_wei, gas_price_wei,
+                                                  margin_percent, fees_high, expires_at)
+                select $1, id, withdraw_fee, 21000, 0, 0, 0, false, now() + interval '1 minute' from networks where id = $2 returning id)
+     select a.* from q, coffer_withdraw_apply($1, $2, $3, $4::numeric, null, null, null, q.id) a`,
         [user.uid, env.nets[code], to, amount],
       );
       this.count(`withdraw_${code}`);
@@ -210,6 +215,11 @@ class Run {
     const foreign = await this.env.faults.afterTicks();
     const what = foreign ? `${action}; ${foreign}` : action;
     this.env.chain.mine();
+    // a step is one block of simulated time: stored back-offs (the database's clock) move on by it
+    await this.env.database.sql.query(
+      `update chain_txs set next_broadcast_at = next_broadcast_at - make_interval(secs => $1) where next_broadcast_at is not null`,
+      [SIMULATED_BLOCK_SECONDS],
+    );
     this.env.faults.endStep();
     if (!this.env.faults.active) this.healthy++;
     // every check runs, so that a step shows all that one bug breaks

@@ -28,7 +28,10 @@ async function newWithdrawal(): Promise<{ id: number; uid: number }> {
     `select n.id from networks n join currencies c on c.id = n.currency_id where n.chain_id = 31337 and c.code = 'ETH'`,
   );
   const [row] = await database.sql.query<{ w_id: number }>(
-    'select * from coffer_withdraw_apply($1, $2, $3, $4::numeric, null, null, null)',
+    `with q as (insert into withdrawal_fee_quotes (user_id, network_id, fee, gas_limit, chain_gas_price_wei, gas_price_wei,
+                                                  margin_percent, fees_high, expires_at)
+                select $1, id, withdraw_fee, 21000, 0, 0, 0, false, now() + interval '1 minute' from networks where id = $2 returning id)
+     select a.* from q, coffer_withdraw_apply($1, $2, $3, $4::numeric, null, null, null, q.id) a`,
     [user.uid, net?.id, `0x${'12'.repeat(20)}`, '1'],
   );
   return { id: Number(row?.w_id), uid: user.uid };
