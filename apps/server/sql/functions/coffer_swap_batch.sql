@@ -118,10 +118,10 @@ BEGIN
   FROM (SELECT DISTINCT y.id FROM unnest(p_from_currencies || p_to_currencies) AS y(id)) d
   JOIN LATERAL (SELECT c.id FROM currencies c WHERE c.id = d.id LIMIT 1) c ON true
   LEFT JOIN LATERAL (
-    SELECT h.id FROM accounts h WHERE h.user_id IS NULL AND h.currency_id = d.id AND h.kind = 'house' LIMIT 1
+    SELECT h.id FROM accounts h WHERE h.user_id IS NULL AND h.network_id IS NULL AND h.currency_id = d.id AND h.kind = 'house' LIMIT 1
   ) h ON true
   LEFT JOIN LATERAL (
-    SELECT f.id FROM accounts f WHERE f.user_id IS NULL AND f.currency_id = d.id AND f.kind = 'fees' LIMIT 1
+    SELECT f.id FROM accounts f WHERE f.user_id IS NULL AND f.network_id IS NULL AND f.currency_id = d.id AND f.kind = 'fees' LIMIT 1
   ) f ON true;
   SELECT array_agg(uf.id ORDER BY x.i), array_agg(ut.id ORDER BY x.i),
          array_agg(x.u IS NOT NULL AND x.fc <> x.tc AND x.ec IN (x.fc, x.tc) AND x.fc = ANY (v_cur)

@@ -6,7 +6,7 @@ DECLARE
   v_id bigint;
 BEGIN
   IF p_user IS NULL THEN
-    SELECT id INTO v_id FROM accounts WHERE user_id IS NULL AND currency_id = p_currency AND kind = p_kind;
+    SELECT id INTO v_id FROM accounts WHERE user_id IS NULL AND network_id IS NULL AND currency_id = p_currency AND kind = p_kind;
   ELSE
     SELECT id INTO v_id FROM accounts WHERE user_id = p_user AND currency_id = p_currency AND kind = p_kind;
   END IF;
@@ -21,7 +21,7 @@ BEGIN
   IF v_id IS NULL THEN
     -- Lost a race with a concurrent creator: read the winner's row.
     IF p_user IS NULL THEN
-      SELECT id INTO v_id FROM accounts WHERE user_id IS NULL AND currency_id = p_currency AND kind = p_kind;
+      SELECT id INTO v_id FROM accounts WHERE user_id IS NULL AND network_id IS NULL AND currency_id = p_currency AND kind = p_kind;
     ELSE
       SELECT id INTO v_id FROM accounts WHERE user_id = p_user AND currency_id = p_currency AND kind = p_kind;
     END IF;
