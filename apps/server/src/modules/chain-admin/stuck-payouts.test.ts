@@ -18,11 +18,14 @@ describe('stuck payout actions (admin API, real anvil)', () => {
   const live = () => t.chain.live!;
   const rpc = (method: string, params: unknown[] = []) => live().local!.client.request({ method, params } as never);
   const apply = async (to: Address) => {
-    const [row] = await t.database.sql.query<{ w_id: number }>('select * from coffer_withdraw_apply($1, $2, $3, 1, null, null, null)', [
-      alice.uid,
-      ethNet,
-      to,
-    ]);
+    // a fee quote at the network's minimum fee, as payout-test-support does (these tests are about the payout, not its price)
+    const [row] = await t.database.sql.query<{ w_id: number }>(
+      `with q as (insert into withdrawal_fee_quotes (user_id, network_id, fee, gas_limit, chain_gas_price_wei, gas_price_wei,
+                                                    margin_percent, fees_high, expires_at)
+                  select $1, id, withdraw_fee, 21000, 0, 0, 0, false, now() + interval '1 minute' from networks where id = $2 returning id)
+       select a.* from q, coffer_withdraw_apply($1, $2, $3, 1, null, null, null, q.id) a`,
+      [alice.uid, ethNet, to],
+    );
     return Number(row?.w_id);
   };
   const row = async (id: number) =>
