@@ -260,7 +260,10 @@ class Run {
 
   private async openWork(): Promise<string> {
     const [row] = await this.env.database.sql.query<{ w: string | null; s: string | null; d: string | null }>(
-      `select (select string_agg(id || ':' || status, ' ') from withdrawals where status in ('review', 'queued', 'broadcast', 'confirming')) as w,
+      // a queued payout on a network an open incident froze waits for the operator, as it must
+      `select (select string_agg(id || ':' || status, ' ') from withdrawals
+                where status in ('review', 'queued', 'broadcast', 'confirming')
+                  and not (status = 'queued' and chain_payouts_frozen(network_id))) as w,
               (select string_agg(id || ':' || status, ' ') from sweeps where status not in ('done', 'failed')) as s,
               (select string_agg(id || ':' || status, ' ') from deposits where status not in ('credited')) as d`,
     );
