@@ -233,3 +233,34 @@ function ceilDiv(n: bigint, d: bigint): bigint {
   const q = n / d;
   return q * d === n ? q : q + 1n;
 }
+
+export interface FormatOptions {
+  /** Exact number of decimals to show: extra digits are cut (never rounded up), missing ones padded. */
+  decimals?: number;
+  /** Thousands separators in the integer part (default true). */
+  group?: boolean;
+  /** Shown for values that are not decimal strings. */
+  placeholder?: string;
+}
+
+function groupThousands(int: string): string {
+  return int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** Formats a decimal string for display, e.g. formatAmount("1234.5678", {decimals: 2}) -> "1,234.56". */
+export function formatAmount(value: string | null | undefined, options: FormatOptions = {}): string {
+  const { decimals, group = true, placeholder = '--' } = options;
+  if (value == null) return placeholder;
+  const parsed = parseDecimal(value);
+  if (!parsed) return placeholder;
+  let frac = parsed.frac;
+  if (decimals === undefined) {
+    frac = frac.replace(/0+$/, '');
+  } else {
+    frac = frac.slice(0, decimals).padEnd(decimals, '0');
+  }
+  const isZero = /^0*$/.test(parsed.int) && /^0*$/.test(frac);
+  const sign = parsed.negative && !isZero ? '-' : '';
+  const int = group ? groupThousands(parsed.int) : parsed.int;
+  return `${sign}${int}${frac ? `.${frac}` : ''}`;
+}
