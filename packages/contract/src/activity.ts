@@ -13,7 +13,8 @@ export { ACTIVITY_MAX_PRIZE_RANK, ACTIVITY_RULES_MAX, ACTIVITY_TITLE_MAX };
 /**
  * swap_volume_usdt: USDT side of each swap that has one; transfers_sent: distinct recipients of
  * transfers of at least minTransfer in metricCurrency (each person counts once, so transfers to
- * one friend cannot farm the board).
+ * one friend cannot farm the board), leaving out transfers between accounts an operator linked
+ * (the same person, one household: account links, docs/decisions/047).
  */
 export const ACTIVITY_METRICS = ['swap_volume_usdt', 'transfers_sent'] as const;
 export const activityMetric = z.enum(ACTIVITY_METRICS);

@@ -209,6 +209,21 @@ export const adminSecurityEvent = z.object({
 });
 export type AdminSecurityEvent = z.infer<typeof adminSecurityEvent>;
 
+/**
+ * A link an operator made between two user accounts (the same person, one household): transfers
+ * between linked accounts do not count in activity rankings. `uid`/`email` name the other account.
+ */
+export const accountLink = z.object({
+  id: z.number().int(),
+  uid: z.number().int(),
+  email: z.string(),
+  reason: z.string(),
+  /** The operator who made the link (e-mail). */
+  createdBy: z.string(),
+  createdAt: isoTime,
+});
+export type AccountLink = z.infer<typeof accountLink>;
+
 export const adminUserDetail = adminUserSummary.extend({
   language: z.string().nullable(),
   disabledAt: isoTime.nullable(),
@@ -222,6 +237,8 @@ export const adminUserDetail = adminUserSummary.extend({
   postings: z.array(adminUserPosting),
   /** The latest USER_SECURITY_EVENTS security events, newest first. */
   securityEvents: z.array(adminSecurityEvent),
+  /** Accounts an operator linked to this one (live links, newest first). */
+  links: z.array(accountLink),
 });
 export type AdminUserDetail = z.infer<typeof adminUserDetail>;
 
@@ -327,3 +344,13 @@ export type HouseLimitSetBody = z.infer<typeof houseLimitSetBody>;
 /** `changed` false: the limit and floor were already so; nothing written, no audit row. */
 export const houseLimitSetData = houseLimit.extend({ changed: z.boolean() });
 export type HouseLimitSetData = z.infer<typeof houseLimitSetData>;
+
+// ---- Linked accounts: POST /api/admin/users/{uid}/links, POST .../links/{id}/remove ---------
+
+/** Link another account to this one: 3054 itself, 3053 already linked, 3007 an operator's account, 4004 unknown uid. */
+export const accountLinkBody = z.object({ uid: id, reason: operatorReason });
+export type AccountLinkBody = z.infer<typeof accountLinkBody>;
+export const accountLinkParams = z.object({ uid: queryInt, id: queryInt });
+/** Remove a live link of this user's: 4004 no such link on this user, 3055 already removed. */
+export const accountLinkRemoveBody = z.object({ reason: operatorReason });
+export type AccountLinkRemoveBody = z.infer<typeof accountLinkRemoveBody>;

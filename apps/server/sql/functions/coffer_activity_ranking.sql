@@ -21,6 +21,11 @@ AS $function$
     WHERE a.metric = 'transfers_sent'
       AND t.created_at >= a.starts_at AND t.created_at < a.ends_at
       AND t.currency_id = a.metric_currency_id AND t.amount >= a.min_transfer
+      -- a transfer between accounts an operator linked (same person, same household) does not count
+      AND NOT EXISTS (SELECT 1 FROM account_links l
+                      WHERE l.removed_at IS NULL
+                        AND l.user_low = least(t.from_user_id, t.to_user_id)
+                        AND l.user_high = greatest(t.from_user_id, t.to_user_id))
     GROUP BY t.from_user_id, t.to_user_id
   ),
   -- An account an operator disabled takes no rank and no prize.

@@ -17,5 +17,9 @@ AS $function$
     FROM a, transfers t
     WHERE a.metric = 'transfers_sent' AND t.from_user_id = p_user
       AND t.created_at >= a.starts_at AND t.created_at < a.ends_at
-      AND t.currency_id = a.metric_currency_id AND t.amount >= a.min_transfer), 0)
+      AND t.currency_id = a.metric_currency_id AND t.amount >= a.min_transfer
+      AND NOT EXISTS (SELECT 1 FROM account_links l
+                      WHERE l.removed_at IS NULL
+                        AND l.user_low = least(t.from_user_id, t.to_user_id)
+                        AND l.user_high = greatest(t.from_user_id, t.to_user_id))), 0)
 $function$

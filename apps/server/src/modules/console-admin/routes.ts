@@ -29,6 +29,7 @@ import { auditTrail } from './audit-trail.ts';
 import { dashboard } from './dashboard.ts';
 import { adjustmentsPage, runLedgerAudit } from './ledger.ts';
 import { listHouseLimits, listPairs, setHouseLimitAsOperator, updatePair } from './swap-settings.ts';
+import { accountLinkRoutes } from './account-links-routes.ts';
 import { consoleSupportRoutes } from './support-routes.ts';
 import { searchUsers, setUserDisabled, userDetail } from './users.ts';
 import { cancelReset, openReset } from '../two-factor/index.ts';
@@ -46,6 +47,7 @@ export async function consoleAdminRoutes(fastify: FastifyInstance) {
   const { database } = app.deps;
   const guard = { preHandler: app.requireOperator };
   await app.register(consoleSupportRoutes);
+  await app.register(accountLinkRoutes);
 
   app.get(
     '/admin/audit-trail',

@@ -8,6 +8,7 @@ import { inTransaction } from '../../db/transaction.ts';
 import type { HoldDeps } from '../holds/index.ts';
 import { completeDueResets, openResetOf } from '../two-factor/index.ts';
 import { likeEscape } from './audit-trail.ts';
+import { linksOf } from './account-links.ts';
 import { securityEvents } from './support.ts';
 
 interface UserRow {
@@ -122,6 +123,7 @@ export async function userDetail(deps: HoldDeps, uid: number): Promise<AdminUser
       createdAt: iso(p.created_at),
     })),
     securityEvents: await securityEvents(database, uid),
+    links: await linksOf(database, uid),
   };
 }
 
