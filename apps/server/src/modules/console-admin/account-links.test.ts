@@ -26,11 +26,10 @@ describe('linked accounts', () => {
   const score = async (activity: number, u: TestUser) =>
     (await q<{ s: string }>('select coffer_activity_user_score($1, $2)::text as s', [activity, u.uid]))[0]?.s;
   const rankedScore = async (activity: number, u: TestUser) =>
-    (await q<{ score: string }>('select score::text from coffer_activity_ranking($1) where user_id = $2', [activity, u.uid]))[0]
-      ?.score ?? null;
+    (await q<{ score: string }>('select score::text from coffer_activity_ranking($1) where user_id = $2', [activity, u.uid]))[0]?.score ??
+    null;
   const trail = async (action: string) =>
-    (await call<{ list: OperatorActionRecord[] }>('GET', `/api/admin/audit-trail?action=${action}`, { token: operator.token })).data
-      .list;
+    (await call<{ list: OperatorActionRecord[] }>('GET', `/api/admin/audit-trail?action=${action}`, { token: operator.token })).data.list;
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -61,7 +60,12 @@ describe('linked accounts', () => {
     const linked = await link(spouse.uid, { uid: farmer.uid, reason: 'same household (shared address)' });
     expect(linked.code).toBe(0);
     expect(linked.data.links).toEqual([
-      expect.objectContaining({ uid: farmer.uid, email: farmer.email, reason: 'same household (shared address)', createdBy: operator.email }),
+      expect.objectContaining({
+        uid: farmer.uid,
+        email: farmer.email,
+        reason: 'same household (shared address)',
+        createdBy: operator.email,
+      }),
     ]);
     // Both directions: the pair is one link, whichever page made it.
     expect(await score(a.id, farmer)).toBe('1');
@@ -75,7 +79,12 @@ describe('linked accounts', () => {
     const linkId = detail.data.links[0]!.id;
 
     const [made] = await trail('user.link');
-    expect(made).toMatchObject({ actor: operator.email, targetType: 'user', targetId: String(spouse.uid), reason: 'same household (shared address)' });
+    expect(made).toMatchObject({
+      actor: operator.email,
+      targetType: 'user',
+      targetId: String(spouse.uid),
+      reason: 'same household (shared address)',
+    });
     expect(made?.after).toEqual({ link: linkId, users: [Math.min(farmer.uid, spouse.uid), Math.max(farmer.uid, spouse.uid)] });
 
     // Removed from the other side's page, by another operator.
@@ -161,6 +170,8 @@ describe('linked accounts', () => {
     expect(asUser).toMatchObject({ status: 403, code: 4003 });
     const signedOut = await call('POST', `/api/admin/users/${v.uid}/links`, { body: { uid: u.uid, reason: 'mine' } });
     expect(signedOut.code).toBe(2001);
-    expect((await q<{ n: number }>('select count(*)::int as n from account_links where $1 in (user_low, user_high)', [u.uid]))[0]?.n).toBe(0);
+    expect((await q<{ n: number }>('select count(*)::int as n from account_links where $1 in (user_low, user_high)', [u.uid]))[0]?.n).toBe(
+      0,
+    );
   });
 });

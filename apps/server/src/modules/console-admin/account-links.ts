@@ -46,10 +46,7 @@ export async function linksOf(database: Database, uid: number): Promise<AccountL
 
 /** Locks both accounts in id order: each must exist (4004) and be a user's, not an operator's (3007). */
 async function lockPair(q: Query, low: number, high: number): Promise<void> {
-  const rows = await q<{ id: number; role: string }>('select id, role from users where id in ($1, $2) order by id for update', [
-    low,
-    high,
-  ]);
+  const rows = await q<{ id: number; role: string }>('select id, role from users where id in ($1, $2) order by id for update', [low, high]);
   if (rows.length !== 2) throw notFound();
   if (rows.some((r) => r.role !== 'user')) throw new BizError(ErrorCode.NOT_ALLOWED_IN_STATE);
 }
@@ -63,10 +60,10 @@ export async function linkAccounts(database: Database, operator: Operator, uid: 
   const [low, high] = uid < other ? [uid, other] : [other, uid];
   return inTransaction(database, async (q) => {
     await lockPair(q, low, high);
-    const [live] = await q<{ id: number }>(
-      'select id from account_links where user_low = $1 and user_high = $2 and removed_at is null',
-      [low, high],
-    );
+    const [live] = await q<{ id: number }>('select id from account_links where user_low = $1 and user_high = $2 and removed_at is null', [
+      low,
+      high,
+    ]);
     if (live) throw new BizError(ErrorCode.ACCOUNTS_ALREADY_LINKED);
     const [row] = await q<{ id: number }>(
       'insert into account_links (user_low, user_high, reason, created_by) values ($1, $2, $3, $4) returning id',
