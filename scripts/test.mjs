@@ -58,7 +58,7 @@ const stages = [
       run('boundaries-test', 'node', ['--test', 'scripts/check-boundaries.test.mjs']) &&
       run('boundaries', 'node', ['scripts/check-boundaries.mjs']),
   ],
-  ['unit', () => vitest('web-unit', 'apps/web/vitest.config.ts')],
+  ['unit', () => vitest('web-unit', 'apps/web/vitest.config.ts') && vitest('console-unit', 'apps/console/vitest.config.ts')],
   ['api', () => vitest('api-pglite', 'apps/server/vitest.config.ts', { TEST_DB: 'pglite' })],
   ['api-pg', () => apiOnPostgres()],
   [

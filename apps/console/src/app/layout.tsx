@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useCurrentUser } from '../features/auth/api/current-user';
 import { endSession } from '../features/auth/session';
+import { BrandMark } from './brand';
 import { LanguageSwitch } from './language-switch';
 
 /** Menu entries in the order operators use them most; keys are the route paths. */
@@ -43,7 +44,7 @@ export function ConsoleLayout() {
   return (
     <Layout style={{ minHeight: '100vh' }}>
       <Layout.Sider width={208} breakpoint="lg" collapsedWidth={0}>
-        <div className="console-brand">{t('shell.brand')}</div>
+        <BrandMark name={t('shell.brand')} />
         <Menu
           theme="dark"
           mode="inline"

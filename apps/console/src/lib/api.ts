@@ -1,6 +1,7 @@
 import type { Envelope } from '@coffer/contract/envelope';
 import { ErrorCode } from '@coffer/contract/errors';
-import { storedLanguage, tokenStore } from './session';
+import { i18n } from './i18n';
+import { tokenStore } from './session';
 
 export const API_BASE = '/api';
 /** Audits and payouts can take a while on a big ledger. */
@@ -41,7 +42,7 @@ interface RequestOptions {
 }
 
 async function request<T>(method: 'GET' | 'POST', path: string, opts: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { 'accept-language': storedLanguage(), ...opts.headers };
+  const headers: Record<string, string> = { 'accept-language': i18n.language, ...opts.headers };
   const token = tokenStore.get();
   if (token) headers['x-token'] = token;
   let body: BodyInit | undefined;

@@ -1,16 +1,16 @@
-import { DEFAULT_LOCALE, type Locale, LOCALES } from '@coffer/contract/rules';
+import { type Locale, LOCALES } from '@coffer/contract/rules';
 
 /**
  * The console keeps its own token (separate key from the phone app's), so signing out of one
  * does not sign the other out, and an operator's session never leaks into the wallet pages.
  */
 const TOKEN_KEY = 'coffer.console.token';
-const LANGUAGE_KEY = 'coffer.console.language';
+/** Where the operator's own language choice is kept (none until they choose one). */
+export const languageKey = 'coffer.console.language';
 
 /** The contract's locales, zh-CN first. */
 export const CONSOLE_LANGUAGES = LOCALES;
 export type ConsoleLanguage = Locale;
-export const DEFAULT_LANGUAGE: ConsoleLanguage = DEFAULT_LOCALE;
 
 export const tokenStore = {
   get: (): string | null => localStorage.getItem(TOKEN_KEY),
@@ -18,11 +18,6 @@ export const tokenStore = {
   clear: () => localStorage.removeItem(TOKEN_KEY),
 };
 
-export function storedLanguage(): ConsoleLanguage {
-  const value = localStorage.getItem(LANGUAGE_KEY);
-  return (CONSOLE_LANGUAGES as readonly string[]).includes(value ?? '') ? (value as ConsoleLanguage) : DEFAULT_LANGUAGE;
-}
-
 export function storeLanguage(language: ConsoleLanguage) {
-  localStorage.setItem(LANGUAGE_KEY, language);
+  localStorage.setItem(languageKey, language);
 }
