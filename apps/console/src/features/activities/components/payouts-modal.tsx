@@ -1,6 +1,7 @@
 import type { ActivityAdmin } from '@coffer/contract/activity';
 import { Modal, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { Amount, amountColumn } from '../../../components/amount';
 import { QueryState } from '../../../components/query-state';
 import { formatTime } from '../../../lib/format';
 import { usePayouts } from '../api/payouts';
@@ -21,8 +22,13 @@ export function PayoutsModal({ activity, onClose }: { activity: ActivityAdmin; o
           { title: t('activities.rank'), dataIndex: 'rank' },
           { title: t('common.uid'), dataIndex: 'uid' },
           { title: t('common.email'), dataIndex: 'email' },
-          { title: t('activities.score'), dataIndex: 'score' },
-          { title: `${t('common.amount')} (${activity.prizeCurrency})`, dataIndex: 'amount' },
+          { title: t('activities.score'), dataIndex: 'score', align: 'right' },
+          {
+            title: `${t('common.amount')} (${activity.prizeCurrency})`,
+            dataIndex: 'amount',
+            ...amountColumn,
+            render: (v: string) => <Amount value={v} currency={activity.prizeCurrency} withCode={false} />,
+          },
           { title: t('users.entry'), dataIndex: 'entryId', render: (v: number | null) => v ?? '—' },
           { title: t('activities.paidAt'), dataIndex: 'paidAt', render: formatTime },
         ]}

@@ -2,6 +2,7 @@ import type { ActivityAdmin } from '@coffer/contract/activity';
 import { Button, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Amount, amountColumn } from '../../../components/amount';
 import { QueryState } from '../../../components/query-state';
 import { formatTime } from '../../../lib/format';
 import { useActivities } from '../api/activities';
@@ -43,7 +44,12 @@ export default function ActivitiesPage() {
               columns={[
                 { title: t('activities.rankFrom'), dataIndex: 'rankFrom' },
                 { title: t('activities.rankTo'), dataIndex: 'rankTo' },
-                { title: `${t('activities.prize')} (${a.prizeCurrency})`, dataIndex: 'amount' },
+                {
+                  title: `${t('activities.prize')} (${a.prizeCurrency})`,
+                  dataIndex: 'amount',
+                  ...amountColumn,
+                  render: (v: string) => <Amount value={v} currency={a.prizeCurrency} withCode={false} />,
+                },
               ]}
             />
           ),
@@ -55,9 +61,12 @@ export default function ActivitiesPage() {
           { title: t('content.startsAt'), dataIndex: 'startsAt', render: formatTime },
           { title: t('content.endsAt'), dataIndex: 'endsAt', render: formatTime },
           { title: t('activities.prizeCurrency'), dataIndex: 'prizeCurrency' },
-          { title: t('activities.prizeTotal'), dataIndex: 'prizeTotal' },
-          { title: t('activities.funded'), dataIndex: 'funded' },
-          { title: t('activities.paid'), dataIndex: 'paid' },
+          ...(['prizeTotal', 'funded', 'paid'] as const).map((key) => ({
+            title: t(`activities.${key}`),
+            dataIndex: key,
+            ...amountColumn,
+            render: (v: string, a: ActivityAdmin) => <Amount value={v} currency={a.prizeCurrency} withCode={false} />,
+          })),
           { title: t('activities.winners'), key: 'winners', render: (_, a) => `${a.winnersPaid} / ${a.winners}` },
           {
             title: t('common.status'),

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { QueryState } from '../../../components/query-state';
 import { formatTime } from '../../../lib/format';
+import { useLabel } from '../../../lib/labels';
 import { type AuditTrailQuery, useAuditTrail } from '../api/audit-trail';
 import { ChangeDiff } from '../components/change-diff';
 
@@ -21,6 +22,7 @@ const clean = (value: string | undefined) => value?.trim() || undefined;
 
 export default function AuditTrailPage() {
   const { t } = useTranslation();
+  const label = useLabel();
   const [query, setQuery] = useState<AuditTrailQuery>({ page: 1, pageSize: PAGE_SIZE });
   const trail = useAuditTrail(query);
 
@@ -76,7 +78,21 @@ export default function AuditTrailPage() {
           { title: t('common.id'), dataIndex: 'id' },
           { title: t('common.time'), dataIndex: 'createdAt', render: formatTime },
           { title: t('common.actor'), dataIndex: 'actor' },
-          { title: t('trail.action'), dataIndex: 'action' },
+          {
+            title: t('trail.action'),
+            dataIndex: 'action',
+            // The words, with the code the filter takes beneath them.
+            render: (action: string) => (
+              <Space orientation="vertical" size={0}>
+                <span>{label('auditAction', action)}</span>
+                {label('auditAction', action) !== action && (
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {action}
+                  </Typography.Text>
+                )}
+              </Space>
+            ),
+          },
           { title: t('trail.target'), key: 'target', render: (_, r) => (r.targetId ? `${r.targetType} ${r.targetId}` : r.targetType) },
           { title: t('common.reason'), dataIndex: 'reason', render: (v: string | null) => v ?? '—' },
         ]}

@@ -1,7 +1,9 @@
 import type { DashboardData } from '@coffer/contract/admin';
+import { formatAmount } from '@coffer/contract/rules';
 import { Alert, Button, Card, Table, Tag } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Amount, amountColumn } from '../../../components/amount';
 import { formatTime } from '../../../lib/format';
 import { FundModal } from './fund-modal';
 
@@ -42,14 +44,22 @@ export function CustodyCard({ data }: { data: DashboardData }) {
         columns={[
           { title: t('common.currency'), dataIndex: 'code' },
           { title: t('dashboard.network'), dataIndex: 'networkName' },
-          { title: t('dashboard.hot'), dataIndex: 'hot' },
-          { title: t('dashboard.cold'), dataIndex: 'cold' },
-          { title: t('dashboard.depositAddresses'), dataIndex: 'depositAddresses' },
-          { title: t('dashboard.float'), dataIndex: 'float' },
+          ...(['hot', 'cold', 'depositAddresses', 'float'] as const).map((key) => ({
+            title: t(`dashboard.${key}`),
+            dataIndex: key,
+            ...amountColumn,
+            render: (v: string, row: { code: string }) => <Amount value={v} currency={row.code} withCode={false} />,
+          })),
           {
             title: t('dashboard.drift'),
             dataIndex: 'drift',
-            render: (drift: string, row) => <Tag color={row.ok ? 'green' : 'red'}>{drift}</Tag>,
+            ...amountColumn,
+            render: (drift: string, row) => (
+              // Exact, never cut to the display precision: a drift below it still matters.
+              <Tag color={row.ok ? 'green' : 'red'} className="amount">
+                {formatAmount(drift)}
+              </Tag>
+            ),
           },
           { title: t('dashboard.block'), dataIndex: 'block' },
           { title: t('common.time'), dataIndex: 'takenAt', render: (v: string) => formatTime(v) },

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Col, Descriptions, Row, Space, Statistic, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Amount, amountColumn } from '../../../components/amount';
 import { AuditChecks } from '../../../components/audit-checks';
 import { QueryState } from '../../../components/query-state';
 import { errorText } from '../../../lib/errors';
@@ -75,12 +76,12 @@ export default function DashboardPage() {
               dataSource={data.balances}
               columns={[
                 { title: t('common.currency'), dataIndex: 'code' },
-                { title: t('dashboard.usersAvailable'), dataIndex: 'usersAvailable' },
-                { title: t('dashboard.usersFrozen'), dataIndex: 'usersFrozen' },
-                { title: t('dashboard.house'), dataIndex: 'house' },
-                { title: t('dashboard.fees'), dataIndex: 'fees' },
-                { title: t('dashboard.world'), dataIndex: 'world' },
-                { title: t('dashboard.adjustments'), dataIndex: 'adjustments' },
+                ...(['usersAvailable', 'usersFrozen', 'house', 'fees', 'world', 'adjustments'] as const).map((key) => ({
+                  title: t(`dashboard.${key}`),
+                  dataIndex: key,
+                  ...amountColumn,
+                  render: (v: string, row: { code: string }) => <Amount value={v} currency={row.code} withCode={false} />,
+                })),
               ]}
             />
           </Card>
@@ -93,10 +94,12 @@ export default function DashboardPage() {
               dataSource={data.swapVolume}
               columns={[
                 { title: t('common.currency'), dataIndex: 'code' },
-                { title: t('dashboard.sold24h'), dataIndex: 'sold24h' },
-                { title: t('dashboard.bought24h'), dataIndex: 'bought24h' },
-                { title: t('dashboard.sold7d'), dataIndex: 'sold7d' },
-                { title: t('dashboard.bought7d'), dataIndex: 'bought7d' },
+                ...(['sold24h', 'bought24h', 'sold7d', 'bought7d'] as const).map((key) => ({
+                  title: t(`dashboard.${key}`),
+                  dataIndex: key,
+                  ...amountColumn,
+                  render: (v: string, row: { code: string }) => <Amount value={v} currency={row.code} withCode={false} />,
+                })),
               ]}
             />
           </Card>

@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Amount, amountColumn } from '../../../components/amount';
 import { ReasonModal } from '../../../components/reason-modal';
 import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
@@ -43,7 +44,7 @@ export function AdjustRequestsCard() {
         columns={[
           { title: t('common.id'), dataIndex: 'id' },
           { title: t('common.email'), dataIndex: 'email' },
-          { title: t('common.amount'), align: 'right', render: (_, r: AdjustRequest) => `${r.amount} ${r.code}` },
+          { title: t('common.amount'), ...amountColumn, render: (_, r: AdjustRequest) => <Amount value={r.amount} currency={r.code} /> },
           { title: t('common.reason'), dataIndex: 'reason' },
           { title: t('ledger.requestedBy'), dataIndex: 'requestedBy' },
           { title: t('common.time'), dataIndex: 'requestedAt', render: formatTime },

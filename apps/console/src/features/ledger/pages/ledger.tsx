@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, InputNumber, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Amount, amountColumn } from '../../../components/amount';
 import { AuditChecks } from '../../../components/audit-checks';
 import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
@@ -83,7 +84,12 @@ function AdjustmentsCard() {
           { title: t('common.uid'), dataIndex: 'uid' },
           { title: t('common.email'), dataIndex: 'email' },
           { title: t('common.currency'), dataIndex: 'code' },
-          { title: t('common.amount'), dataIndex: 'amount', align: 'right' },
+          {
+            title: t('common.amount'),
+            dataIndex: 'amount',
+            ...amountColumn,
+            render: (v: string, r) => <Amount value={v} currency={r.code} withCode={false} />,
+          },
           { title: t('common.reason'), dataIndex: 'reason' },
           { title: t('common.actor'), dataIndex: 'actor' },
           { title: t('common.time'), dataIndex: 'createdAt', render: formatTime },

@@ -3,18 +3,22 @@ import { App, Button, Card, Descriptions, Space, Table, Tag, Typography } from '
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { Amount, amountColumn } from '../../../components/amount';
 import { QueryState } from '../../../components/query-state';
 import { ReasonModal } from '../../../components/reason-modal';
 import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
+import { useLabel } from '../../../lib/labels';
 import { setUserStatus } from '../api/set-user-status';
 import { type SupportAction, supportAction } from '../api/support-action';
 import { twoFactorReset } from '../api/two-factor-reset';
 import { userDetailKey, useUserDetail } from '../api/user-detail';
+import { LinksCard } from '../components/links-card';
 import { SecurityEventsCard } from '../components/security-events-card';
 
 export default function UserDetailPage() {
   const { t } = useTranslation();
+  const label = useLabel();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const uid = Number(useParams().uid);
@@ -84,9 +88,9 @@ export default function UserDetailPage() {
             <Descriptions size="small" column={3} bordered>
               <Descriptions.Item label={t('common.uid')}>{user.uid}</Descriptions.Item>
               <Descriptions.Item label={t('users.nickname')}>{user.nickname}</Descriptions.Item>
-              <Descriptions.Item label={t('users.role')}>{user.role}</Descriptions.Item>
+              <Descriptions.Item label={t('users.role')}>{label('role', user.role)}</Descriptions.Item>
               <Descriptions.Item label={t('common.status')}>
-                {user.disabled ? <Tag color="red">{t('users.disabled')}</Tag> : <Tag color="green">{t('users.active')}</Tag>}
+                <Tag color={user.disabled ? 'red' : 'green'}>{label('userStatus', user.disabled ? 'disabled' : 'active')}</Tag>
               </Descriptions.Item>
               <Descriptions.Item label={t('users.twoFactor')}>{user.twoFactor ? t('common.yes') : t('common.no')}</Descriptions.Item>
               <Descriptions.Item label={t('users.sessions')}>{user.activeSessions}</Descriptions.Item>
@@ -133,6 +137,7 @@ export default function UserDetailPage() {
             </Card>
           )}
           <SecurityEventsCard events={user.securityEvents} onEndHolds={() => setSupportAsking('holds/end')} />
+          <LinksCard user={user} />
           <Card title={t('users.balances')}>
             <Table
               size="small"
@@ -141,8 +146,12 @@ export default function UserDetailPage() {
               dataSource={user.balances}
               columns={[
                 { title: t('common.currency'), dataIndex: 'code' },
-                { title: t('users.available'), dataIndex: 'available' },
-                { title: t('users.frozen'), dataIndex: 'frozen' },
+                ...(['available', 'frozen'] as const).map((key) => ({
+                  title: t(`users.${key}`),
+                  dataIndex: key,
+                  ...amountColumn,
+                  render: (v: string, b: { code: string }) => <Amount value={v} currency={b.code} withCode={false} />,
+                })),
               ]}
             />
           </Card>
@@ -154,11 +163,19 @@ export default function UserDetailPage() {
               dataSource={user.postings}
               columns={[
                 { title: t('users.entry'), dataIndex: 'entryId' },
-                { title: t('users.kind'), dataIndex: 'kind' },
+                {
+                  title: t('users.kind'),
+                  dataIndex: 'kind',
+                  render: (kind: string) => <span data-code={kind}>{label('entryKind', kind)}</span>,
+                },
                 { title: t('common.currency'), dataIndex: 'code' },
-                { title: t('users.account'), dataIndex: 'account' },
-                { title: t('common.amount'), dataIndex: 'amount' },
-                { title: t('users.balanceAfter'), dataIndex: 'balanceAfter' },
+                { title: t('users.account'), dataIndex: 'account', render: (a: string) => label('account', a) },
+                ...(['amount', 'balanceAfter'] as const).map((key) => ({
+                  title: t(key === 'amount' ? 'common.amount' : 'users.balanceAfter'),
+                  dataIndex: key,
+                  ...amountColumn,
+                  render: (v: string, p: { code: string }) => <Amount value={v} currency={p.code} withCode={false} />,
+                })),
                 { title: t('common.time'), dataIndex: 'createdAt', render: formatTime },
               ]}
             />

@@ -5,12 +5,14 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { QueryState } from '../../../components/query-state';
 import { formatTime } from '../../../lib/format';
+import { useLabel } from '../../../lib/labels';
 import { useUsers } from '../api/users';
 
 const PAGE_SIZE = PAGE_SIZE_DEFAULT;
 
 export default function UsersPage() {
   const { t } = useTranslation();
+  const label = useLabel();
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState(PAGE_SIZE);
@@ -51,12 +53,13 @@ export default function UsersPage() {
           { title: t('common.uid'), dataIndex: 'uid', render: (uid: number) => <Link to={`/users/${uid}`}>{uid}</Link> },
           { title: t('common.email'), dataIndex: 'email' },
           { title: t('users.nickname'), dataIndex: 'nickname' },
-          { title: t('users.role'), dataIndex: 'role' },
+          { title: t('users.role'), dataIndex: 'role', render: (role: string) => label('role', role) },
           {
             title: t('common.status'),
             dataIndex: 'disabled',
-            render: (disabled: boolean) =>
-              disabled ? <Tag color="red">{t('users.disabled')}</Tag> : <Tag color="green">{t('users.active')}</Tag>,
+            render: (disabled: boolean) => (
+              <Tag color={disabled ? 'red' : 'green'}>{label('userStatus', disabled ? 'disabled' : 'active')}</Tag>
+            ),
           },
           { title: t('common.createdAt'), dataIndex: 'createdAt', render: formatTime },
         ]}
