@@ -126,7 +126,8 @@ describe('operator console', () => {
       // the server reconciled at start: the local chain's funding is the float, nothing drifts
       const eth = card.getByRole('row', { name: /ETH/ }).first();
       await eth.waitFor();
-      expect(await eth.textContent()).toContain('1000');
+      // amounts as the phone app shows them: grouped, at the currency's display precision (ETH: 6)
+      expect(await eth.textContent()).toContain('1,000.000000');
       expect(await card.getByText('0', { exact: true }).count()).toBeGreaterThan(0);
       // booking a funding: a transaction that paid nothing to the hot wallet is refused (3031)
       await card.getByRole('button', { name: ct('en-US', 'dashboard.fund') }).click();
@@ -262,7 +263,7 @@ describe('operator console', () => {
       await other.getByRole('heading', { name: ct('en-US', 'nav.dashboard') }).waitFor();
       await openMenu(other, 'en-US', 'nav.ledger');
       const theirRow = other.getByTestId('adjust-requests').getByRole('row').filter({ hasText: member.email });
-      await theirRow.getByText('25000 USDT').waitFor();
+      await theirRow.getByText('25,000.00 USDT').waitFor();
       await theirRow.getByText(E2E_OPERATOR_EMAIL).waitFor();
       await theirRow.getByRole('button', { name: ct('en-US', 'ledger.approve') }).click();
       const approve = other.getByRole('dialog', { name: /Approve request/ });
