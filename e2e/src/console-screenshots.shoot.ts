@@ -57,6 +57,16 @@ describe('console screenshots', () => {
     userUid = await uidOf(user);
     await fund(user.email, '2500');
     await apiSwap(user, 'USDT', 'ETH', '300');
+    // The user page's security events (a sign-in, a password change that holds withdrawals) and a linked account.
+    await must('/security/changePassword', {
+      token: user.token,
+      body: { currentPassword: user.password, newPassword: 'p4ssword-changed-1' },
+    });
+    const partner = await createUser('en-US', 'Bob');
+    await must(`/admin/users/${userUid}/links`, {
+      token: await operatorToken(),
+      body: { uid: await uidOf(partner), reason: 'Same household: one delivery address and one phone' },
+    });
     const image = await uploadImage(gradientPng(750, 375, [22, 119, 255], [114, 46, 209]));
     await createBanner({
       titleZh: '新用户闪兑优惠',
@@ -120,6 +130,11 @@ describe('console screenshots', () => {
       }
       await page.goto(`/console/users/${userUid}`);
       await page.getByRole('cell', { name: 'USDT', exact: true }).first().waitFor();
+      await page.getByTestId('user-security-events').getByText(ct(lang, 'users.holdActive')).waitFor();
+      await page
+        .getByTestId('user-links')
+        .getByRole('cell', { name: /^Same household/ })
+        .waitFor();
       await capture(page, `console-${lang}-user-detail`);
       await page.goto('/console/swap');
       await page
