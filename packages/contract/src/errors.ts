@@ -78,6 +78,10 @@ export const ErrorCode = {
   TOKEN_CONTRACT_UNVERIFIED: 3030,
   /** Four eyes: the operator who asked for this may not approve it; another operator must. */
   SECOND_OPERATOR_REQUIRED: 3041,
+  /** The alert is resolved (its condition cleared): there is nothing left to acknowledge. */
+  ALERT_RESOLVED: 3050,
+  /** The alert was already acknowledged (by this or another operator). */
+  ALERT_ALREADY_ACKNOWLEDGED: 3051,
   NOT_FOUND: 4004,
   FORBIDDEN: 4003,
   INTERNAL: 5000,
@@ -145,6 +149,8 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3029: '冷钱包地址不能是热钱包或充值地址（服务器持有它们的私钥）',
     3030: '代币合约校验失败：该地址在其链上未应答 decimals()，或精度与设置不符',
     3041: '需要另一位运营人员审批，发起人不能审批自己的申请',
+    3050: '该告警已解除（情况已恢复），无需确认',
+    3051: '该告警已被确认过',
     4003: '没有权限',
     4004: '记录不存在',
     5000: '服务器内部错误',
@@ -200,6 +206,8 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3029: 'The cold address must not be the hot wallet or a deposit address (the server holds their keys)',
     3030: 'Token contract check failed: it does not answer decimals() on its chain, or its decimals differ from the setting',
     3041: 'Another operator must approve this: the one who asked for it cannot',
+    3050: 'This alert is resolved (its condition cleared): there is nothing to acknowledge',
+    3051: 'This alert was already acknowledged',
     4003: 'Forbidden',
     4004: 'Not found',
     5000: 'Internal server error',
