@@ -43,12 +43,12 @@ interface Row {
 export async function currentConditions(q: Query, now: Date, limits: AlertLimits): Promise<AlertCondition[]> {
   const rows = await q<Row>(
     `select 'incident_open' as kind, 'incident' as subject_type, i.id as subject_id, i.network_id,
-            jsonb_build_object('incidentKind', i.kind, 'detail', i.detail) as facts, i.created_at as since
+            jsonb_strip_nulls(jsonb_build_object('incidentKind', i.kind, 'detail', i.detail)) as facts, i.created_at as since
        from chain_incidents i where i.resolved_at is null and i.kind <> 'reconcile_drift'
      union all
      select 'reconcile_drift', 'network', n.id, n.id,
             jsonb_strip_nulls(jsonb_build_object('code', c.code, 'drift', trim_scale(s.drift)::text)),
-            coalesce(least(d.since, case when s.ok then null else s.taken_at end), d.since, s.taken_at)
+            least(d.since, case when s.ok = false then s.taken_at end)
        from networks n join currencies c on c.id = n.currency_id
        left join reconcile_snapshots s on s.network_id = n.id
        left join (select network_id, min(created_at) as since from chain_incidents
@@ -57,20 +57,20 @@ export async function currentConditions(q: Query, now: Date, limits: AlertLimits
       where d.network_id is not null or s.ok = false
      union all
      select 'hot_below_floor', 'network', n.id, n.id,
-            jsonb_build_object('code', c.code, 'floor', trim_scale(n.hot_floor)::text, 'short', trim_scale(h.amount)::text),
+            jsonb_strip_nulls(jsonb_build_object('code', c.code, 'floor', trim_scale(n.hot_floor)::text, 'short', trim_scale(h.amount)::text)),
             h.opened_at
        from hot_alerts h join networks n on n.id = h.network_id join currencies c on c.id = n.currency_id
       where h.closed_at is null and h.kind = 'below_floor'
      union all
      select 'payout_waiting', 'withdrawal', w.id, w.network_id,
-            jsonb_build_object('code', c.code, 'amount', trim_scale(w.amount)::text, 'waitReason', w.wait_reason),
+            jsonb_strip_nulls(jsonb_build_object('code', c.code, 'amount', trim_scale(w.amount)::text, 'waitReason', w.wait_reason)),
             w.wait_since
        from withdrawals w join currencies c on c.id = w.currency_id
       where w.status in ('queued', 'broadcast') and w.wait_reason is not null
         and w.wait_since <= $1::timestamptz - make_interval(mins => $2::int)
      union all
      select 'review_too_long', 'withdrawal', w.id, w.network_id,
-            jsonb_build_object('code', c.code, 'amount', trim_scale(w.amount)::text),
+            jsonb_strip_nulls(jsonb_build_object('code', c.code, 'amount', trim_scale(w.amount)::text)),
             w.created_at
        from withdrawals w join currencies c on c.id = w.currency_id
       where w.status = 'review' and w.created_at <= $1::timestamptz - make_interval(mins => $3::int)`,
