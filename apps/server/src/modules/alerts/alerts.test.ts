@@ -72,9 +72,7 @@ describe('operator alerts', () => {
     return Number(w!.id);
   };
   const belowFloor = () =>
-    t.database.sql.query(`insert into hot_alerts (network_id, kind, detail, amount) values ($1, 'below_floor', 'test', 2.5)`, [
-      network.id,
-    ]);
+    t.database.sql.query(`insert into hot_alerts (network_id, kind, detail, amount) values ($1, 'below_floor', 'test', 2.5)`, [network.id]);
 
   it('a hot wallet below its floor opens one alert and mails each operator once, however many ticks run', async () => {
     const key = `hot_below_floor:network:${network.id}`;
@@ -234,7 +232,12 @@ describe('operator alerts', () => {
 
       const done = await ack(review.id);
       expect(done.code).toBe(0);
-      expect(done.data).toMatchObject({ id: review.id, acknowledgedBy: zhOps.email, acknowledgeReason: 'topping up from cold now', resolvedAt: null });
+      expect(done.data).toMatchObject({
+        id: review.id,
+        acknowledgedBy: zhOps.email,
+        acknowledgeReason: 'topping up from cold now',
+        resolvedAt: null,
+      });
       const after = await list(enOps.token);
       expect(after.unacknowledged).toBe(before.unacknowledged - 1);
       expect(after.open.map((a) => a.id)).toContain(review.id);
@@ -273,7 +276,9 @@ describe('operator alerts', () => {
       );
       expect(still!.acknowledged_at).toBeNull();
       expect(
-        await t.database.sql.query(`select 1 from operator_actions where action = 'alert.acknowledge' and target_id = $1`, [String(alert.id)]),
+        await t.database.sql.query(`select 1 from operator_actions where action = 'alert.acknowledge' and target_id = $1`, [
+          String(alert.id),
+        ]),
       ).toHaveLength(0);
     });
   });
@@ -288,7 +293,9 @@ function decodeMail(raw: string): string {
       const body = rest.join('\n\n');
       if (/content-transfer-encoding:\s*base64/i.test(head ?? '')) return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
       if (/content-transfer-encoding:\s*quoted-printable/i.test(head ?? '')) {
-        const bytes = body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+        const bytes = body
+          .replace(/=\r?\n/g, '')
+          .replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
         return Buffer.from(bytes, 'latin1').toString('utf8');
       }
       return body;

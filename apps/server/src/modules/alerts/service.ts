@@ -86,10 +86,11 @@ export async function acknowledgeAlert(
     if (!row) throw notFound();
     if (row.resolved_at !== null) throw new BizError(ErrorCode.ALERT_RESOLVED);
     if (row.acknowledged_at !== null) throw new BizError(ErrorCode.ALERT_ALREADY_ACKNOWLEDGED);
-    await q(
-      'update operator_alerts set acknowledged_at = now(), acknowledged_by = $2, acknowledge_reason = $3 where id = $1',
-      [id, operator.id, reason],
-    );
+    await q('update operator_alerts set acknowledged_at = now(), acknowledged_by = $2, acknowledge_reason = $3 where id = $1', [
+      id,
+      operator.id,
+      reason,
+    ]);
     await recordOperatorAction(q, {
       ...operatorOf(operator),
       action: 'alert.acknowledge',

@@ -117,11 +117,18 @@ async function mailPending(opts: AlertTickOptions, now: Date): Promise<Pick<Aler
       mailFailures++;
       // released for the next tick; the attempt is counted
       await sql.query('update operator_alert_mails set claimed_at = null where alert_id = $1 and user_id = $2', [p.alert_id, p.user_id]);
-      opts.log?.warn({ alert: Number(p.alert_id), error: err instanceof Error ? err.message : String(err) }, 'alert mail failed; retried next tick');
+      opts.log?.warn(
+        { alert: Number(p.alert_id), error: err instanceof Error ? err.message : String(err) },
+        'alert mail failed; retried next tick',
+      );
       continue;
     }
     mailed++;
-    await sql.query('update operator_alert_mails set sent_at = $3::timestamptz where alert_id = $1 and user_id = $2', [p.alert_id, p.user_id, at]);
+    await sql.query('update operator_alert_mails set sent_at = $3::timestamptz where alert_id = $1 and user_id = $2', [
+      p.alert_id,
+      p.user_id,
+      at,
+    ]);
     await sql.query('update operator_alerts set mailed_at = $2::timestamptz where id = $1 and mailed_at is null', [p.alert_id, at]);
   }
   return { mailed, mailFailures };
@@ -137,7 +144,9 @@ export function startOperatorAlerts(opts: AlertTickOptions & { intervalMs: numbe
   const run = () => {
     running ??= alertTick(opts, clock())
       .then(() => undefined)
-      .catch((err: unknown) => opts.log.warn({ error: err instanceof Error ? err.message : String(err) }, 'alert check failed; next run retries'))
+      .catch((err: unknown) =>
+        opts.log.warn({ error: err instanceof Error ? err.message : String(err) }, 'alert check failed; next run retries'),
+      )
       .finally(() => {
         running = undefined;
       });
