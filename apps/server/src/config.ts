@@ -275,7 +275,7 @@ const envSchema = z.object({
   /** How often the server settles closed activities and pays their prizes (decision 015). */
   ACTIVITY_PAYOUT_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** How often the alert worker looks for conditions operators must hear about (decision 046). */
-  ALERT_CHECK_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
+  ALERT_CHECK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   /** A payout waiting (fees above the cap, hot wallet short, node down) longer than this alerts the operators. */
   ALERT_PAYOUT_WAIT_MINUTES: z.coerce
     .number()
