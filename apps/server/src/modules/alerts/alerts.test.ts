@@ -24,9 +24,10 @@ describe('operator alerts', () => {
     enOps = await createUser(t, { email: 'en-ops@alerts.test', role: 'operator' });
     await t.database.sql.query(`update users set language = 'en-US' where id = $1`, [enOps.uid]);
     user = await createUser(t, { email: 'someone@alerts.test' });
-    [network] = await t.database.sql.query<{ id: number; name: string; currency_id: number }>(
+    const [first] = await t.database.sql.query<{ id: number; name: string; currency_id: number }>(
       `select id, name, currency_id from networks where native order by id limit 1`,
     );
+    network = first!;
     await t.database.sql.query('update networks set hot_floor = 10 where id = $1', [network.id]);
   });
   afterAll(() => t.close());
