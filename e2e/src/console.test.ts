@@ -325,6 +325,7 @@ describe('operator console', () => {
     ['/content/help', 'nav.help'],
     ['/activities', 'nav.activities'],
     ['/audit-trail', 'nav.auditTrail'],
+    ['/alerts', 'alerts.title'],
   ];
 
   it.each(LANGS)('opens every page in %s without console errors or CSP violations', async (lang) => {

@@ -171,6 +171,8 @@ export async function startStack(extraEnv: Readonly<Record<string, string>> = {}
       // exact reconciliation (docs/decisions/038) would rightly call a drift and freeze payouts.
       // It runs once at start (drift 0), then not again during the suite.
       RECONCILE_INTERVAL_SECONDS: '86400',
+      // The alert worker looks every 2 s, so the console's alert test sees its alert at once.
+      ALERT_CHECK_SECONDS: '2',
       // A file that needs its own server (e.g. on PostgreSQL, to move the clock in SQL).
       ...extraEnv,
     },

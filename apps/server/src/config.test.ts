@@ -37,6 +37,18 @@ describe('configuration', () => {
     expect(() => loadConfig({ WITHDRAWAL_HOLD_HOURS: '1.5' })).toThrow(/WITHDRAWAL_HOLD_HOURS/);
   });
 
+  it('bounds the alert limits (check seconds 1-3600, minutes 1 to 7 days, whole numbers)', () => {
+    expect(loadConfig({})).toMatchObject({ ALERT_CHECK_SECONDS: 60, ALERT_PAYOUT_WAIT_MINUTES: 30, ALERT_REVIEW_MINUTES: 120 });
+    expect(loadConfig({ ALERT_REVIEW_MINUTES: '10080', ALERT_CHECK_SECONDS: '1' })).toMatchObject({
+      ALERT_REVIEW_MINUTES: 10080,
+      ALERT_CHECK_SECONDS: 1,
+    });
+    expect(() => loadConfig({ ALERT_REVIEW_MINUTES: '10081' })).toThrow(/ALERT_REVIEW_MINUTES/);
+    expect(() => loadConfig({ ALERT_PAYOUT_WAIT_MINUTES: '0' })).toThrow(/ALERT_PAYOUT_WAIT_MINUTES/);
+    expect(() => loadConfig({ ALERT_PAYOUT_WAIT_MINUTES: '2.5' })).toThrow(/ALERT_PAYOUT_WAIT_MINUTES/);
+    expect(() => loadConfig({ ALERT_CHECK_SECONDS: '0' })).toThrow(/ALERT_CHECK_SECONDS/);
+  });
+
   it('reads production settings', () => {
     const config = loadConfig({
       DATABASE_URL: 'postgres://app@db:5432/coffer',

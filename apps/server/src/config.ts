@@ -274,6 +274,22 @@ const envSchema = z.object({
   WITHDRAW_BUMP_AFTER_SECONDS: z.coerce.number().int().min(5).max(3600).default(60),
   /** How often the server settles closed activities and pays their prizes (decision 015). */
   ACTIVITY_PAYOUT_INTERVAL_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** How often the alert worker looks for conditions operators must hear about (decision 046). */
+  ALERT_CHECK_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
+  /** A payout waiting (fees above the cap, hot wallet short, node down) longer than this alerts the operators. */
+  ALERT_PAYOUT_WAIT_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(30),
+  /** A withdrawal in review longer than this alerts the operators. */
+  ALERT_REVIEW_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(120),
   PRODUCT_NAME: z.string().trim().min(1).max(64).default('Coffer'),
   /**
    * Passkeys (WebAuthn): the relying party ID, the site's host name (no scheme, port or IP

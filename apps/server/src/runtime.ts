@@ -8,6 +8,7 @@ import { type Database, migrateDatabase, migratePostgresLocked, openPglite, open
 import { startChain } from './chain/runtime.ts';
 import { startJobsLeader } from './cluster/jobs-leader.ts';
 import { startActivityPayouts } from './modules/activities/index.ts';
+import { startOperatorAlerts } from './modules/alerts/index.ts';
 import { createMailer } from './mail/mailer.ts';
 
 /** Opens the configured database (PostgreSQL, or PGlite in DATA_DIR) and brings it up to date. */
@@ -51,6 +52,14 @@ export async function startServer(config: Config) {
         database,
         log: log.child({ module: 'activities' }),
         intervalMs: config.ACTIVITY_PAYOUT_INTERVAL_SECONDS * 1000,
+      }),
+      startOperatorAlerts({
+        database,
+        // the app's mailer: an operator's anti-phishing phrase heads their alert mails too
+        mailer: app.deps.mailer,
+        log: log.child({ module: 'alerts' }),
+        limits: { payoutWaitMinutes: config.ALERT_PAYOUT_WAIT_MINUTES, reviewMinutes: config.ALERT_REVIEW_MINUTES },
+        intervalMs: config.ALERT_CHECK_SECONDS * 1000,
       }),
     ],
   });

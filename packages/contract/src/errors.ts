@@ -84,6 +84,10 @@ export const ErrorCode = {
   ACCOUNT_LINK_SELF: 3054,
   /** The account link was removed already. */
   ACCOUNT_LINK_REMOVED: 3055,
+  /** The alert is resolved (its condition cleared): there is nothing left to acknowledge. */
+  ALERT_RESOLVED: 3050,
+  /** The alert was already acknowledged (by this or another operator). */
+  ALERT_ALREADY_ACKNOWLEDGED: 3051,
   NOT_FOUND: 4004,
   FORBIDDEN: 4003,
   INTERNAL: 5000,
@@ -154,6 +158,8 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3053: '这两个账户已经关联',
     3054: '账户不能与自身关联',
     3055: '该关联已被解除',
+    3050: '该告警已解除（情况已恢复），无需确认',
+    3051: '该告警已被确认过',
     4003: '没有权限',
     4004: '记录不存在',
     5000: '服务器内部错误',
@@ -212,6 +218,8 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3053: 'These two accounts are linked already',
     3054: 'An account cannot be linked to itself',
     3055: 'This link was removed already',
+    3050: 'This alert is resolved (its condition cleared): there is nothing to acknowledge',
+    3051: 'This alert was already acknowledged',
     4003: 'Forbidden',
     4004: 'Not found',
     5000: 'Internal server error',

@@ -16,3 +16,4 @@ export * from './activity.ts';
 export * from './content.ts';
 export * from './address-book.ts';
 export * from './network-admin.ts';
+export * from './alerts.ts';

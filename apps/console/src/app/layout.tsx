@@ -3,6 +3,7 @@ import { Button, Layout, Menu, Spin, Typography } from 'antd';
 import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
+import { AlertBadge } from '../features/alerts/components/alert-badge';
 import { useCurrentUser } from '../features/auth/api/current-user';
 import { endSession } from '../features/auth/session';
 import { BrandMark } from './brand';
@@ -21,6 +22,7 @@ const MENU = [
   ['/content/help', 'nav.help'],
   ['/activities', 'nav.activities'],
   ['/audit-trail', 'nav.auditTrail'],
+  ['/alerts', 'nav.alerts'],
 ] as const;
 
 function selectedKey(pathname: string): string {
@@ -55,6 +57,7 @@ export function ConsoleLayout() {
       </Layout.Sider>
       <Layout>
         <Layout.Header className="console-header">
+          <AlertBadge />
           <Typography.Text type="secondary">{me.data?.email}</Typography.Text>
           <LanguageSwitch />
           <Button onClick={signOut}>{t('shell.signOut')}</Button>
