@@ -149,7 +149,7 @@ describe('admin: withdrawal review queue and four eyes', () => {
     expect((await setNetwork({ explorerUrl: null })).code).toBe(0);
     expect((await rowOf(toKnown.id)).explorerUrl).toBeNull();
     for (const id of [toKnown.id, toFresh.id, bobs.id]) expect((await decide(op1, id, 'reject', 'test cleanup')).code).toBe(0);
-    await t.database.sql.query("update security_holds set cancelled_at = now() where user_id = $1 and cancelled_at is null", [alice.uid]);
+    await t.database.sql.query('update security_holds set cancelled_at = now() where user_id = $1 and cancelled_at is null', [alice.uid]);
   });
 
   it('above the second threshold: the same operator is refused (3041), a second one queues it; both audited', async () => {
@@ -162,7 +162,11 @@ describe('admin: withdrawal review queue and four eyes', () => {
     expect(first.code).toBe(0);
     expect(first.data.status).toBe('review');
     const waiting = await rowOf(big.id);
-    expect(waiting).toMatchObject({ status: 'review', needsSecondOperator: true, firstApproval: { by: op1.email, reason: 'called the user' } });
+    expect(waiting).toMatchObject({
+      status: 'review',
+      needsSecondOperator: true,
+      firstApproval: { by: op1.email, reason: 'called the user' },
+    });
 
     const again = await call('POST', `/api/admin/withdraw/${big.id}/approve`, {
       token: op1.token,
@@ -177,7 +181,12 @@ describe('admin: withdrawal review queue and four eyes', () => {
     expect(second.data).toMatchObject({ status: 'queued', reason: 'second look' });
     expect(await actions(big.id)).toMatchObject([
       { action: 'withdrawal.approve.first', actor: op1.email, after: { status: 'review', firstApprovedBy: op1.email } },
-      { action: 'withdrawal.approve', actor: op2.email, before: { status: 'review', firstApprovedBy: op1.email }, after: { status: 'queued' } },
+      {
+        action: 'withdrawal.approve',
+        actor: op2.email,
+        before: { status: 'review', firstApprovedBy: op1.email },
+        after: { status: 'queued' },
+      },
     ]);
     const [row] = await t.database.sql.query<{ first_approved_by: number; reviewed_by: number }>(
       'select first_approved_by, reviewed_by from withdrawals where id = $1',
