@@ -24,6 +24,7 @@ function ReviewQueue() {
   const queryClient = useQueryClient();
   const open = useOpenWithdrawals();
   const [deciding, setDeciding] = useState<Decision>(null);
+  const [folded, setFolded] = useState<number[]>([]);
   const review = useMutation({
     mutationFn: ({ id, decision, reason }: { id: number; decision: 'approve' | 'reject'; reason: string }) =>
       reviewWithdrawal(id, decision, { reason }),
@@ -48,11 +49,12 @@ function ReviewQueue() {
         pagination={false}
         scroll={{ x: 'max-content' }}
         dataSource={rows}
-        // The facts of a withdrawal in review open under its row (all of them open at first).
+        // The facts of a withdrawal in review open under its row: open unless the operator folds it.
         expandable={{
           expandedRowRender: (w) => <ReviewFacts w={w} />,
           rowExpandable: (w) => w.facts !== null,
-          defaultExpandAllRows: true,
+          expandedRowKeys: rows.filter((w) => w.facts !== null && !folded.includes(w.id)).map((w) => w.id),
+          onExpand: (expanded, w) => setFolded((f) => (expanded ? f.filter((id) => id !== w.id) : [...f, w.id])),
         }}
         columns={[
           { title: t('common.id'), dataIndex: 'id' },
