@@ -29,7 +29,7 @@ export function StuckActions({ w }: { w: OpenWithdrawal }) {
     onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
   });
   return (
-    <Space>
+    <Space orientation="vertical" size={4}>
       <Button size="small" onClick={() => setAction('cancel-on-chain')}>
         {t('withdrawals.cancelOnChain')}
       </Button>

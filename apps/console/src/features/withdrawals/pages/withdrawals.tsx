@@ -58,9 +58,18 @@ function ReviewQueue() {
         }}
         columns={[
           { title: t('common.id'), dataIndex: 'id' },
-          { title: t('withdrawals.user'), key: 'user', render: (_, w) => <WithdrawalUser w={w} /> },
-          { title: t('withdrawals.network'), key: 'network', render: (_, w) => `${w.code} · ${w.networkName}` },
-          { title: t('withdrawals.destination'), key: 'destination', render: (_, w) => <Destination w={w} /> },
+          { title: t('withdrawals.user'), key: 'user', width: 200, render: (_, w) => <WithdrawalUser w={w} /> },
+          {
+            // the network by name over the destination it pays
+            title: `${t('withdrawals.network')} · ${t('withdrawals.destination')}`,
+            key: 'destination',
+            render: (_, w) => (
+              <Space orientation="vertical" size={0}>
+                <Typography.Text>{`${w.code} · ${w.networkName}`}</Typography.Text>
+                <Destination w={w} />
+              </Space>
+            ),
+          },
           {
             title: t('common.amount'),
             key: 'amount',
@@ -71,40 +80,41 @@ function ReviewQueue() {
           {
             title: t('common.status'),
             key: 'status',
+            width: 190,
             render: (_, w) => (
               <Space orientation="vertical" size={2}>
-                <Tag color={w.status === 'review' ? 'orange' : 'blue'}>
-                  {t(`withdrawals.statuses.${w.status}`, { defaultValue: w.status })}
-                </Tag>
+                <Space size={4} wrap>
+                  <Tag color={w.status === 'review' ? 'orange' : 'blue'}>
+                    {t(`withdrawals.statuses.${w.status}`, { defaultValue: w.status })}
+                  </Tag>
+                  <Typography.Text type="secondary">{`${t('withdrawals.age')}: ${w.ageSeconds}`}</Typography.Text>
+                </Space>
                 <ApprovalState w={w} />
+                {/* Why a queued payout waits (the sender writes it) and for how long: a reason
+                    older than its alert threshold needs an operator (docs/operations.md). */}
+                {w.waitReason && (
+                  <Tag color="gold">
+                    {t('withdrawals.waitFor', {
+                      reason: t(`withdrawals.waitReasons.${w.waitReason}`),
+                      minutes: Math.floor((w.waitSeconds ?? 0) / 60),
+                    })}
+                  </Tag>
+                )}
+                {w.txHash && (
+                  <Typography.Text code copyable={{ text: w.txHash }} ellipsis style={{ maxWidth: 170 }} title={w.txHash}>
+                    {w.txHash}
+                  </Typography.Text>
+                )}
               </Space>
             ),
-          },
-          { title: t('withdrawals.txHash'), dataIndex: 'txHash', render: (v: string | null) => v ?? '—' },
-          { title: t('withdrawals.age'), dataIndex: 'ageSeconds' },
-          {
-            title: t('withdrawals.waiting'),
-            key: 'wait',
-            // Why a queued payout waits (the sender writes it) and for how long: a reason
-            // older than its alert threshold needs an operator (docs/operations.md).
-            render: (_, w) =>
-              w.waitReason ? (
-                <Tag color="gold">
-                  {t('withdrawals.waitFor', {
-                    reason: t(`withdrawals.waitReasons.${w.waitReason}`),
-                    minutes: Math.floor((w.waitSeconds ?? 0) / 60),
-                  })}
-                </Tag>
-              ) : (
-                '—'
-              ),
           },
           {
             title: t('common.actions'),
             key: 'actions',
+            fixed: 'right',
             render: (_, w) =>
               w.status === 'review' ? (
-                <Space>
+                <Space orientation="vertical" size={4}>
                   <Button
                     size="small"
                     type="primary"
