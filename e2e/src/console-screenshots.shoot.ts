@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import enUS from '../../apps/console/src/locales/en-US.json';
 import zhCN from '../../apps/console/src/locales/zh-CN.json';
-import { baseURL, connectBrowser, createUser, LANGS, type Lang } from './app';
+import type { Network } from '@coffer/contract/chain';
+import { baseURL, connectBrowser, createUser, LANGS, type Lang, mailDir } from './app';
 import {
   createBanner,
   createHelpArticle,
@@ -16,7 +18,8 @@ import {
   uploadImage,
 } from './content-support';
 import { E2E_OPERATOR_EMAIL, REPO_ROOT } from './harness';
-import { apiSwap, fund, must, OPERATOR_PASSWORD, operatorToken } from './wallet-support';
+import { waitForCode } from './mailbox';
+import { apiSwap, currencyId, feeQuoteId, fund, must, OPERATOR_PASSWORD, operatorToken } from './wallet-support';
 
 /**
  * The operator console's screens into docs/screenshots/console-<lang>-<page>.png:
@@ -89,6 +92,24 @@ describe('console screenshots', () => {
       { rankFrom: 2, rankTo: 3, amount: '50' },
     ]);
     await must('/admin/ledger/audit/run', { token: await operatorToken(), body: {} });
+    // A withdrawal in review (above the ETH network's review threshold): the queue shows its
+    // destination, the user and the facts under the row.
+    await fund(user.email, '80', 'ETH');
+    const eth = (await must<Network[]>('/currency/onchain')).find((n) => n.code === 'ETH')!;
+    const since = Date.now();
+    await must(`/sendMail?email=${encodeURIComponent(user.email)}&type=withdraw`, { token: user.token });
+    await must('/withdraw/apply', {
+      token: user.token,
+      headers: { 'idempotency-key': randomUUID() },
+      body: {
+        currencyId: await currencyId('ETH'),
+        networkId: eth.id,
+        address: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
+        amount: '60',
+        code: await waitForCode(mailDir(), user.email, since),
+        quoteId: await feeQuoteId(user.token, eth.id),
+      },
+    });
   });
 
   afterAll(async () => {
@@ -129,6 +150,7 @@ describe('console screenshots', () => {
         for (const [path, heading, file] of shots) {
           await page.goto(`/console${path}`);
           await page.getByRole('heading', { name: ct(lang, heading) }).waitFor();
+          if (file === 'withdrawals') await page.getByTestId('destination').first().waitFor();
           await capture(page, `console-${lang}-${file}`);
         }
         await page.goto(`/console/users/${userUid}`);

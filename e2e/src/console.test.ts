@@ -135,6 +135,11 @@ describe('operator console', () => {
       await dialog.getByLabel(ct('en-US', 'dashboard.txHash')).fill(`0x${'11'.repeat(32)}`);
       await dialog.getByLabel(ct('en-US', 'common.reason')).fill('e2e: not a funding');
       await dialog.getByRole('button', { name: ct('en-US', 'common.confirm') }).click();
+      // the confirm step repeats the network, transaction and reason before anything is sent
+      const confirm = page.getByRole('dialog', { name: ct('en-US', 'dashboard.fundConfirmTitle') });
+      expect(await confirm.getByTestId('money-tx').textContent()).toBe(`0x${'11'.repeat(32)}`);
+      expect(await confirm.getByTestId('money-reason').textContent()).toBe('e2e: not a funding');
+      await confirm.getByRole('button', { name: ct('en-US', 'dashboard.fundConfirm') }).click();
       await page.getByText(/cannot be booked as float/).waitFor();
     } finally {
       await context.close();

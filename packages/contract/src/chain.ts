@@ -264,12 +264,44 @@ export const resolveIncidentBody = z.object({ resolution: safeText({ min: 1, max
 export const stuckPayoutBody = z.object({ reason: safeText({ min: 1, max: 500, multiline: true }) });
 export const stuckPayoutResult = z.object({ id: z.number().int(), status: z.string(), txHash: z.string().nullable() });
 export type StuckPayoutResult = z.infer<typeof stuckPayoutResult>;
+/** Days back the review facts look (deposits, withdrawals, credential changes and holds). */
+export const REVIEW_FACTS_DAYS = 30;
+/** Count and exact sum of a user's deposits or withdrawals in one currency. */
+export const reviewMoneySum = z.object({ code: z.string(), count: z.number().int(), sum: z.string() });
+/**
+ * What an operator decides a withdrawal in review on (docs/decisions/044): the user's account,
+ * the destination's history, recent credential changes and money moved.
+ */
+export const withdrawalReviewFacts = z.object({
+  accountCreatedAt: isoTime,
+  /** No earlier withdrawal of this user to this address completed. */
+  firstToAddress: z.boolean(),
+  /** Earlier completed withdrawals of this user to this address. */
+  completedToAddress: z.number().int(),
+  /** When the address went into the user's address book for this network; null: not in it. */
+  addressBookSince: isoTime.nullable(),
+  /** Credential changes that held withdrawals in the last REVIEW_FACTS_DAYS days, newest first. */
+  holds: z.array(z.object({ at: isoTime, reason: z.string(), endsAt: isoTime, active: z.boolean() })),
+  /** Credited deposits and other withdrawals (not failed, cancelled or rejected) in the last REVIEW_FACTS_DAYS days. */
+  deposits30d: z.array(reviewMoneySum),
+  withdrawals30d: z.array(reviewMoneySum),
+  totpEnabled: z.boolean(),
+  passkeys: z.number().int(),
+});
+export type WithdrawalReviewFacts = z.infer<typeof withdrawalReviewFacts>;
 export const openWithdrawal = z.object({
   id: z.number().int(),
   userId: z.number().int(),
+  email: z.string(),
   networkId: z.number().int(),
+  networkName: z.string(),
   code: z.string(),
+  /** The destination, in full. */
+  address: z.string(),
+  /** The network's block explorer page of the address; null when the network has no explorer. */
+  explorerUrl: z.string().nullable(),
   amount: z.string(),
+  fee: z.string(),
   status: withdrawStatus,
   txHash: z.string().nullable(),
   /** Seconds since it was applied for: nothing may wait in a state unnoticed. */
@@ -277,6 +309,12 @@ export const openWithdrawal = z.object({
   /** Why a queued payout waits, and for how many seconds (null when it does not). */
   waitReason: z.enum(WITHDRAW_WAIT_REASONS).nullable().default(null),
   waitSeconds: z.number().int().nullable().default(null),
+  /** In review: above the network's second threshold (or already approved once), two different operators must approve. */
+  needsSecondOperator: z.boolean(),
+  /** The first of two approvals: who, when, why (it waits for a second, different operator). */
+  firstApproval: z.object({ by: z.string(), at: isoTime, reason: z.string() }).nullable(),
+  /** In review only; null for the other statuses. */
+  facts: withdrawalReviewFacts.nullable(),
 });
 export type OpenWithdrawal = z.infer<typeof openWithdrawal>;
 export const openWithdrawalList = z.array(openWithdrawal);

@@ -15,6 +15,19 @@ const evmAddress = z
   .string()
   .trim()
   .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address of 40 hex digits');
+/** An explorer's address page, e.g. https://etherscan.io/address/{address} (no spaces or control characters). */
+export const EXPLORER_ADDRESS_PLACEHOLDER = '{address}';
+const explorerUrl = z
+  .string()
+  .trim()
+  .max(300)
+  .regex(/^https?:\/\/[^\s/?#\p{Cc}]+[^\s\p{Cc}]*$/u, 'must be an http(s) address')
+  .refine((u) => u.includes(EXPLORER_ADDRESS_PLACEHOLDER), 'must contain {address}');
+
+/** The explorer link of an address on a network, or null without an explorer. */
+export function explorerLink(template: string | null, address: string): string | null {
+  return template ? template.split(EXPLORER_ADDRESS_PLACEHOLDER).join(encodeURIComponent(address)) : null;
+}
 const weiString = z
   .string()
   .trim()
@@ -52,6 +65,10 @@ export const adminNetwork = z.object({
   hotCeiling: decimalString.nullable(),
   hotFloor: decimalString.nullable(),
   coldAddress: z.string().nullable(),
+  /** A withdrawal in review above this needs two different operators; null: one is enough. */
+  secondApprovalAbove: decimalString.nullable(),
+  /** The block explorer's page of an address, with {address} in it; null: none. */
+  explorerUrl: z.string().nullable(),
   payoutsFrozen: z.boolean(),
 });
 export type AdminNetwork = z.infer<typeof adminNetwork>;
@@ -81,6 +98,8 @@ export const networkSettings = z
     hotCeiling: amountOrZero.nullable(),
     hotFloor: amountOrZero.nullable(),
     coldAddress: evmAddress.nullable(),
+    secondApprovalAbove: amountOrZero.nullable(),
+    explorerUrl: explorerUrl.nullable(),
   })
   .partial();
 export type NetworkSettings = z.infer<typeof networkSettings>;

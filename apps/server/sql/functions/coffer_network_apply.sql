@@ -22,6 +22,8 @@ BEGIN
     WHEN 'hotCeiling' THEN n.hot_ceiling := p_value::numeric;
     WHEN 'hotFloor' THEN n.hot_floor := p_value::numeric;
     WHEN 'coldAddress' THEN n.cold_address := p_value;
+    WHEN 'secondApprovalAbove' THEN n.second_approval_above := p_value::numeric;
+    WHEN 'explorerUrl' THEN n.explorer_url := p_value;
     ELSE RAISE EXCEPTION 'network setting invalid: %', p_key USING ERRCODE = 'CN027';
   END CASE;
   RETURN n;

@@ -31,6 +31,9 @@ BEGIN
     WHEN (n.hot_ceiling IS NOT NULL AND n.cold_address IS NULL) OR n.cold_address !~ '^0x[0-9a-fA-F]{40}$'
          OR EXISTS (SELECT 1 FROM networks o WHERE o.chain_id = n.chain_id AND lower(o.contract) = lower(n.cold_address))
       THEN 'coldAddress'
+    WHEN n.second_approval_above < 0 OR n.second_approval_above <> round(n.second_approval_above, v_dec) THEN 'secondApprovalAbove'
+    WHEN char_length(n.explorer_url) > 300 OR n.explorer_url !~ '^https?://[^\s/?#]+[^\s]*$'
+         OR position('{address}' in n.explorer_url) = 0 THEN 'explorerUrl'
   END;
   IF v_bad IS NOT NULL THEN
     RAISE EXCEPTION 'network setting invalid: %', v_bad USING ERRCODE = 'CN027';

@@ -20,5 +20,7 @@ AS $function$
     'feeMarginPercent', n.fee_margin_percent,
     'hotCeiling', trim_scale(n.hot_ceiling)::text,
     'hotFloor', trim_scale(n.hot_floor)::text,
-    'coldAddress', n.cold_address)
+    'coldAddress', n.cold_address,
+    'secondApprovalAbove', trim_scale(n.second_approval_above)::text,
+    'explorerUrl', n.explorer_url)
 $function$

@@ -21,6 +21,8 @@ const LEDGER_SQLSTATES: Record<string, BizError['bizCode']> = {
   CB020: ErrorCode.FEE_QUOTE_USED,
   CB021: ErrorCode.FEE_QUOTE_UNKNOWN,
   CB022: ErrorCode.FEE_QUOTE_OTHER_NETWORK,
+  // Four eyes on a withdrawal: the operator who approved first may not approve again (decision 044).
+  CB041: ErrorCode.SECOND_OPERATOR_REQUIRED,
   // numeric_value_out_of_range: a balance would pass NUMERIC(38,18).
   '22003': ErrorCode.AMOUNT_OUT_OF_RANGE,
 };

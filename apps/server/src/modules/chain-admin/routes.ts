@@ -16,7 +16,7 @@ import { operatorOf, recordOperatorAction } from '../../core/operator-audit.ts';
 import { ok } from '../../core/reply.ts';
 import type { Database } from '../../db/client.ts';
 import { inTransaction } from '../../db/transaction.ts';
-import { formatAmount } from '../../ledger/amounts.ts';
+import { openWithdrawals } from './open-withdrawals.ts';
 import { stuckPayoutRoutes } from './stuck-routes.ts';
 
 const tags = ['admin'];
@@ -121,44 +121,14 @@ export async function chainAdminRoutes(fastify: FastifyInstance) {
       schema: {
         tags,
         security,
-        summary: 'Operators: withdrawals not yet final, oldest first, with their age',
+        summary: 'Operators: withdrawals not yet final, oldest first: destination, user, amount and fee, and the facts of those in review',
+        description:
+          'At most 500, oldest first. A withdrawal in review carries the facts an operator decides on (account age, first ' +
+          'withdrawal to the address, address-book age, credential changes and holds, deposits and withdrawals of the last ' +
+          '30 days, two-factor status) and where a four-eyes approval stands (docs/decisions/044).',
         response: apiResponse(openWithdrawalList),
       },
     },
-    async (request) => {
-      const rows = await database.sql.query<{
-        id: number;
-        user_id: number;
-        network_id: number;
-        code: string;
-        amount: string;
-        status: 'review';
-        tx_hash: string | null;
-        age: number;
-        wait_reason: 'fees_high' | null;
-        wait_age: number | null;
-      }>(
-        `select w.id, w.user_id, w.network_id, c.code, w.amount::text, w.status, w.tx_hash,
-                extract(epoch from now() - w.created_at)::int as age, w.wait_reason,
-                extract(epoch from now() - w.wait_since)::int as wait_age
-         from withdrawals w join currencies c on c.id = w.currency_id
-         where w.status in ('review', 'queued', 'broadcast', 'confirming') order by w.id limit 500`,
-      );
-      return ok(
-        rows.map((r) => ({
-          id: r.id,
-          userId: r.user_id,
-          networkId: r.network_id,
-          code: r.code,
-          amount: formatAmount(r.amount),
-          status: r.status,
-          txHash: r.tx_hash,
-          ageSeconds: Number(r.age),
-          waitReason: r.wait_reason,
-          waitSeconds: r.wait_age === null ? null : Number(r.wait_age),
-        })),
-        requestLocale(request),
-      );
-    },
+    async (request) => ok(await openWithdrawals(database), requestLocale(request)),
   );
 }

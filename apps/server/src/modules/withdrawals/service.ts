@@ -233,7 +233,10 @@ export async function cancelWithdrawal(database: Database, userId: number, id: n
 
 /**
  * An operator's decision on a withdrawal waiting for review; the decision and its audit-trail
- * row (operator_actions) commit together.
+ * row (operator_actions) commit together. An approval goes through coffer_withdraw_approve
+ * (decision 044): above the network's second threshold the first one is recorded and the
+ * withdrawal stays in review until a different operator approves too (the same one: 3041).
+ * A rejection needs one operator, whoever approved first.
  */
 export async function reviewWithdrawal(
   database: Database,
@@ -245,29 +248,41 @@ export async function reviewWithdrawal(
   await withdrawalRecord(database, id);
   try {
     await inTransaction(database, async (q) => {
-      const [before] = await q<{ status: string }>('select status from withdrawals where id = $1 for update', [id]);
+      const [before] = await q<{ status: string; first_approved_by_email: string | null }>(
+        'select status, first_approved_by_email from withdrawals where id = $1 for update',
+        [id],
+      );
       if (before?.status !== 'review') throw new BizError(ErrorCode.NOT_ALLOWED_IN_STATE);
+      const firstBy = before.first_approved_by_email;
       if (decision === 'reject') {
         await q(`select coffer_withdraw_refund($1, 'rejected', $2, '{review}', $3)`, [id, reason, operator.id]);
-      } else {
-        await q(`update withdrawals set status = 'queued', reason = $3, reviewed_by = $2, updated_at = now() where id = $1`, [
-          id,
-          operator.id,
+        await recordOperatorAction(q, {
+          ...operatorOf(operator),
+          action: 'withdrawal.reject',
+          targetType: 'withdrawal',
+          targetId: id,
           reason,
-        ]);
-        await q(
-          `insert into user_events (user_id, type, ref_id, status) select user_id, 'withdraw', id, status from withdrawals where id = $1`,
-          [id],
-        );
+          before: firstBy === null ? { status: 'review' } : { status: 'review', firstApprovedBy: firstBy },
+          after: { status: 'rejected' },
+        });
+        return;
       }
+      const [done] = await q<{ step: 'first' | 'queued' }>('select coffer_withdraw_approve($1, $2, $3, $4) as step', [
+        id,
+        operator.id,
+        operator.email,
+        reason,
+      ]);
+      const first = done?.step === 'first';
       await recordOperatorAction(q, {
         ...operatorOf(operator),
-        action: `withdrawal.${decision}`,
+        // the first of two approvals has its own name; "withdrawal.approve" filters find both
+        action: first ? 'withdrawal.approve.first' : 'withdrawal.approve',
         targetType: 'withdrawal',
         targetId: id,
         reason,
-        before: { status: before.status },
-        after: { status: decision === 'reject' ? 'rejected' : 'queued' },
+        before: firstBy === null ? { status: 'review' } : { status: 'review', firstApprovedBy: firstBy },
+        after: first ? { status: 'review', firstApprovedBy: operator.email, waitingForSecondOperator: true } : { status: 'queued' },
       });
     });
   } catch (e) {

@@ -1,21 +1,24 @@
 import type { ActivityAdmin } from '@coffer/contract/activity';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Form, Input, Typography } from 'antd';
-import { useRef } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Amount } from '../../../components/amount';
 import { FormModal } from '../../../components/form-modal';
+import { MoneyConfirm } from '../../../components/money-confirm';
 import { newIdempotencyKey } from '../../../lib/api';
 import { errorText } from '../../../lib/errors';
 import { AMOUNT_INPUT_MAX, amountRule, REASON_MAX, reasonRules, requiredRule } from '../../../lib/form-rules';
 import { ACTIVITIES_KEY } from '../api/activities';
 import { fundActivity } from '../api/fund-activity';
 
-/** Moves money from the adjustments account into the activity's prize account. */
+/** Moves money from the adjustments account into the activity's prize account, after a confirm step with the figures. */
 export function FundModal({ activity, onClose }: { activity: ActivityAdmin; onClose: () => void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<{ amount: string; reason: string }>();
+  const [confirming, setConfirming] = useState<{ amount: string; reason: string } | null>(null);
   // One key for this dialog: a second click after a lost answer replays instead of funding twice.
   const key = useRef(newIdempotencyKey());
   const fund = useMutation({
@@ -31,6 +34,24 @@ export function FundModal({ activity, onClose }: { activity: ActivityAdmin; onCl
       message.error(errorText(error, t('errors.unexpected')));
     },
   });
+  if (confirming) {
+    return (
+      <MoneyConfirm
+        title={t('activities.fundConfirmTitle', { id: activity.id })}
+        okText={t('activities.fundConfirm')}
+        busy={fund.isPending}
+        figures={[
+          { key: 'amount', label: t('money.amount'), value: <Amount value={confirming.amount.trim()} currency={activity.prizeCurrency} /> },
+          { key: 'currency', label: t('money.currency'), value: activity.prizeCurrency },
+          { key: 'from', label: t('money.from'), value: t('activities.fundFrom') },
+          { key: 'to', label: t('money.to'), value: t('activities.fundTo', { id: activity.id }) },
+          { key: 'reason', label: t('money.reason'), value: confirming.reason },
+        ]}
+        onConfirm={() => fund.mutate(confirming)}
+        onClose={() => setConfirming(null)}
+      />
+    );
+  }
   return (
     <FormModal
       title={t('activities.fundTitle', { id: activity.id })}
@@ -42,7 +63,7 @@ export function FundModal({ activity, onClose }: { activity: ActivityAdmin; onCl
       <Typography.Paragraph>
         {t('activities.fundState', { funded: activity.funded, total: activity.prizeTotal, code: activity.prizeCurrency })}
       </Typography.Paragraph>
-      <Form form={form} layout="vertical" onFinish={(v) => fund.mutate(v)}>
+      <Form form={form} name="fund-activity" layout="vertical" onFinish={setConfirming}>
         <Form.Item name="amount" label={`${t('common.amount')} (${activity.prizeCurrency})`} rules={[requiredRule(t), amountRule(t)]}>
           <Input inputMode="decimal" maxLength={AMOUNT_INPUT_MAX} />
         </Form.Item>

@@ -1,25 +1,59 @@
 import type { DashboardData } from '@coffer/contract/admin';
 import type { FundHotWalletBody } from '@coffer/contract/chain';
-import { Form, Input, Select } from 'antd';
+import { Form, Input, Select, Typography } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/form-modal';
+import { MoneyConfirm } from '../../../components/money-confirm';
 import { REASON_MAX, reasonRules, requiredRule } from '../../../lib/form-rules';
 import { useWrite } from '../../../lib/use-write';
 import { DASHBOARD_KEY } from '../api/dashboard';
 import { fundHotWallet } from '../api/fund-hot-wallet';
 
-/** Book a funding of the hot wallet: the server checks the transaction on chain and books it once. */
+/**
+ * Book a funding of the hot wallet: the server checks the transaction on chain and books it once.
+ * A confirm step repeats the network, currency, transaction and reason before anything is sent.
+ */
 export function FundModal({ networks, onClose }: { networks: DashboardData['custody']; onClose: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<FundHotWalletBody>();
+  const [confirming, setConfirming] = useState<FundHotWalletBody | null>(null);
   const save = useWrite((body: FundHotWalletBody) => fundHotWallet({ ...body, txHash: body.txHash.trim() }), {
     invalidate: DASHBOARD_KEY,
     done: onClose,
     success: (d) => (d.replayed ? t('dashboard.fundReplayed') : t('dashboard.fundBooked', { amount: d.amount })),
   });
+  if (confirming) {
+    const n = networks.find((x) => x.networkId === confirming.networkId);
+    const name = n ? `${n.code} · ${n.networkName}` : `#${confirming.networkId}`;
+    return (
+      <MoneyConfirm
+        title={t('dashboard.fundConfirmTitle')}
+        okText={t('dashboard.fundConfirm')}
+        busy={save.isPending}
+        figures={[
+          { key: 'network', label: t('money.network'), value: name },
+          { key: 'currency', label: t('money.currency'), value: n?.code ?? '—' },
+          { key: 'amount', label: t('money.amount'), value: t('dashboard.fundAmountFromChain') },
+          { key: 'tx', label: t('money.txHash'), value: <Typography.Text code>{confirming.txHash.trim()}</Typography.Text> },
+          { key: 'to', label: t('money.to'), value: t('dashboard.fundTo', { network: name }) },
+          { key: 'reason', label: t('money.reason'), value: confirming.reason },
+        ]}
+        onConfirm={() => save.mutate(confirming)}
+        onClose={() => setConfirming(null)}
+      />
+    );
+  }
   return (
     <FormModal title={t('dashboard.fund')} okText={t('common.confirm')} form={form} busy={save.isPending} onClose={onClose}>
-      <Form form={form} layout="vertical" onFinish={(v) => save.mutate(v)} initialValues={{ networkId: networks[0]?.networkId }}>
+      <Form
+        form={form}
+        name="fund-hot-wallet"
+        layout="vertical"
+        onFinish={setConfirming}
+        initialValues={{ networkId: networks[0]?.networkId }}
+        preserve
+      >
         <Form.Item name="networkId" label={t('dashboard.network')} rules={[{ required: true, message: t('validation.required') }]}>
           <Select options={networks.map((n) => ({ value: n.networkId, label: `${n.code} · ${n.networkName}` }))} />
         </Form.Item>

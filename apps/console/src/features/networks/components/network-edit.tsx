@@ -19,6 +19,7 @@ import {
 
 const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 const WEI_RE = /^[1-9]\d{0,77}$/;
+const URL_RE = /^\s*https?:\/\/\S*\{address\}\S*\s*$/;
 
 /** One setting's input; Form.Item hands it value, onChange and id (the label's target), passed on. */
 function SettingInput({ kind, optional, ...field }: { kind: SettingKind; optional?: boolean; [prop: string]: unknown }) {
@@ -37,6 +38,7 @@ function SettingsFields({ network }: { network: AdminNetwork }) {
     if (kind === 'amount') return [amountRule(t)];
     if (kind === 'address') return [{ pattern: ADDRESS_RE, message: t('networks.badAddress') }];
     if (kind === 'wei') return [{ pattern: WEI_RE, message: t('networks.badWei') }];
+    if (kind === 'url') return [{ pattern: URL_RE, message: t('networks.badUrl') }];
     if (kind === 'integer') return [{ required: true, message: t('validation.required') }];
     return [];
   };
@@ -49,7 +51,7 @@ function SettingsFields({ network }: { network: AdminNetwork }) {
           label={s.kind === 'amount' ? `${t(`networks.field.${s.key}`)} (${network.code})` : t(`networks.field.${s.key}`)}
           rules={rulesFor(s.kind)}
           valuePropName={s.kind === 'boolean' ? 'checked' : 'value'}
-          style={{ width: s.kind === 'address' ? 440 : 200 }}
+          style={{ width: s.kind === 'address' || s.kind === 'url' ? 440 : 200 }}
         >
           <SettingInput kind={s.kind} optional={s.optional} />
         </Form.Item>

@@ -1,8 +1,8 @@
 import { formatDecimal } from '@coffer/contract/amount-rules';
 import type { AdminNetwork, NetworkSettingKey, NetworkSettings } from '@coffer/contract/network-admin';
 
-/** How a setting is edited and shown: an amount of the network's currency, a count, a switch, text. */
-export type SettingKind = 'amount' | 'integer' | 'boolean' | 'address' | 'wei';
+/** How a setting is edited and shown: an amount of the network's currency, a count, a switch, text, a link template. */
+export type SettingKind = 'amount' | 'integer' | 'boolean' | 'address' | 'wei' | 'url';
 
 /** Every setting in the order the form shows it; `optional`: empty means none (null). */
 export const SETTINGS: readonly { key: NetworkSettingKey; kind: SettingKind; optional?: boolean }[] = [
@@ -15,6 +15,7 @@ export const SETTINGS: readonly { key: NetworkSettingKey; kind: SettingKind; opt
   { key: 'maxWithdraw', kind: 'amount' },
   { key: 'dailyWithdrawLimit', kind: 'amount' },
   { key: 'reviewThreshold', kind: 'amount', optional: true },
+  { key: 'secondApprovalAbove', kind: 'amount', optional: true },
   { key: 'contract', kind: 'address', optional: true },
   { key: 'tokenDecimals', kind: 'integer' },
   { key: 'gasPriceCapWei', kind: 'wei', optional: true },
@@ -23,6 +24,7 @@ export const SETTINGS: readonly { key: NetworkSettingKey; kind: SettingKind; opt
   { key: 'hotCeiling', kind: 'amount', optional: true },
   { key: 'hotFloor', kind: 'amount', optional: true },
   { key: 'coldAddress', kind: 'address', optional: true },
+  { key: 'explorerUrl', kind: 'url', optional: true },
 ];
 
 /** What the form holds: text for amounts, addresses and wei (empty = none), numbers, switches. */

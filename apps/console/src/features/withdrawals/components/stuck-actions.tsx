@@ -2,16 +2,19 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ReasonModal } from '../../../components/reason-modal';
+import { MoneyConfirm } from '../../../components/money-confirm';
 import { errorText } from '../../../lib/errors';
-import { OPEN_WITHDRAWALS_KEY } from '../api/open-withdrawals';
+import { OPEN_WITHDRAWALS_KEY, type OpenWithdrawal } from '../api/open-withdrawals';
 import { type StuckAction, stuckPayoutAction } from '../api/stuck-payout';
+import { withdrawalFigures } from './withdrawal-parts';
 
 /**
  * A broadcast payout's ways out when it is stuck past its limits: cancel its nonce on chain
  * (refunded once that is final) or, when no attempt can be mined any more, fail and refund.
+ * Both repeat the withdrawal's figures and its transaction before they commit.
  */
-export function StuckActions({ id }: { id: number }) {
+export function StuckActions({ w }: { w: OpenWithdrawal }) {
+  const id = w.id;
   const { t } = useTranslation();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
@@ -26,7 +29,7 @@ export function StuckActions({ id }: { id: number }) {
     onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
   });
   return (
-    <Space>
+    <Space orientation="vertical" size={4}>
       <Button size="small" onClick={() => setAction('cancel-on-chain')}>
         {t('withdrawals.cancelOnChain')}
       </Button>
@@ -34,12 +37,14 @@ export function StuckActions({ id }: { id: number }) {
         {t('withdrawals.failRefund')}
       </Button>
       {action && (
-        <ReasonModal
+        <MoneyConfirm
           title={t(action === 'fail' ? 'withdrawals.failRefundTitle' : 'withdrawals.cancelOnChainTitle', { id })}
-          okText={t(action === 'fail' ? 'withdrawals.failRefund' : 'withdrawals.cancelOnChain')}
+          okText={t(action === 'fail' ? 'withdrawals.confirmFailRefund' : 'withdrawals.confirmCancelOnChain')}
           danger={action === 'fail'}
+          figures={[...withdrawalFigures(t, w), { key: 'tx', label: t('money.txHash'), value: w.txHash ?? '—' }]}
+          askReason
           busy={run.isPending}
-          onSubmit={(reason) => run.mutate({ act: action, reason })}
+          onConfirm={(reason) => run.mutate({ act: action, reason })}
           onClose={() => setAction(null)}
         />
       )}

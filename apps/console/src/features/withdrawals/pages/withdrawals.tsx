@@ -1,19 +1,22 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Amount, amountColumn } from '../../../components/amount';
+import { MoneyConfirm } from '../../../components/money-confirm';
 import { QueryState } from '../../../components/query-state';
 import { ReasonModal } from '../../../components/reason-modal';
 import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
 import { DASHBOARD_KEY } from '../../dashboard/api/dashboard';
 import { type ChainIncident, INCIDENTS_KEY, useIncidents } from '../api/incidents';
-import { OPEN_WITHDRAWALS_KEY, useOpenWithdrawals } from '../api/open-withdrawals';
+import { OPEN_WITHDRAWALS_KEY, type OpenWithdrawal, useOpenWithdrawals } from '../api/open-withdrawals';
 import { resolveIncident } from '../api/resolve-incident';
 import { reviewWithdrawal } from '../api/review-withdrawal';
 import { StuckActions } from '../components/stuck-actions';
+import { ApprovalState, Destination, ReviewFacts, WithdrawalUser, withdrawalFigures } from '../components/withdrawal-parts';
 
-type Decision = { id: number; decision: 'approve' | 'reject' } | null;
+type Decision = { w: OpenWithdrawal; decision: 'approve' | 'reject' } | null;
 
 function ReviewQueue() {
   const { t } = useTranslation();
@@ -21,17 +24,21 @@ function ReviewQueue() {
   const queryClient = useQueryClient();
   const open = useOpenWithdrawals();
   const [deciding, setDeciding] = useState<Decision>(null);
+  const [folded, setFolded] = useState<number[]>([]);
   const review = useMutation({
     mutationFn: ({ id, decision, reason }: { id: number; decision: 'approve' | 'reject'; reason: string }) =>
       reviewWithdrawal(id, decision, { reason }),
-    onSuccess: () => {
-      message.success(t('withdrawals.done'));
+    onSuccess: (data, vars) => {
+      // An approval that leaves it in review was the first of two (four eyes, decision 044).
+      const first = vars.decision === 'approve' && data.status === 'review';
+      message.success(t(first ? 'withdrawals.firstApprovalDone' : 'withdrawals.done'));
       void queryClient.invalidateQueries({ queryKey: OPEN_WITHDRAWALS_KEY });
       void queryClient.invalidateQueries({ queryKey: DASHBOARD_KEY });
       setDeciding(null);
     },
     onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
   });
+  const rows = open.data ?? [];
   return (
     <Card title={t('withdrawals.queue')} extra={<Button onClick={() => void open.refetch()}>{t('common.refresh')}</Button>}>
       {open.isError && <QueryState query={open} />}
@@ -40,65 +47,113 @@ function ReviewQueue() {
         rowKey="id"
         loading={open.isFetching}
         pagination={false}
-        dataSource={open.data ?? []}
+        scroll={{ x: 'max-content' }}
+        dataSource={rows}
+        // The facts of a withdrawal in review open under its row: open unless the operator folds it.
+        expandable={{
+          expandedRowRender: (w) => <ReviewFacts w={w} />,
+          rowExpandable: (w) => w.facts !== null,
+          expandedRowKeys: rows.filter((w) => w.facts !== null && !folded.includes(w.id)).map((w) => w.id),
+          onExpand: (expanded, w) => setFolded((f) => (expanded ? f.filter((id) => id !== w.id) : [...f, w.id])),
+        }}
         columns={[
           { title: t('common.id'), dataIndex: 'id' },
-          { title: t('withdrawals.userId'), dataIndex: 'userId' },
-          { title: t('withdrawals.network'), dataIndex: 'networkId' },
-          { title: t('common.currency'), dataIndex: 'code' },
-          { title: t('common.amount'), dataIndex: 'amount' },
+          { title: t('withdrawals.user'), key: 'user', width: 200, render: (_, w) => <WithdrawalUser w={w} /> },
           {
-            title: t('common.status'),
-            dataIndex: 'status',
-            render: (s: string) => (
-              <Tag color={s === 'review' ? 'orange' : 'blue'}>{t(`withdrawals.statuses.${s}`, { defaultValue: s })}</Tag>
+            // the network by name over the destination it pays
+            title: `${t('withdrawals.network')} · ${t('withdrawals.destination')}`,
+            key: 'destination',
+            render: (_, w) => (
+              <Space orientation="vertical" size={0}>
+                <Typography.Text>{`${w.code} · ${w.networkName}`}</Typography.Text>
+                <Destination w={w} />
+              </Space>
             ),
           },
-          { title: t('withdrawals.txHash'), dataIndex: 'txHash', render: (v: string | null) => v ?? '—' },
-          { title: t('withdrawals.age'), dataIndex: 'ageSeconds' },
           {
-            title: t('withdrawals.waiting'),
-            key: 'wait',
-            // Why a queued payout waits (the sender writes it) and for how long: a reason
-            // older than its alert threshold needs an operator (docs/operations.md).
-            render: (_, w) =>
-              w.waitReason ? (
-                <Tag color="gold">
-                  {t('withdrawals.waitFor', {
-                    reason: t(`withdrawals.waitReasons.${w.waitReason}`),
-                    minutes: Math.floor((w.waitSeconds ?? 0) / 60),
-                  })}
-                </Tag>
-              ) : (
-                '—'
-              ),
+            title: t('common.amount'),
+            key: 'amount',
+            ...amountColumn,
+            render: (_, w) => <Amount value={w.amount} currency={w.code} />,
+          },
+          { title: t('withdrawals.fee'), key: 'fee', ...amountColumn, render: (_, w) => <Amount value={w.fee} currency={w.code} /> },
+          {
+            title: t('common.status'),
+            key: 'status',
+            width: 190,
+            render: (_, w) => (
+              <Space orientation="vertical" size={2}>
+                <Space size={4} wrap>
+                  <Tag color={w.status === 'review' ? 'orange' : 'blue'}>
+                    {t(`withdrawals.statuses.${w.status}`, { defaultValue: w.status })}
+                  </Tag>
+                  <Typography.Text type="secondary">{`${t('withdrawals.age')}: ${w.ageSeconds}`}</Typography.Text>
+                </Space>
+                <ApprovalState w={w} />
+                {/* Why a queued payout waits (the sender writes it) and for how long: a reason
+                    older than its alert threshold needs an operator (docs/operations.md). */}
+                {w.waitReason && (
+                  <Tag color="gold">
+                    {t('withdrawals.waitFor', {
+                      reason: t(`withdrawals.waitReasons.${w.waitReason}`),
+                      minutes: Math.floor((w.waitSeconds ?? 0) / 60),
+                    })}
+                  </Tag>
+                )}
+                {w.txHash && (
+                  <Typography.Text code copyable={{ text: w.txHash }} ellipsis style={{ maxWidth: 170 }} title={w.txHash}>
+                    {w.txHash}
+                  </Typography.Text>
+                )}
+              </Space>
+            ),
           },
           {
             title: t('common.actions'),
             key: 'actions',
+            fixed: 'right',
             render: (_, w) =>
               w.status === 'review' ? (
-                <Space>
-                  <Button size="small" type="primary" onClick={() => setDeciding({ id: w.id, decision: 'approve' })}>
+                <Space orientation="vertical" size={4}>
+                  <Button
+                    size="small"
+                    type="primary"
+                    onClick={() => setDeciding({ w, decision: 'approve' })}
+                    aria-label={t('withdrawals.approveTitle', { id: w.id })}
+                  >
                     {t('withdrawals.approve')}
                   </Button>
-                  <Button size="small" danger onClick={() => setDeciding({ id: w.id, decision: 'reject' })}>
+                  <Button
+                    size="small"
+                    danger
+                    onClick={() => setDeciding({ w, decision: 'reject' })}
+                    aria-label={t('withdrawals.rejectTitle', { id: w.id })}
+                  >
                     {t('withdrawals.reject')}
                   </Button>
                 </Space>
               ) : w.status === 'broadcast' ? (
-                <StuckActions id={w.id} />
+                <StuckActions w={w} />
               ) : null,
           },
         ]}
       />
       {deciding && (
-        <ReasonModal
-          title={t(deciding.decision === 'approve' ? 'withdrawals.approveTitle' : 'withdrawals.rejectTitle', { id: deciding.id })}
-          okText={t(deciding.decision === 'approve' ? 'withdrawals.approve' : 'withdrawals.reject')}
+        <MoneyConfirm
+          title={t(deciding.decision === 'approve' ? 'withdrawals.approveTitle' : 'withdrawals.rejectTitle', { id: deciding.w.id })}
+          okText={t(deciding.decision === 'approve' ? 'withdrawals.confirmApprove' : 'withdrawals.confirmReject')}
           danger={deciding.decision === 'reject'}
+          figures={withdrawalFigures(t, deciding.w)}
+          note={
+            deciding.decision === 'approve' && deciding.w.needsSecondOperator && !deciding.w.firstApproval ? (
+              <Alert type="warning" showIcon title={t('withdrawals.secondApprovalNote')} />
+            ) : deciding.w.firstApproval ? (
+              <ApprovalState w={deciding.w} />
+            ) : undefined
+          }
+          askReason
           busy={review.isPending}
-          onSubmit={(reason) => review.mutate({ ...deciding, reason })}
+          onConfirm={(reason) => review.mutate({ id: deciding.w.id, decision: deciding.decision, reason })}
           onClose={() => setDeciding(null)}
         />
       )}
