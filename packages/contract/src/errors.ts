@@ -78,6 +78,12 @@ export const ErrorCode = {
   TOKEN_CONTRACT_UNVERIFIED: 3030,
   /** Four eyes: the operator who asked for this may not approve it; another operator must. */
   SECOND_OPERATOR_REQUIRED: 3041,
+  /** An operator without a second factor enrolled (authenticator or passkey): refused every admin route. */
+  OPERATOR_SECOND_FACTOR_REQUIRED: 3045,
+  /** The operator's session was not opened (or stepped up) with the second factor: sign in again with it. */
+  OPERATOR_SESSION_NOT_VERIFIED: 3046,
+  /** The last admin cannot lose the admin role (nobody could assign roles any more). */
+  LAST_ADMIN: 3047,
   NOT_FOUND: 4004,
   FORBIDDEN: 4003,
   INTERNAL: 5000,
@@ -145,6 +151,9 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3029: '冷钱包地址不能是热钱包或充值地址（服务器持有它们的私钥）',
     3030: '代币合约校验失败：该地址在其链上未应答 decimals()，或精度与设置不符',
     3041: '需要另一位运营人员审批，发起人不能审批自己的申请',
+    3045: '运营人员必须先启用第二重验证：请在钱包的安全中心绑定身份验证器或通行密钥',
+    3046: '本次登录未经过第二重验证：请退出后使用验证码或通行密钥重新登录',
+    3047: '不能移除最后一位管理员的管理员角色',
     4003: '没有权限',
     4004: '记录不存在',
     5000: '服务器内部错误',
@@ -200,6 +209,9 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3029: 'The cold address must not be the hot wallet or a deposit address (the server holds their keys)',
     3030: 'Token contract check failed: it does not answer decimals() on its chain, or its decimals differ from the setting',
     3041: 'Another operator must approve this: the one who asked for it cannot',
+    3045: "Operators need a second factor: enrol an authenticator or a passkey in the wallet's security centre first",
+    3046: 'This session was not opened with the second factor: sign out and sign in again with your code or passkey',
+    3047: 'The last admin cannot lose the admin role',
     4003: 'Forbidden',
     4004: 'Not found',
     5000: 'Internal server error',

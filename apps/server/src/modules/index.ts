@@ -20,6 +20,7 @@ import { activityRoutes } from './activities/routes.ts';
 import { holdRoutes } from './holds/routes.ts';
 import { addressBookRoutes } from './address-book/routes.ts';
 import { networkAdminRoutes } from './network-admin/routes.ts';
+import { operatorRoutes } from './operators/routes.ts';
 
 /**
  * Every feature module registers its routes here (mounted under /api), one line per module.
@@ -50,4 +51,5 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(activityRoutes);
   await app.register(consoleAdminRoutes);
   await app.register(networkAdminRoutes);
+  await app.register(operatorRoutes);
 }
