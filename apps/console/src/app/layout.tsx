@@ -4,6 +4,8 @@ import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useCurrentUser } from '../features/auth/api/current-user';
+import { useOperatorSession } from '../features/auth/api/operator-session';
+import { mayOpen } from '../features/auth/rights';
 import { endSession } from '../features/auth/session';
 import { LanguageSwitch } from './language-switch';
 
@@ -20,6 +22,7 @@ const MENU = [
   ['/content/help', 'nav.help'],
   ['/activities', 'nav.activities'],
   ['/audit-trail', 'nav.auditTrail'],
+  ['/operators', 'nav.operators'],
 ] as const;
 
 function selectedKey(pathname: string): string {
@@ -33,6 +36,7 @@ export function ConsoleLayout() {
   const location = useLocation();
   const queryClient = useQueryClient();
   const me = useCurrentUser();
+  const roles = useOperatorSession().data?.roles ?? [];
 
   const signOut = async () => {
     await endSession();
@@ -49,7 +53,7 @@ export function ConsoleLayout() {
           mode="inline"
           selectedKeys={[selectedKey(location.pathname)]}
           onClick={({ key }) => navigate(key)}
-          items={MENU.map(([key, label]) => ({ key, label: t(label) }))}
+          items={MENU.filter(([key]) => mayOpen(key, roles)).map(([key, label]) => ({ key, label: t(label) }))}
         />
       </Layout.Sider>
       <Layout>

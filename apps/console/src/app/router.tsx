@@ -28,6 +28,7 @@ export const router = createBrowserRouter(
             { path: 'activities', lazy: page(() => import('../features/activities/pages/activities')) },
             { path: 'audit-trail', lazy: page(() => import('../features/audit-trail/pages/audit-trail')) },
             { path: 'withdrawals', lazy: page(() => import('../features/withdrawals/pages/withdrawals')) },
+            { path: 'operators', lazy: page(() => import('../features/operators/pages/operators')) },
           ],
         },
       ],
