@@ -5,7 +5,7 @@ import enUS from '../../apps/console/src/locales/en-US.json';
 import zhCN from '../../apps/console/src/locales/zh-CN.json';
 import { baseURL, connectBrowser, type Lang } from './app';
 import { E2E_OPERATOR_EMAIL } from './harness';
-import { call, must, OPERATOR_PASSWORD, operatorToken } from './wallet-support';
+import { call, must, OPERATOR_PASSWORD, operatorCode, operatorToken } from './wallet-support';
 
 /** The console's Networks page (docs/decisions/041): edit, confirm before -> after, refusals, in both languages. */
 
@@ -35,6 +35,9 @@ async function openNetworks(page: Page, lang: Lang) {
   await page.getByLabel(ct(lang, 'auth.email')).fill(E2E_OPERATOR_EMAIL);
   await page.getByLabel(ct(lang, 'auth.password')).fill(OPERATOR_PASSWORD);
   await page.getByRole('button', { name: ct(lang, 'auth.signIn'), exact: true }).click();
+  // Operators sign in with their authenticator code too (decision 045).
+  await page.getByLabel(ct(lang, 'auth.code')).fill(await operatorCode());
+  await page.getByRole('button', { name: ct(lang, 'auth.verify'), exact: true }).click();
   await page.getByRole('heading', { name: ct(lang, 'nav.dashboard') }).waitFor();
   await page.getByRole('menuitem', { name: ct(lang, 'nav.networks') }).click();
   await page.getByRole('heading', { name: ct(lang, 'nav.networks') }).waitFor();

@@ -16,7 +16,7 @@ import {
   uploadImage,
 } from './content-support';
 import { E2E_OPERATOR_EMAIL, REPO_ROOT } from './harness';
-import { apiSwap, fund, must, OPERATOR_PASSWORD, operatorToken } from './wallet-support';
+import { apiSwap, fund, must, OPERATOR_PASSWORD, operatorCode, operatorToken } from './wallet-support';
 
 /**
  * The operator console's screens into docs/screenshots/console-<lang>-<page>.png:
@@ -100,6 +100,8 @@ describe('console screenshots', () => {
       await page.getByLabel(ct(lang, 'auth.email')).fill(E2E_OPERATOR_EMAIL);
       await page.getByLabel(ct(lang, 'auth.password')).fill(OPERATOR_PASSWORD);
       await page.getByRole('button', { name: ct(lang, 'auth.signIn'), exact: true }).click();
+      await page.getByLabel(ct(lang, 'auth.code')).fill(await operatorCode());
+      await page.getByRole('button', { name: ct(lang, 'auth.verify'), exact: true }).click();
       await page.getByRole('heading', { name: ct(lang, 'nav.dashboard') }).waitFor();
       const shots: [string, string, string][] = [
         ['/', 'nav.dashboard', 'dashboard'],
