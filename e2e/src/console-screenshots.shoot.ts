@@ -85,53 +85,58 @@ describe('console screenshots', () => {
     await browser?.close();
   });
 
-  it.each(LANGS)('console screens in %s', async (lang) => {
-    const context = await browser.newContext({
-      viewport: { width: 1440, height: 900 },
-      locale: lang,
-      baseURL: baseURL(),
-      storageState: { cookies: [], origins: [{ origin: baseURL(), localStorage: [{ name: 'coffer.console.language', value: lang }] }] },
-    });
-    try {
-      const page = await context.newPage();
-      await page.goto('/console/login');
-      await page.getByLabel(ct(lang, 'auth.email')).waitFor();
-      await capture(page, `console-${lang}-login`);
-      await page.getByLabel(ct(lang, 'auth.email')).fill(E2E_OPERATOR_EMAIL);
-      await page.getByLabel(ct(lang, 'auth.password')).fill(OPERATOR_PASSWORD);
-      await page.getByRole('button', { name: ct(lang, 'auth.signIn'), exact: true }).click();
-      await page.getByLabel(ct(lang, 'auth.code')).fill(await operatorCode());
-      await page.getByRole('button', { name: ct(lang, 'auth.verify'), exact: true }).click();
-      await page.getByRole('heading', { name: ct(lang, 'nav.dashboard') }).waitFor();
-      const shots: [string, string, string][] = [
-        ['/', 'nav.dashboard', 'dashboard'],
-        ['/users', 'nav.users', 'users'],
-        ['/ledger', 'nav.ledger', 'ledger'],
-        ['/swap', 'nav.swap', 'swap'],
-        ['/withdrawals', 'nav.withdrawals', 'withdrawals'],
-        ['/content/banners', 'nav.banners', 'banners'],
-        ['/content/notices', 'nav.notices', 'notices'],
-        ['/content/help', 'nav.help', 'help'],
-        ['/activities', 'nav.activities', 'activities'],
-        ['/audit-trail', 'nav.auditTrail', 'audit-trail'],
-      ];
-      for (const [path, heading, file] of shots) {
-        await page.goto(`/console${path}`);
-        await page.getByRole('heading', { name: ct(lang, heading) }).waitFor();
-        await capture(page, `console-${lang}-${file}`);
+  it.each(LANGS)(
+    'console screens in %s',
+    async (lang) => {
+      const context = await browser.newContext({
+        viewport: { width: 1440, height: 900 },
+        locale: lang,
+        baseURL: baseURL(),
+        storageState: { cookies: [], origins: [{ origin: baseURL(), localStorage: [{ name: 'coffer.console.language', value: lang }] }] },
+      });
+      try {
+        const page = await context.newPage();
+        await page.goto('/console/login');
+        await page.getByLabel(ct(lang, 'auth.email')).waitFor();
+        await capture(page, `console-${lang}-login`);
+        await page.getByLabel(ct(lang, 'auth.email')).fill(E2E_OPERATOR_EMAIL);
+        await page.getByLabel(ct(lang, 'auth.password')).fill(OPERATOR_PASSWORD);
+        await page.getByRole('button', { name: ct(lang, 'auth.signIn'), exact: true }).click();
+        await page.getByLabel(ct(lang, 'auth.code')).fill(await operatorCode());
+        await page.getByRole('button', { name: ct(lang, 'auth.verify'), exact: true }).click();
+        await page.getByRole('heading', { name: ct(lang, 'nav.dashboard') }).waitFor();
+        const shots: [string, string, string][] = [
+          ['/', 'nav.dashboard', 'dashboard'],
+          ['/users', 'nav.users', 'users'],
+          ['/ledger', 'nav.ledger', 'ledger'],
+          ['/swap', 'nav.swap', 'swap'],
+          ['/withdrawals', 'nav.withdrawals', 'withdrawals'],
+          ['/content/banners', 'nav.banners', 'banners'],
+          ['/content/notices', 'nav.notices', 'notices'],
+          ['/content/help', 'nav.help', 'help'],
+          ['/activities', 'nav.activities', 'activities'],
+          ['/audit-trail', 'nav.auditTrail', 'audit-trail'],
+        ];
+        for (const [path, heading, file] of shots) {
+          await page.goto(`/console${path}`);
+          await page.getByRole('heading', { name: ct(lang, heading) }).waitFor();
+          await capture(page, `console-${lang}-${file}`);
+        }
+        await page.goto(`/console/users/${userUid}`);
+        await page.getByRole('cell', { name: 'USDT', exact: true }).first().waitFor();
+        await capture(page, `console-${lang}-user-detail`);
+        await page.goto('/console/swap');
+        await page
+          .getByRole('button', { name: ct(lang, 'common.edit') })
+          .first()
+          .click();
+        await page.getByRole('dialog').waitFor();
+        await capture(page, `console-${lang}-swap-edit`);
+      } finally {
+        await context.close();
       }
-      await page.goto(`/console/users/${userUid}`);
-      await page.getByRole('cell', { name: 'USDT', exact: true }).first().waitFor();
-      await capture(page, `console-${lang}-user-detail`);
-      await page.goto('/console/swap');
-      await page
-        .getByRole('button', { name: ct(lang, 'common.edit') })
-        .first()
-        .click();
-      await page.getByRole('dialog').waitFor();
-      await capture(page, `console-${lang}-swap-edit`);
-    } finally {
-      await context.close();
-    }
-  });
+      // The sign-in may wait up to one 30 s step for an unused authenticator code (wallet-support.ts).
+    },
+    180_000,
+  );
 });
