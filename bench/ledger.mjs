@@ -144,6 +144,9 @@ async function startServer(env) {
       CHAIN: 'off',
       LOG_LEVEL: 'warn',
       OPERATOR_EMAILS: 'ops@bench.coffer',
+      // The operator's one session spans the whole run (operators' sessions are short by default).
+      OPERATOR_SESSION_HOURS: '24',
+      OPERATOR_IDLE_MINUTES: '1440',
       SMTP_URL: '',
       DATABASE_URL: '',
       ...env,
@@ -255,9 +258,41 @@ async function inBatches(items, size, fn) {
   return out;
 }
 
+/** RFC 6238 code (SHA-1, 6 digits, 30 s) of a base32 secret at a 30 s step. */
+function totpCode(base32, step) {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const c of base32.replace(/=+$/, '').toUpperCase()) bits += alphabet.indexOf(c).toString(2).padStart(5, '0');
+  const key = Buffer.from(bits.match(/.{8}/g).map((b) => Number.parseInt(b, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(step));
+  const mac = crypto.createHmac('sha1', key).update(counter).digest();
+  const at = mac[mac.length - 1] & 0xf;
+  return String((mac.readUInt32BE(at) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
+
+/**
+ * The bench's operator: registered (OPERATOR_EMAILS makes it the admin), with an authenticator
+ * enrolled and signed in with a code, as operators must (docs/decisions/045).
+ */
+async function operatorSignIn(server) {
+  const email = 'ops@bench.coffer';
+  const password = 'bench-password-1';
+  const first = await register(server, email);
+  await api(server.base, 'POST', '/api/security/reauth', { token: first, body: { password } });
+  const setup = await api(server.base, 'POST', '/api/2fa/setup', { token: first, body: {} });
+  const step = Math.floor(Date.now() / 30_000);
+  await api(server.base, 'POST', '/api/2fa/enable', { token: first, body: { code: totpCode(setup.secret, step - 1) } });
+  const login = await api(server.base, 'POST', '/api/login', { body: { email, password } });
+  const data = await api(server.base, 'POST', '/api/login/2fa', {
+    body: { challenge: login.secondFactor.challenge, code: totpCode(setup.secret, step) },
+  });
+  return data.tokenHead + data.token;
+}
+
 /** An operator and USERS funded users; returns their uids and tokens. */
 async function prepare(server, usdtId) {
-  const opToken = await register(server, 'ops@bench.coffer');
+  const opToken = await operatorSignIn(server);
   const emails = Array.from({ length: USERS }, (_, i) => `user${i}@bench.coffer`);
   const tokens = await inBatches(emails, 8, (email) => register(server, email));
   const users = await inBatches(tokens, 16, async (token, i) => {

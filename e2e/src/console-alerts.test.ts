@@ -3,24 +3,12 @@ import type { AdminNetwork } from '@coffer/contract/network-admin';
 import { formatAmount } from '@coffer/contract/rules';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import enUS from '../../apps/console/src/locales/en-US.json';
-import zhCN from '../../apps/console/src/locales/zh-CN.json';
-import { baseURL, connectBrowser, type Lang } from './app';
+import { baseURL, connectBrowser } from './app';
 import { E2E_OPERATOR_EMAIL } from './harness';
-import { must, OPERATOR_PASSWORD, operatorToken } from './wallet-support';
+import { must, operatorToken } from './wallet-support';
+import { ct, signInConsole } from './console-support';
 
 /** Operator alerts in the console (docs/decisions/046): the header's badge, the alerts page, acknowledging one. */
-
-type Tree = { [key: string]: string | Tree };
-const texts: Record<Lang, Tree> = { 'zh-CN': zhCN, 'en-US': enUS };
-
-/** The console's own text for a key (console.test.ts reads them the same way). */
-function ct(lang: Lang, key: string, vars: Record<string, string | number> = {}): string {
-  let node: string | Tree | undefined = texts[lang];
-  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  if (typeof node !== 'string') throw new Error(`no console text ${key} in ${lang}`);
-  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(vars[name] ?? ''));
-}
 
 /** The alert worker checks every ALERT_CHECK_SECONDS (2 in the e2e stack), the cold worker every chain tick. */
 const ALERT_WAIT_MS = 30_000;
@@ -73,11 +61,7 @@ describe('console: alerts', () => {
       });
       try {
         const page = await context.newPage();
-        await page.goto('/console/login');
-        await page.getByLabel(ct(lang, 'auth.email')).fill(E2E_OPERATOR_EMAIL);
-        await page.getByLabel(ct(lang, 'auth.password')).fill(OPERATOR_PASSWORD);
-        await page.getByRole('button', { name: ct(lang, 'auth.signIn'), exact: true }).click();
-        await page.getByRole('heading', { name: ct(lang, 'nav.dashboard') }).waitFor();
+        await signInConsole(page, lang);
 
         // the badge counts it; it leads to the alerts page, where the alert reads in words
         await page.getByRole('button', { name: ct(lang, 'alerts.badge', { count }) }).click();

@@ -1,30 +1,15 @@
 import type { AdminUserDetail } from '@coffer/contract/admin';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import enUS from '../../apps/console/src/locales/en-US.json';
-import zhCN from '../../apps/console/src/locales/zh-CN.json';
 import { baseURL, connectBrowser, createUser, LANGS, type Lang } from './app';
-import { E2E_OPERATOR_EMAIL } from './harness';
-import { fund, must, OPERATOR_PASSWORD, operatorToken } from './wallet-support';
+import { fund, must, operatorToken } from './wallet-support';
+import { ct, signInConsole } from './console-support';
 
 /**
  * The console looks and reads like the product: the browser's language by default, the phone
  * app's teal, amounts right-aligned at the app's display precision, record types in words; and
  * an operator links two accounts on the user page.
  */
-
-type Tree = { [key: string]: string | Tree };
-const texts: Record<Lang, Tree> = { 'zh-CN': zhCN, 'en-US': enUS };
-
-/** The console's own text for a key ("labels.auditAction.user.link" reads the dotted code as one key). */
-function ct(lang: Lang, key: string, vars: Record<string, string | number> = {}): string {
-  const [group, sub, ...rest] = key.split('.');
-  let node: string | Tree | undefined = texts[lang];
-  const parts = group === 'labels' ? [group, sub, rest.join('.')] : key.split('.');
-  for (const part of parts) node = typeof node === 'object' && part !== undefined ? node[part] : undefined;
-  if (typeof node !== 'string') throw new Error(`no console text ${key} in ${lang}`);
-  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(vars[name] ?? ''));
-}
 
 /** The phone app's text-and-controls teal (apps/web global.css --adm-color-primary). */
 const BRAND_PRIMARY_RGB = 'rgb(0, 122, 120)';
@@ -35,14 +20,7 @@ const uidOf = async (token: string) => (await must<{ uid: number }>('/getCurrent
 const newDesktop = (browser: Browser, lang: Lang) =>
   browser.newContext({ viewport: { width: 1280, height: 800 }, locale: lang, baseURL: baseURL() });
 
-async function signInOperator(page: Page, lang: Lang) {
-  await operatorToken(); // registers the operator on a fresh server
-  await page.goto('/console/login');
-  await page.getByLabel(ct(lang, 'auth.email')).fill(E2E_OPERATOR_EMAIL);
-  await page.getByLabel(ct(lang, 'auth.password')).fill(OPERATOR_PASSWORD);
-  await page.getByRole('button', { name: ct(lang, 'auth.signIn'), exact: true }).click();
-  await page.getByRole('heading', { name: ct(lang, 'nav.dashboard') }).waitFor();
-}
+const signInOperator = (page: Page, lang: Lang) => signInConsole(page, lang);
 
 describe('console look', () => {
   let browser: Browser;

@@ -1,24 +1,11 @@
 import type { AdminNetwork } from '@coffer/contract/network-admin';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import enUS from '../../apps/console/src/locales/en-US.json';
-import zhCN from '../../apps/console/src/locales/zh-CN.json';
 import { baseURL, connectBrowser, type Lang } from './app';
-import { E2E_OPERATOR_EMAIL } from './harness';
-import { call, must, OPERATOR_PASSWORD, operatorToken } from './wallet-support';
+import { call, must, operatorToken } from './wallet-support';
+import { ct, signInConsole } from './console-support';
 
 /** The console's Networks page (docs/decisions/041): edit, confirm before -> after, refusals, in both languages. */
-
-type Tree = { [key: string]: string | Tree };
-const texts: Record<Lang, Tree> = { 'zh-CN': zhCN, 'en-US': enUS };
-
-/** The console's own text for a key (console.test.ts reads them the same way). */
-function ct(lang: Lang, key: string, vars: Record<string, string | number> = {}): string {
-  let node: string | Tree | undefined = texts[lang];
-  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  if (typeof node !== 'string') throw new Error(`no console text ${key} in ${lang}`);
-  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(vars[name] ?? ''));
-}
 
 async function desktop(browser: Browser, lang: Lang): Promise<BrowserContext> {
   return browser.newContext({
@@ -30,12 +17,7 @@ async function desktop(browser: Browser, lang: Lang): Promise<BrowserContext> {
 }
 
 async function openNetworks(page: Page, lang: Lang) {
-  await operatorToken(); // registers the operator on a fresh server
-  await page.goto('/console/login');
-  await page.getByLabel(ct(lang, 'auth.email')).fill(E2E_OPERATOR_EMAIL);
-  await page.getByLabel(ct(lang, 'auth.password')).fill(OPERATOR_PASSWORD);
-  await page.getByRole('button', { name: ct(lang, 'auth.signIn'), exact: true }).click();
-  await page.getByRole('heading', { name: ct(lang, 'nav.dashboard') }).waitFor();
+  await signInConsole(page, lang);
   await page.getByRole('menuitem', { name: ct(lang, 'nav.networks') }).click();
   await page.getByRole('heading', { name: ct(lang, 'nav.networks') }).waitFor();
 }

@@ -3,12 +3,11 @@ import type { Network, WithdrawRecord } from '@coffer/contract/chain';
 import { errorMessages } from '@coffer/contract/errors';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import enUS from '../../apps/console/src/locales/en-US.json';
-import zhCN from '../../apps/console/src/locales/zh-CN.json';
 import { baseURL, connectBrowser, createUser, LANGS, type Lang, mailDir, type TestUser } from './app';
 import { E2E_OPERATOR_EMAIL, E2E_SECOND_OPERATOR_EMAIL } from './harness';
 import { waitForCode } from './mailbox';
-import { currencyId, feeQuoteId, fund, must, OPERATOR_PASSWORD, operatorToken, signInOperator } from './wallet-support';
+import { currencyId, feeQuoteId, fund, must, operatorToken, signInOperator } from './wallet-support';
+import { ct, signInConsole } from './console-support';
 
 /**
  * The withdrawal review queue as an operator uses it (docs/decisions/044): the destination in
@@ -16,16 +15,7 @@ import { currencyId, feeQuoteId, fund, must, OPERATOR_PASSWORD, operatorToken, s
  * network's second threshold with two operators.
  */
 
-type Tree = { [key: string]: string | Tree };
-const texts: Record<Lang, Tree> = { 'zh-CN': zhCN, 'en-US': enUS };
 const CONSOLE_LANGUAGE_KEY = 'coffer.console.language';
-
-function ct(lang: Lang, key: string, vars: Record<string, string | number> = {}): string {
-  let node: string | Tree | undefined = texts[lang];
-  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  if (typeof node !== 'string') throw new Error(`no console text ${key} in ${lang}`);
-  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(vars[name] ?? ''));
-}
 
 async function desktop(browser: Browser, lang: Lang): Promise<BrowserContext> {
   return browser.newContext({
@@ -37,12 +27,7 @@ async function desktop(browser: Browser, lang: Lang): Promise<BrowserContext> {
 }
 
 async function openQueue(page: Page, lang: Lang, email: string) {
-  await signInOperator(email); // registers the operator on a fresh server
-  await page.goto('/console/login');
-  await page.getByLabel(ct(lang, 'auth.email')).fill(email);
-  await page.getByLabel(ct(lang, 'auth.password')).fill(OPERATOR_PASSWORD);
-  await page.getByRole('button', { name: ct(lang, 'auth.signIn'), exact: true }).click();
-  await page.getByRole('heading', { name: ct(lang, 'nav.dashboard') }).waitFor();
+  await signInConsole(page, lang, email);
   await page.getByRole('menuitem', { name: ct(lang, 'nav.withdrawals') }).click();
   await page.getByRole('heading', { name: ct(lang, 'nav.withdrawals') }).waitFor();
 }

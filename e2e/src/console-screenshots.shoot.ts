@@ -3,10 +3,8 @@ import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import enUS from '../../apps/console/src/locales/en-US.json';
-import zhCN from '../../apps/console/src/locales/zh-CN.json';
 import type { Network } from '@coffer/contract/chain';
-import { baseURL, connectBrowser, createUser, LANGS, type Lang, mailDir } from './app';
+import { baseURL, connectBrowser, createUser, LANGS, mailDir } from './app';
 import {
   createBanner,
   createHelpArticle,
@@ -17,9 +15,10 @@ import {
   uidOf,
   uploadImage,
 } from './content-support';
-import { E2E_OPERATOR_EMAIL, REPO_ROOT } from './harness';
+import { REPO_ROOT } from './harness';
 import { waitForCode } from './mailbox';
-import { apiSwap, currencyId, feeQuoteId, fund, must, OPERATOR_PASSWORD, operatorToken } from './wallet-support';
+import { apiSwap, currencyId, feeQuoteId, fund, must, operatorToken } from './wallet-support';
+import { ct, signInConsole } from './console-support';
 
 /**
  * The operator console's screens into docs/screenshots/console-<lang>-<page>.png:
@@ -27,15 +26,6 @@ import { apiSwap, currencyId, feeQuoteId, fund, must, OPERATOR_PASSWORD, operato
  */
 const outDir = process.env.SCREENSHOTS_DIR ?? join(REPO_ROOT, 'docs/screenshots');
 mkdirSync(outDir, { recursive: true });
-
-type Tree = { [key: string]: string | Tree };
-const texts: Record<Lang, Tree> = { 'zh-CN': zhCN, 'en-US': enUS };
-function ct(lang: Lang, key: string): string {
-  let node: string | Tree | undefined = texts[lang];
-  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  if (typeof node !== 'string') throw new Error(`no console text ${key} in ${lang}`);
-  return node;
-}
 
 async function capture(page: Page, file: string) {
   await page.waitForLoadState('networkidle');
@@ -131,10 +121,7 @@ describe('console screenshots', () => {
         await page.goto('/console/login');
         await page.getByLabel(ct(lang, 'auth.email')).waitFor();
         await capture(page, `console-${lang}-login`);
-        await page.getByLabel(ct(lang, 'auth.email')).fill(E2E_OPERATOR_EMAIL);
-        await page.getByLabel(ct(lang, 'auth.password')).fill(OPERATOR_PASSWORD);
-        await page.getByRole('button', { name: ct(lang, 'auth.signIn'), exact: true }).click();
-        await page.getByRole('heading', { name: ct(lang, 'nav.dashboard') }).waitFor();
+        await signInConsole(page, lang);
         const shots: [string, string, string][] = [
           ['/', 'nav.dashboard', 'dashboard'],
           ['/users', 'nav.users', 'users'],
@@ -171,6 +158,7 @@ describe('console screenshots', () => {
       } finally {
         await context.close();
       }
+      // The sign-in may wait up to one 30 s step for an unused authenticator code (wallet-support.ts).
     },
     240_000,
   );

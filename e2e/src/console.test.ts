@@ -2,27 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type { AdminSwapPair } from '@coffer/contract/admin';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import enUS from '../../apps/console/src/locales/en-US.json';
-import zhCN from '../../apps/console/src/locales/zh-CN.json';
 import { baseURL, connectBrowser, createUser, LANGS, type Lang, newPhone, type TestUser, text } from './app';
 import { E2E_OPERATOR_EMAIL, E2E_SECOND_OPERATOR_EMAIL } from './harness';
-import { currencyId, fund, must, OPERATOR_PASSWORD, operatorToken, signInOperator as registerOperator } from './wallet-support';
+import { currencyId, fund, must, operatorToken, signInOperator as registerOperator } from './wallet-support';
+import { ct, signInConsole, submitPassword } from './console-support';
 
 /** The operator console (apps/console at /console): role check, a swap rate and a banner end to end, every page. */
 
-type Tree = { [key: string]: string | Tree };
-const texts: Record<Lang, Tree> = { 'zh-CN': zhCN, 'en-US': enUS };
 /** localStorage key of the console's language (apps/console/src/lib/session.ts). */
 const CONSOLE_LANGUAGE_KEY = 'coffer.console.language';
 const CONSOLE_TOKEN_KEY = 'coffer.console.token';
-
-/** The console's own text for a key, so assertions follow its locale files. */
-function ct(lang: Lang, key: string, vars: Record<string, string | number> = {}): string {
-  let node: string | Tree | undefined = texts[lang];
-  for (const part of key.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  if (typeof node !== 'string') throw new Error(`no console text ${key} in ${lang}`);
-  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(vars[name] ?? ''));
-}
 
 /** A 2x1 PNG: the upload endpoint sniffs the real type from these bytes. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGP4z8Dwn4GBgQEAGAYC/t5KNY8AAAAASUVORK5CYII=', 'base64');
@@ -62,18 +51,9 @@ function collectErrors(page: Page): string[] {
   return errors;
 }
 
-async function signIn(page: Page, lang: Lang, email: string, password: string) {
-  await page.goto('/console/login');
-  await page.getByLabel(ct(lang, 'auth.email')).fill(email);
-  await page.getByLabel(ct(lang, 'auth.password')).fill(password);
-  await page.getByRole('button', { name: ct(lang, 'auth.signIn'), exact: true }).click();
-}
-
-async function signInOperator(page: Page, lang: Lang) {
-  await operatorToken(); // registers the operator on a fresh server
-  await signIn(page, lang, E2E_OPERATOR_EMAIL, OPERATOR_PASSWORD);
-  await page.getByRole('heading', { name: ct(lang, 'nav.dashboard') }).waitFor();
-}
+const signIn = submitPassword;
+const signInWithCode = signInConsole;
+const signInOperator = (page: Page, lang: Lang) => signInConsole(page, lang);
 
 async function openMenu(page: Page, lang: Lang, key: string) {
   await page.getByRole('menuitem', { name: ct(lang, key) }).click();
@@ -264,8 +244,7 @@ describe('operator console', () => {
       expect(await balance()).toBe('0');
 
       const other = await second.newPage();
-      await signIn(other, 'en-US', E2E_SECOND_OPERATOR_EMAIL, OPERATOR_PASSWORD);
-      await other.getByRole('heading', { name: ct('en-US', 'nav.dashboard') }).waitFor();
+      await signInWithCode(other, 'en-US', E2E_SECOND_OPERATOR_EMAIL);
       await openMenu(other, 'en-US', 'nav.ledger');
       const theirRow = other.getByTestId('adjust-requests').getByRole('row').filter({ hasText: member.email });
       await theirRow.getByText('25,000.00 USDT').waitFor();
@@ -331,6 +310,7 @@ describe('operator console', () => {
     ['/activities', 'nav.activities'],
     ['/audit-trail', 'nav.auditTrail'],
     ['/alerts', 'alerts.title'],
+    ['/operators', 'nav.operators'],
   ];
 
   it.each(LANGS)('opens every page in %s without console errors or CSP violations', async (lang) => {

@@ -28,9 +28,13 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** Registers with the operator role (OPERATOR_EMAILS); see wallet-support.ts. */
+/** Registers as the first admin (OPERATOR_EMAILS bootstraps it) and enrols an authenticator; see wallet-support.ts. */
 export const E2E_OPERATOR_EMAIL = 'operator@example.com';
-/** A second operator: four-eyes approvals need someone other than the one who asked. */
+/**
+ * A second operator: four-eyes approvals need someone other than the one who asked. Listed in
+ * OPERATOR_EMAILS too, but only the first admin is bootstrapped: the first operator grants this
+ * one its roles through the console's API (wallet-support.ts signInOperator).
+ */
 export const E2E_SECOND_OPERATOR_EMAIL = 'second-operator@e2e.test';
 
 export async function freePort(): Promise<number> {

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { Currency } from '@coffer/contract/ledger';
+import * as OTPAuth from 'otpauth';
 import type { BrowserContext, Page } from 'playwright-core';
 import { baseURL, type Lang, mailDir, type TestUser } from './app';
 import { E2E_OPERATOR_EMAIL } from './harness';
@@ -51,12 +54,70 @@ export async function feeQuoteId(token: string, networkId: number): Promise<numb
 export const OPERATOR_PASSWORD = 'operator-Password-1';
 let operator: Promise<string> | null = null;
 
-/** Signs an operator in, registering them first on a fresh server (OPERATOR_EMAILS names both e2e operators). */
+/**
+ * The e2e operators' authenticator secrets and the last 30 s step each used, kept beside the
+ * run's mail folder: every test file is its own process, and a step's code is accepted once per
+ * account (the server refuses a replay).
+ */
+interface OperatorState {
+  /** `token`: the run's signed-in session of this operator, shared by every file (see signInOperator). */
+  [email: string]: { secret: string; lastStep: number; token?: string };
+}
+const stateFile = () => join(dirname(mailDir()), 'e2e-operators.json');
+const readState = (): OperatorState => (existsSync(stateFile()) ? (JSON.parse(readFileSync(stateFile(), 'utf8')) as OperatorState) : {});
+const writeState = (state: OperatorState) => writeFileSync(stateFile(), JSON.stringify(state));
+const STEP_MS = 30_000;
+
+/**
+ * A code of the operator's authenticator that was not used yet: the current step's, or the next
+ * one's (the server accepts one step either side); when both are spent, it waits for the step.
+ */
+export async function operatorCode(email = E2E_OPERATOR_EMAIL): Promise<string> {
+  const state = readState();
+  const entry = state[email];
+  if (!entry) throw new Error(`no authenticator enrolled for ${email}`);
+  let step = Math.max(Math.floor(Date.now() / STEP_MS), entry.lastStep + 1);
+  const wait = (step - 1) * STEP_MS + 1000 - Date.now();
+  if (wait > 0) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    step = Math.max(Math.floor(Date.now() / STEP_MS), entry.lastStep + 1);
+  }
+  writeState({ ...state, [email]: { ...entry, lastStep: step } });
+  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(entry.secret), digits: 6, period: 30, algorithm: 'SHA1' });
+  return totp.generate({ timestamp: step * STEP_MS + 1000 });
+}
+
+type LoginAnswer = { token: string; tokenHead: string } | { secondFactor: { challenge: string } };
+
+/** Turns authenticator codes on for a signed-in operator (re-authenticate, set up, first code); keeps the secret. */
+async function enrolAuthenticator(email: string, token: string): Promise<void> {
+  await must('/security/reauth', { token, body: { password: OPERATOR_PASSWORD } });
+  const setup = await must<{ secret: string }>('/2fa/setup', { token, body: {} });
+  writeState({ ...readState(), [email]: { secret: setup.secret, lastStep: 0 } });
+  await must('/2fa/enable', { token, body: { code: await operatorCode(email) } });
+}
+
+/**
+ * Signs an operator in with the password and an authenticator code (operators need a second
+ * factor; docs/decisions/045). On a fresh server it registers them first and enrols the
+ * authenticator. OPERATOR_EMAILS makes only the first operator an admin; any other operator is
+ * given every role by the first one, through the console's API.
+ */
 export async function signInOperator(email = E2E_OPERATOR_EMAIL): Promise<string> {
-  const login = () =>
-    call<{ token: string; tokenHead: string }>('/login', {
-      body: { email, password: OPERATOR_PASSWORD },
-    });
+  // One API session per operator and run: an authenticator code is good once per 30 s step, so
+  // signing in again in every file would wait for codes. A session that ended is replaced.
+  const kept = readState()[email]?.token;
+  if (kept) {
+    const session = await call<{ sessionVerified: boolean }>('/operator/session', { token: kept });
+    if (session.code === 0 && session.data.sessionVerified) return kept;
+  }
+  const token = await passwordAndCode(email);
+  writeState({ ...readState(), [email]: { ...readState()[email]!, token } });
+  return token;
+}
+
+async function passwordAndCode(email: string): Promise<string> {
+  const login = () => call<LoginAnswer>('/login', { body: { email, password: OPERATOR_PASSWORD } });
   let reply = await login();
   if (reply.code !== 0) {
     // First file in this run to need this operator: they do not exist yet.
@@ -67,7 +128,26 @@ export async function signInOperator(email = E2E_OPERATOR_EMAIL): Promise<string
     reply = await login();
   }
   if (reply.code !== 0) throw new Error(`operator login: ${reply.code} ${reply.message}`);
-  return reply.data.tokenHead + reply.data.token;
+  if ('token' in reply.data) {
+    // No second factor yet: enrol one, and make this account an operator unless it is the admin.
+    const token = reply.data.tokenHead + reply.data.token;
+    await enrolAuthenticator(email, token);
+    if (email !== E2E_OPERATOR_EMAIL) {
+      const me = await must<{ uid: number; role: string }>('/getCurrentUser', { token });
+      if (me.role !== 'operator') {
+        await must(`/admin/operators/${me.uid}/roles`, {
+          token: await operatorToken(),
+          body: { roles: ['support', 'finance', 'admin'], reason: 'e2e: second operator' },
+        });
+      }
+    }
+    reply = await login();
+    if (reply.code !== 0 || 'token' in reply.data) throw new Error(`operator login after enrolment: ${reply.code} ${reply.message}`);
+  }
+  const second = await must<{ token: string; tokenHead: string }>('/login/2fa', {
+    body: { challenge: reply.data.secondFactor.challenge, code: await operatorCode(email) },
+  });
+  return second.tokenHead + second.token;
 }
 
 /** The operator's stored-token form (registered once per server, signed in once per file). */

@@ -18,14 +18,15 @@ import {
 } from 'fastify-type-provider-zod';
 import { fastifyTrustProxy } from './config.ts';
 import type { AppDeps } from './core/deps.ts';
-import { BizError, isBizError } from './core/errors.ts';
+import { type BizError, isBizError } from './core/errors.ts';
 import { messageFor, requestLocale } from './core/locale.ts';
 import { LOG_REDACT_PATHS, sanitizeError } from './core/log.ts';
 import { databaseRateLimitStore, scheduleRateLimitSweep } from './core/rate-limits.ts';
 import { CONSOLE_PREFIX, consolePolicy, installSecurityHeaders } from './core/security-headers.ts';
-import { requireSession, type SessionUser } from './core/session.ts';
+import { operatorSessionPolicy, requireSession, type SessionUser } from './core/session.ts';
 import { installMetrics } from './metrics/plugin.ts';
 import { registerModules } from './modules/index.ts';
+import { checkOperator } from './modules/operators/index.ts';
 import { uploadFileRoutes } from './modules/content/routes.ts';
 import { notifySecurityEvent, type SecurityEventClient, withAntiPhishing } from './modules/security/index.ts';
 
@@ -39,7 +40,7 @@ declare module 'fastify' {
     deps: AppDeps;
     /** preHandler: resolves X-Token into request.user or answers 2001. */
     authenticate: (request: FastifyRequest) => Promise<void>;
-    /** preHandler: a signed-in operator, or HTTP 403. */
+    /** preHandler: a signed-in operator with a second factor and the route's role, or HTTP 403 (modules/operators). */
     requireOperator: (request: FastifyRequest) => Promise<void>;
     /** Mails the user about a security event in their language; never throws (modules/security). */
     notifySecurityEvent: (userId: number, kind: SecurityEventKind, client?: SecurityEventClient) => Promise<void>;
@@ -91,15 +92,19 @@ export async function buildApp(given: AppDeps, opts: BuildOptions = {}) {
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('deps', deps);
   app.decorateRequest('user', null as unknown as SessionUser);
+  // Operators' sessions are shorter and end when idle, on every request of theirs (decision 045).
+  const operatorSessions = operatorSessionPolicy(deps.config);
   app.decorate('authenticate', async (request: FastifyRequest) => {
-    request.user = await requireSession(deps.database.db, request);
+    request.user = await requireSession(deps.database.db, request, operatorSessions);
   });
   app.decorate('notifySecurityEvent', (userId: number, kind: SecurityEventKind, client?: SecurityEventClient) =>
     notifySecurityEvent(deps, userId, kind, client, app.log),
   );
+  // The one operator guard: second factor enrolled and passed, and the role the route's entry
+  // in modules/operators/permissions.ts names (a route missing there is refused to everyone).
   app.decorate('requireOperator', async (request: FastifyRequest) => {
-    request.user = await requireSession(deps.database.db, request);
-    if (request.user.role !== 'operator') throw new BizError(ErrorCode.FORBIDDEN, undefined, 403);
+    request.user = await requireSession(deps.database.db, request, operatorSessions);
+    await checkOperator(deps.database, request);
   });
 
   checkSessionBeforeBody(app);

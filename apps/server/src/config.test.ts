@@ -49,6 +49,18 @@ describe('configuration', () => {
     expect(() => loadConfig({ ALERT_CHECK_SECONDS: '0' })).toThrow(/ALERT_CHECK_SECONDS/);
   });
 
+  it('bounds operator sessions: OPERATOR_SESSION_HOURS 1-168 (default 8), OPERATOR_IDLE_MINUTES 5-1440 (default 30)', () => {
+    expect(loadConfig({})).toMatchObject({ OPERATOR_SESSION_HOURS: 8, OPERATOR_IDLE_MINUTES: 30 });
+    expect(loadConfig({ OPERATOR_SESSION_HOURS: '12', OPERATOR_IDLE_MINUTES: '15' })).toMatchObject({
+      OPERATOR_SESSION_HOURS: 12,
+      OPERATOR_IDLE_MINUTES: 15,
+    });
+    expect(() => loadConfig({ OPERATOR_SESSION_HOURS: '0' })).toThrow(/OPERATOR_SESSION_HOURS/);
+    expect(() => loadConfig({ OPERATOR_SESSION_HOURS: '169' })).toThrow(/OPERATOR_SESSION_HOURS/);
+    expect(() => loadConfig({ OPERATOR_IDLE_MINUTES: '4' })).toThrow(/OPERATOR_IDLE_MINUTES/);
+    expect(() => loadConfig({ OPERATOR_IDLE_MINUTES: 'half an hour' })).toThrow(/OPERATOR_IDLE_MINUTES/);
+  });
+
   it('reads production settings', () => {
     const config = loadConfig({
       DATABASE_URL: 'postgres://app@db:5432/coffer',

@@ -155,7 +155,22 @@ const envSchema = z.object({
     .min(0)
     .max(24 * 30)
     .default(24),
-  /** Comma-separated e-mails that get the operator role when they register. */
+  /**
+   * An operator's session lasts at most this long after sign-in (1 h to 7 days), and ends after
+   * OPERATOR_IDLE_MINUTES without a request (5 min to 24 h); decision 045.
+   */
+  OPERATOR_SESSION_HOURS: z.coerce.number().int().min(1).max(168).default(8),
+  OPERATOR_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(24 * 60)
+    .default(30),
+  /**
+   * Comma-separated e-mails that bootstrap the first admin: such an address becomes an operator
+   * with every role when it registers (or at start-up, when it already has an account) while no
+   * admin exists yet. Later operators are made in the console (decision 045).
+   */
   OPERATOR_EMAILS: z
     .string()
     .default('')

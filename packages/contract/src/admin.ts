@@ -11,9 +11,9 @@ import {
   safeText,
 } from './common.ts';
 import { auditReport } from './ledger.ts';
-import { OPERATOR_REASON_MAX, SWAP_BPS_MAX } from './rules.ts';
+import { OPERATOR_REASON_MAX, OPERATOR_ROLES, SWAP_BPS_MAX } from './rules.ts';
 
-export { OPERATOR_REASON_MAX, SWAP_BPS_MAX };
+export { OPERATOR_REASON_MAX, OPERATOR_ROLES, SWAP_BPS_MAX };
 
 /**
  * The operator console's server API (/api/admin/..., operators only: HTTP 403 for a signed-in
@@ -354,3 +354,54 @@ export const accountLinkParams = z.object({ uid: queryInt, id: queryInt });
 /** Remove a live link of this user's: 4004 no such link on this user, 3055 already removed. */
 export const accountLinkRemoveBody = z.object({ reason: operatorReason });
 export type AccountLinkRemoveBody = z.infer<typeof accountLinkRemoveBody>;
+// ---- Operators and their roles (decision 045) ----------------------------------------------
+
+export const operatorRole = z.enum(OPERATOR_ROLES);
+export type OperatorRole = z.infer<typeof operatorRole>;
+
+/** GET /api/operator/session: what the console needs to know about its own session. */
+export const operatorSessionData = z.object({
+  uid: z.number().int(),
+  email: z.string(),
+  roles: z.array(operatorRole),
+  /** An authenticator or a passkey is enrolled (without one every admin route answers 3045). */
+  secondFactorEnrolled: z.boolean(),
+  /** This session passed the second factor after it was enrolled (without it: 3046). */
+  sessionVerified: z.boolean(),
+  /** The session ends after this many minutes without a request (OPERATOR_IDLE_MINUTES). */
+  idleMinutes: z.number().int(),
+  /** It ends at this time whatever happens (OPERATOR_SESSION_HOURS after sign-in). */
+  expiresAt: isoTime,
+});
+export type OperatorSessionData = z.infer<typeof operatorSessionData>;
+
+/** One row of GET /api/admin/operators. */
+export const operatorItem = z.object({
+  uid: z.number().int(),
+  email: z.string(),
+  nickname: z.string(),
+  roles: z.array(operatorRole),
+  /** Authenticator codes on. */
+  totp: z.boolean(),
+  passkeys: z.number().int(),
+  /** The newest request of any of their sessions (written at most once a minute). */
+  lastSeenAt: isoTime.nullable(),
+});
+export type OperatorItem = z.infer<typeof operatorItem>;
+export const operatorList = z.array(operatorItem);
+
+/**
+ * POST /api/admin/operators/:uid/roles: the whole role set with the reason. A user who is not an
+ * operator becomes one; an empty set ends operator status. 3047 when it would leave no admin.
+ */
+export const operatorRolesBody = z.object({
+  roles: z
+    .array(operatorRole)
+    .max(OPERATOR_ROLES.length)
+    .refine((r) => new Set(r).size === r.length, 'duplicate role'),
+  reason: operatorReason,
+});
+export type OperatorRolesBody = z.infer<typeof operatorRolesBody>;
+/** `changed` false: the roles were already so; nothing written, no audit row. */
+export const operatorRolesData = operatorItem.extend({ changed: z.boolean() });
+export type OperatorRolesData = z.infer<typeof operatorRolesData>;

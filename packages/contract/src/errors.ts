@@ -88,6 +88,12 @@ export const ErrorCode = {
   ALERT_RESOLVED: 3050,
   /** The alert was already acknowledged (by this or another operator). */
   ALERT_ALREADY_ACKNOWLEDGED: 3051,
+  /** An operator without a second factor enrolled (authenticator or passkey): refused every admin route. */
+  OPERATOR_SECOND_FACTOR_REQUIRED: 3045,
+  /** The operator's session was not opened (or stepped up) with the second factor: sign in again with it. */
+  OPERATOR_SESSION_NOT_VERIFIED: 3046,
+  /** The last admin cannot lose the admin role (nobody could assign roles any more). */
+  LAST_ADMIN: 3047,
   NOT_FOUND: 4004,
   FORBIDDEN: 4003,
   INTERNAL: 5000,
@@ -160,6 +166,9 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3055: '该关联已被解除',
     3050: '该告警已解除（情况已恢复），无需确认',
     3051: '该告警已被确认过',
+    3045: '运营人员必须先启用第二重验证：请在钱包的安全中心绑定身份验证器或通行密钥',
+    3046: '本次登录未经过第二重验证：请退出后使用验证码或通行密钥重新登录',
+    3047: '不能移除最后一位管理员的管理员角色',
     4003: '没有权限',
     4004: '记录不存在',
     5000: '服务器内部错误',
@@ -220,6 +229,9 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3055: 'This link was removed already',
     3050: 'This alert is resolved (its condition cleared): there is nothing to acknowledge',
     3051: 'This alert was already acknowledged',
+    3045: "Operators need a second factor: enrol an authenticator or a passkey in the wallet's security centre first",
+    3046: 'This session was not opened with the second factor: sign out and sign in again with your code or passkey',
+    3047: 'The last admin cannot lose the admin role',
     4003: 'Forbidden',
     4004: 'Not found',
     5000: 'Internal server error',

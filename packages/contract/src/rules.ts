@@ -81,3 +81,6 @@ export const IMAGE_URL_MAX = 500;
 export const MAX_UPLOAD_BYTES = 1024 * 1024;
 /** Basis points a spread or fee may take (swap_pairs_bps_check). */
 export const SWAP_BPS_MAX = 5000;
+
+/** What an operator may do (decision 045): each admin route names the one it needs. */
+export const OPERATOR_ROLES = ['support', 'finance', 'admin'] as const;

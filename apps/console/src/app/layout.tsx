@@ -5,6 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { AlertBadge } from '../features/alerts/components/alert-badge';
 import { useCurrentUser } from '../features/auth/api/current-user';
+import { useOperatorSession } from '../features/auth/api/operator-session';
+import { mayOpen } from '../features/auth/rights';
 import { endSession } from '../features/auth/session';
 import { BrandMark } from './brand';
 import { LanguageSwitch } from './language-switch';
@@ -23,6 +25,7 @@ const MENU = [
   ['/activities', 'nav.activities'],
   ['/audit-trail', 'nav.auditTrail'],
   ['/alerts', 'nav.alerts'],
+  ['/operators', 'nav.operators'],
 ] as const;
 
 function selectedKey(pathname: string): string {
@@ -36,6 +39,7 @@ export function ConsoleLayout() {
   const location = useLocation();
   const queryClient = useQueryClient();
   const me = useCurrentUser();
+  const roles = useOperatorSession().data?.roles ?? [];
 
   const signOut = async () => {
     await endSession();
@@ -52,7 +56,7 @@ export function ConsoleLayout() {
           mode="inline"
           selectedKeys={[selectedKey(location.pathname)]}
           onClick={({ key }) => navigate(key)}
-          items={MENU.map(([key, label]) => ({ key, label: t(label) }))}
+          items={MENU.filter(([key]) => mayOpen(key, roles)).map(([key, label]) => ({ key, label: t(label) }))}
         />
       </Layout.Sider>
       <Layout>

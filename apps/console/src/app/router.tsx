@@ -29,6 +29,7 @@ export const router = createBrowserRouter(
             { path: 'audit-trail', lazy: page(() => import('../features/audit-trail/pages/audit-trail')) },
             { path: 'withdrawals', lazy: page(() => import('../features/withdrawals/pages/withdrawals')) },
             { path: 'alerts', lazy: page(() => import('../features/alerts/pages/alerts')) },
+            { path: 'operators', lazy: page(() => import('../features/operators/pages/operators')) },
           ],
         },
       ],

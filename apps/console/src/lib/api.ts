@@ -18,8 +18,12 @@ export class ApiError extends Error {
   }
 }
 
-/** Called when the session is gone (2001) or the role is missing (403): set by the app shell. */
-let onSignedOut: (reason: 'expired' | 'forbidden') => void = () => {};
+/**
+ * Called when the session is gone (2001, with the server's message saying why) or the operator
+ * lacks a second factor (403 with 3045 / 3046): set by the app shell. A 403 for a role the
+ * operator does not hold (4003) is only the call's refusal, shown where it was made.
+ */
+let onSignedOut: (reason: 'expired' | 'second-factor', message: string) => void = () => {};
 export function setSignedOutHandler(handler: typeof onSignedOut) {
   onSignedOut = handler;
 }
@@ -54,8 +58,10 @@ async function request<T>(method: 'GET' | 'POST', path: string, opts: RequestOpt
   const response = await fetch(urlOf(path, opts.query), { method, headers, body, signal: AbortSignal.timeout(API_TIMEOUT_MS) });
   const envelope = (await response.json().catch(() => null)) as Envelope<T> | null;
   if (!envelope || typeof envelope.code !== 'number') throw new ApiError(-1, response.statusText || 'network', response.status);
-  if (envelope.code === ErrorCode.NOT_SIGNED_IN) onSignedOut('expired');
-  else if (response.status === 403) onSignedOut('forbidden');
+  if (envelope.code === ErrorCode.NOT_SIGNED_IN) onSignedOut('expired', envelope.message);
+  else if (envelope.code === ErrorCode.OPERATOR_SECOND_FACTOR_REQUIRED || envelope.code === ErrorCode.OPERATOR_SESSION_NOT_VERIFIED) {
+    onSignedOut('second-factor', envelope.message);
+  }
   if (envelope.code !== ErrorCode.OK) throw new ApiError(envelope.code, envelope.message, response.status);
   return envelope.data;
 }

@@ -21,3 +21,14 @@ export const tokenStore = {
 export function storeLanguage(language: ConsoleLanguage) {
   localStorage.setItem(languageKey, language);
 }
+
+/** Why the console signed out (idle, or the server ended the session): shown once on the sign-in page. */
+const SIGNED_OUT_KEY = 'coffer.console.signedOutReason';
+export const signedOutReason = {
+  take: (): string | null => {
+    const value = sessionStorage.getItem(SIGNED_OUT_KEY);
+    sessionStorage.removeItem(SIGNED_OUT_KEY);
+    return value;
+  },
+  set: (message: string) => sessionStorage.setItem(SIGNED_OUT_KEY, message),
+};

@@ -21,6 +21,7 @@ import { holdRoutes } from './holds/routes.ts';
 import { addressBookRoutes } from './address-book/routes.ts';
 import { networkAdminRoutes } from './network-admin/routes.ts';
 import { alertRoutes } from './alerts/routes.ts';
+import { operatorRoutes } from './operators/routes.ts';
 
 /**
  * Every feature module registers its routes here (mounted under /api), one line per module.
@@ -52,4 +53,5 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(consoleAdminRoutes);
   await app.register(networkAdminRoutes);
   await app.register(alertRoutes);
+  await app.register(operatorRoutes);
 }

@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import type { Envelope } from '@coffer/contract';
+import { type Envelope, OPERATOR_ROLES, type OperatorRole } from '@coffer/contract';
 import { eq } from 'drizzle-orm';
 import { createSession, hashToken, TOKEN_HEAD } from '../core/session.ts';
-import { sessions, users } from '../db/schema/index.ts';
+import { operatorRoles, passkeys, sessions, users } from '../db/schema/index.ts';
 import { adjustBalance } from '../ledger/adjust.ts';
 import type { TestApp } from './harness.ts';
 
@@ -27,6 +27,14 @@ export async function createUser(
     avatar?: string | null;
     /** The session proved the password just now (core/reauth.ts): it may add a passkey or turn two-factor on. */
     reauthenticated?: boolean;
+    /**
+     * Operators only: their roles (default all three, so they pass every admin route), and
+     * whether they have a second factor (a passkey enrolled a minute ago; default true) that
+     * this session passed (default: whenever they have one).
+     */
+    roles?: OperatorRole[];
+    secondFactor?: boolean;
+    sessionVerified?: boolean;
   } = {},
 ): Promise<TestUser> {
   const email = (opts.email ?? `u-${crypto.randomBytes(5).toString('hex')}@test.coffer`).toLowerCase();
@@ -35,7 +43,16 @@ export async function createUser(
     .insert(users)
     .values({ email, passwordHash: 'test-user-no-password', nickname, avatar: opts.avatar ?? null, role: opts.role ?? 'user' })
     .returning({ id: users.id });
-  const token = await createSession(t.database.db, row!.id, 24, {});
+  const operator = opts.role === 'operator';
+  const enrolled = operator && (opts.secondFactor ?? true);
+  if (operator) {
+    for (const role of opts.roles ?? OPERATOR_ROLES) {
+      await t.database.db.insert(operatorRoles).values({ userId: row!.id, role, grantedBy: 'test' });
+    }
+  }
+  // A passkey rather than an authenticator: it leaves the step-up policy (TOTP only) as it was.
+  if (enrolled) await enrolTestPasskey(t, row!.id);
+  const token = await createSession(t.database.db, row!.id, 24, { secondFactor: enrolled && (opts.sessionVerified ?? true) });
   if (opts.reauthenticated) {
     await t.database.db
       .update(sessions)
@@ -43,6 +60,18 @@ export async function createUser(
       .where(eq(sessions.tokenHash, hashToken(token)));
   }
   return { uid: row!.id, email, nickname, token: TOKEN_HEAD + token };
+}
+
+/** A stored passkey (its key is not usable: no ceremony in API tests), enrolled a minute ago. */
+export async function enrolTestPasskey(t: Pick<TestApp, 'database'>, userId: number): Promise<void> {
+  await t.database.db.insert(passkeys).values({
+    userId,
+    credentialId: `test-${crypto.randomBytes(8).toString('hex')}`,
+    publicKey: 'test-key',
+    counter: 0,
+    name: 'test passkey',
+    createdAt: new Date(Date.now() - 60_000),
+  });
 }
 
 /** Credits a user's available balance through the operator adjustment (the real ledger path). */

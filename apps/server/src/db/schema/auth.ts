@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, bigint, boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigserial, bigint, boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { SignInKind } from '@coffer/contract';
 
 export const users = pgTable(
@@ -42,6 +42,8 @@ export const sessions = pgTable(
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
     /** When this session last proved the password or second factor (core/reauth.ts; migration 0032). */
     reauthenticatedAt: timestamp('reauthenticated_at', { withTimezone: true }),
+    /** When this session last passed a second factor: sign-in with one, or a step-up (migration 0045). */
+    secondFactorAt: timestamp('second_factor_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('sessions_token_hash_key').on(t.tokenHash), index('sessions_user_idx').on(t.userId)],
 );
@@ -84,4 +86,21 @@ export const signInAttempts = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('sign_in_attempts_user_idx').on(t.userId, t.id)],
+);
+
+/** The roles an operator holds (migration 0045; modules/operators). */
+export const operatorRoles = pgTable(
+  'operator_roles',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    role: text('role').notNull(),
+    grantedAt: timestamp('granted_at', { withTimezone: true }).notNull().defaultNow(),
+    grantedBy: text('granted_by').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.role] }),
+    check('operator_roles_role_check', sql`${t.role} in ('support', 'finance', 'admin')`),
+  ],
 );

@@ -6,7 +6,7 @@ import type { MailingDeps } from '../../core/deps.ts';
 import { BizError } from '../../core/errors.ts';
 import { takeUnderCap } from '../../core/rate-limits.ts';
 import { markReauthenticated, reauthValidUntil } from '../../core/reauth.ts';
-import type { SessionUser } from '../../core/session.ts';
+import { markSecondFactor, type SessionUser } from '../../core/session.ts';
 import { users } from '../../db/schema/index.ts';
 import { recordSignIn } from '../security/index.ts';
 import { requireSecondFactor, twoFactorEnabled } from '../two-factor/index.ts';
@@ -34,6 +34,8 @@ export async function reauthenticate(
   if (body.code !== undefined) {
     if (!(await twoFactorEnabled(deps.database, user.id))) throw new BizError(ErrorCode.NOT_ALLOWED_IN_STATE);
     await requireSecondFactor(deps.database, user.id, body.code);
+    // A step-up with the factor: an operator's session opened before enrolment passes from now on.
+    await markSecondFactor(db, user.sessionId);
   } else {
     // With two-factor on, the password is not enough: it is exactly what a thief holding a
     // session and the password has (2006, give a code).

@@ -214,10 +214,25 @@ describe('sendMail and register', () => {
       expect(meLong.data.nickname).toBe('a'.repeat(32));
     });
 
-    it('gives the operator role to the addresses in OPERATOR_EMAILS', async () => {
+    it('makes the first address of OPERATOR_EMAILS to register the admin, and no second one (decision 045)', async () => {
       const token = await signUp(t, 'boss@coffer.test', 'password-1');
       const me = await api<CurrentUser>('GET', '/api/getCurrentUser', { token });
       expect(me.data.role).toBe('operator');
+      const roles = await t.database.sql.query<{ role: string }>(
+        'select r.role from operator_roles r join users u on u.id = r.user_id where u.email = $1 order by r.role',
+        ['boss@coffer.test'],
+      );
+      expect(roles.map((r) => r.role)).toEqual(['admin', 'finance', 'support']);
+      const [audit] = await t.database.sql.query<{ actor: string; after: { roles: string[] } }>(
+        `select actor, after from operator_actions where action = 'operator.bootstrap'`,
+      );
+      expect(audit).toMatchObject({ actor: 'config', after: { roles: ['support', 'finance', 'admin'] } });
+      // An admin exists now: the other listed address registers as a plain user.
+      const other = await signUp(t, 'other@coffer.test', 'password-1');
+      const otherMe = await api<CurrentUser>('GET', '/api/getCurrentUser', { token: other });
+      expect(otherMe.data.role).toBe('user');
+      const [count] = await t.database.sql.query<{ n: string }>(`select count(*) as n from operator_roles where role = 'admin'`);
+      expect(Number(count!.n)).toBe(1);
     });
 
     it('answers 2004 for a wrong code, a used code and when no code was ever sent', async () => {

@@ -18,6 +18,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { MailingDeps } from '../../core/deps.ts';
 import { BizError, invalid } from '../../core/errors.ts';
+import { bootstrapAdmin } from '../operators/index.ts';
 import { announceRevoked, assertSignInAllowed, createSession, type SessionUser, TOKEN_HEAD } from '../../core/session.ts';
 import { passkeys, sessions, users } from '../../db/schema/index.ts';
 import { sqlState } from '../../ledger/sql-errors.ts';
@@ -139,12 +140,13 @@ export class AuthService {
             passwordHash,
             nickname: body.nickname ?? body.email.split('@')[0]!.slice(0, NICKNAME_MAX),
             language: client.locale,
-            role: config.OPERATOR_EMAILS.includes(body.email) ? 'operator' : 'user',
           })
           .returning({ id: users.id });
         await recordSignIn(tx, user!.id, 'success', client);
         return createSession(tx, user!.id, config.SESSION_TTL_HOURS, client);
       });
+      // OPERATOR_EMAILS bootstraps the first admin only (decision 045): nothing once one exists.
+      if (config.OPERATOR_EMAILS.includes(body.email)) await bootstrapAdmin(this.deps.database, [body.email], this.log);
       return { token, tokenHead: TOKEN_HEAD };
     } catch (e) {
       // Two sign-ups for one address at once: the unique key decides, the loser hears 2003.

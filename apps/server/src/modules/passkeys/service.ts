@@ -23,7 +23,7 @@ import type { Config } from '../../config.ts';
 import type { MailingDeps } from '../../core/deps.ts';
 import { BizError, notFound } from '../../core/errors.ts';
 import { markReauthenticated, requireRecentReauth } from '../../core/reauth.ts';
-import { hashToken } from '../../core/session.ts';
+import { hashToken, markSecondFactor } from '../../core/session.ts';
 import { authChallenges, passkeys, users } from '../../db/schema/index.ts';
 import { holdAfter } from '../holds/index.ts';
 import { notifySecurityEvent, recordWrongSecondFactor } from '../security/index.ts';
@@ -90,6 +90,7 @@ export class PasskeyService {
     if (await twoFactorEnabled(this.deps.database, userId)) {
       await requireSecondFactor(this.deps.database, userId, code);
       await markReauthenticated(this.db, session.sessionId);
+      await markSecondFactor(this.db, session.sessionId);
     }
     await requireRecentReauth(this.db, session.sessionId);
     const [user] = await this.db.select().from(users).where(eq(users.id, userId)).limit(1);

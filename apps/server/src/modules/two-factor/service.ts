@@ -141,7 +141,8 @@ export class TwoFactorService {
     if (!(await useChallenge(this.db, challengeId))) throw new BizError(ErrorCode.SECOND_FACTOR_EXPIRED);
     const [user] = await this.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
     if (!user) throw new BizError(ErrorCode.SECOND_FACTOR_EXPIRED);
-    const token = await createSession(this.db, user.id, this.deps.config.SESSION_TTL_HOURS, client);
+    // Both ways here passed a second factor (a code, or a passkey): the operator guard needs it.
+    const token = await createSession(this.db, user.id, this.deps.config.SESSION_TTL_HOURS, { ...client, secondFactor: true });
     // Sign-in history and, from a new (device, IP), a notice to the owner (modules/security).
     const { newDevice } = await recordSignIn(this.db, user.id, 'success', client);
     if (newDevice) {

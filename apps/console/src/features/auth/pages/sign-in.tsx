@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, Typography } from 'antd';
+import { Alert, App, Button, Card, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -8,6 +8,7 @@ import { errorText } from '../../../lib/errors';
 import { login } from '../api/login';
 import { loginSecondFactor } from '../api/login-second-factor';
 import { CURRENT_USER_KEY } from '../api/current-user';
+import { signedOutReason } from '../../../lib/session';
 import { acceptSession, NoPermission } from '../session';
 
 interface Credentials {
@@ -23,6 +24,8 @@ export default function SignInPage() {
   const queryClient = useQueryClient();
   const [challenge, setChallenge] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Why the console signed out (idle, or the server ended the session), once.
+  const [signedOut] = useState(() => signedOutReason.take());
 
   const finish = async (run: () => Promise<void>) => {
     setBusy(true);
@@ -56,6 +59,7 @@ export default function SignInPage() {
   return (
     <div className="console-sign-in">
       <Card title={t('auth.title')} extra={<LanguageSwitch />} className="console-sign-in-card">
+        {signedOut && <Alert type="info" showIcon title={signedOut} style={{ marginBottom: 16 }} data-testid="signed-out-reason" />}
         {challenge ? (
           <Form layout="vertical" onFinish={onCode} requiredMark={false}>
             <Typography.Paragraph>{t('auth.secondFactorHint')}</Typography.Paragraph>

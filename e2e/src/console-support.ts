@@ -1,0 +1,42 @@
+import type { Page } from 'playwright-core';
+import enUS from '../../apps/console/src/locales/en-US.json';
+import zhCN from '../../apps/console/src/locales/zh-CN.json';
+import type { Lang } from './app';
+import { E2E_OPERATOR_EMAIL } from './harness';
+import { OPERATOR_PASSWORD, operatorCode, signInOperator } from './wallet-support';
+
+type Tree = { [key: string]: string | Tree };
+const texts: Record<Lang, Tree> = { 'zh-CN': zhCN, 'en-US': enUS };
+
+/**
+ * A console text as the operator reads it, with {{name}} filled in. Keys are dotted paths;
+ * under `labels` the last part is a code that may hold dots itself (`labels.auditAction.user.link`).
+ */
+export function ct(lang: Lang, key: string, vars: Record<string, string | number> = {}): string {
+  const [group, sub, ...rest] = key.split('.');
+  let node: string | Tree | undefined = texts[lang];
+  const parts = group === 'labels' ? [group, sub, rest.join('.')] : key.split('.');
+  for (const part of parts) node = typeof node === 'object' && part !== undefined ? node[part] : undefined;
+  if (typeof node !== 'string') throw new Error(`no console text ${key} in ${lang}`);
+  return node.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(vars[name] ?? ''));
+}
+
+/** The console's sign-in form up to the authenticator step: e-mail, password, "sign in". */
+export async function submitPassword(page: Page, lang: Lang, email: string, password: string) {
+  await page.goto('/console/login');
+  await page.getByLabel(ct(lang, 'auth.email')).fill(email);
+  await page.getByLabel(ct(lang, 'auth.password')).fill(password);
+  await page.getByRole('button', { name: ct(lang, 'auth.signIn'), exact: true }).click();
+}
+
+/**
+ * An operator signs into the console as they must (decision 045): password, then a fresh
+ * authenticator code; registers and enrols them first on a fresh server. Ends on the dashboard.
+ */
+export async function signInConsole(page: Page, lang: Lang, email = E2E_OPERATOR_EMAIL) {
+  await signInOperator(email);
+  await submitPassword(page, lang, email, OPERATOR_PASSWORD);
+  await page.getByLabel(ct(lang, 'auth.code')).fill(await operatorCode(email));
+  await page.getByRole('button', { name: ct(lang, 'auth.verify'), exact: true }).click();
+  await page.getByRole('heading', { name: ct(lang, 'nav.dashboard') }).waitFor();
+}
