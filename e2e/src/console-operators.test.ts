@@ -84,7 +84,7 @@ describe('console: operators, roles and the second factor', () => {
         await theirs.getByRole('heading', { name: ct(lang, 'nav.dashboard') }).waitFor();
         // Finance sees its pages and the shared ones, nothing else.
         expect(await menuItems(theirs)).toEqual(
-          ['nav.dashboard', 'nav.ledger', 'nav.withdrawals', 'nav.auditTrail'].map((k) => ct(lang, k)),
+          ['nav.dashboard', 'nav.ledger', 'nav.withdrawals', 'nav.auditTrail', 'nav.alerts'].map((k) => ct(lang, k)),
         );
       } finally {
         await admin.close();

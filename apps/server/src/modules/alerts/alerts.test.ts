@@ -23,6 +23,8 @@ describe('operator alerts', () => {
     zhOps = await createUser(t, { email: 'zh-ops@alerts.test', role: 'operator' });
     enOps = await createUser(t, { email: 'en-ops@alerts.test', role: 'operator' });
     await t.database.sql.query(`update users set language = 'en-US' where id = $1`, [enOps.uid]);
+    // Support answers users, not custody: never mailed (every count below would show them).
+    await createUser(t, { email: 'support-ops@alerts.test', role: 'operator', roles: ['support'] });
     user = await createUser(t, { email: 'someone@alerts.test' });
     const [first] = await t.database.sql.query<{ id: number; name: string; currency_id: number }>(
       `select id, name, currency_id from networks where native order by id limit 1`,

@@ -78,7 +78,10 @@ export async function alertTick(opts: AlertTickOptions, now: Date): Promise<Aler
   return { opened, resolved, mailed, mailFailures };
 }
 
-/** Mails each open alert to each operator not mailed yet, at most ALERT_MAIL_ATTEMPTS tries each. */
+/**
+ * Mails each open alert to each operator who can act on it (finance, or admin for the networks'
+ * settings) not mailed yet, at most ALERT_MAIL_ATTEMPTS tries each.
+ */
 async function mailPending(opts: AlertTickOptions, now: Date): Promise<Pick<AlertTickResult, 'mailed' | 'mailFailures'>> {
   const sql = opts.database.sql;
   const at = now.toISOString();
@@ -89,6 +92,7 @@ async function mailPending(opts: AlertTickOptions, now: Date): Promise<Pick<Aler
        left join networks n on n.id = a.network_id
        left join operator_alert_mails m on m.alert_id = a.id and m.user_id = u.id
       where a.resolved_at is null and u.role = 'operator' and u.disabled_at is null
+        and exists (select 1 from operator_roles r where r.user_id = u.id and r.role in ('finance', 'admin'))
         and (m.alert_id is null or (m.sent_at is null and m.attempts < $1))
       order by a.id, u.id`,
     [ALERT_MAIL_ATTEMPTS],
