@@ -1,4 +1,5 @@
 import type { Database } from '../db/client.ts';
+import { startPeriodic } from './periodic.ts';
 
 /**
  * Housekeeping: rows that only ever matter for a short while are deleted once they have
@@ -93,25 +94,13 @@ export interface CleanupLog {
  * progress, so the database can be closed after it.
  */
 export function startCleanup(opts: { database: Pick<Database, 'sql'>; log: CleanupLog; intervalMs?: number }) {
-  let running: Promise<void> | undefined;
-  const run = () => {
-    running ??= cleanupExpired(opts.database)
-      .then((counts) => {
-        if (Object.values(counts).some((n) => n > 0)) opts.log.info({ deleted: counts }, 'cleanup: expired rows deleted');
-      })
-      .catch((err: unknown) =>
-        opts.log.warn({ error: err instanceof Error ? err.message : String(err) }, 'cleanup failed; next run retries'),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(run, opts.intervalMs ?? CLEANUP_INTERVAL_MINUTES * 60_000);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return startPeriodic({
+    intervalMs: opts.intervalMs ?? CLEANUP_INTERVAL_MINUTES * 60_000,
+    log: opts.log,
+    failure: 'cleanup failed; next run retries',
+    run: async () => {
+      const counts = await cleanupExpired(opts.database);
+      if (Object.values(counts).some((n) => n > 0)) opts.log.info({ deleted: counts }, 'cleanup: expired rows deleted');
     },
-  };
+  });
 }

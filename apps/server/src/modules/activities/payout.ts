@@ -1,4 +1,5 @@
 import type { Database } from '../../db/client.ts';
+import { startPeriodic } from '../../core/periodic.ts';
 
 /** Most closed activities looked at per tick (the rest wait for the next one). */
 const DUE_PER_TICK = 50;
@@ -55,25 +56,13 @@ export async function payoutTick(database: Pick<Database, 'sql'>, opts: PayoutOp
  * stop() ends the timer and waits for a run in progress, so the database can be closed after it.
  */
 export function startActivityPayouts(opts: { database: Pick<Database, 'sql'>; log: PayoutLog; intervalMs: number }) {
-  let running: Promise<void> | undefined;
-  const run = () => {
-    running ??= payoutTick(opts.database)
-      .then((r) => {
-        if (r.paid > 0) opts.log.info({ paid: r.paid }, 'activities: prizes paid');
-      })
-      .catch((err: unknown) =>
-        opts.log.warn({ error: err instanceof Error ? err.message : String(err) }, 'activity payout failed; next run retries'),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(run, opts.intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return startPeriodic({
+    intervalMs: opts.intervalMs,
+    log: opts.log,
+    failure: 'activity payout failed; next run retries',
+    run: async () => {
+      const r = await payoutTick(opts.database);
+      if (r.paid > 0) opts.log.info({ paid: r.paid }, 'activities: prizes paid');
     },
-  };
+  });
 }

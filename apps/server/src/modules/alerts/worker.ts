@@ -1,4 +1,5 @@
 import type { Database } from '../../db/client.ts';
+import { startPeriodic } from '../../core/periodic.ts';
 import { inTransaction } from '../../db/transaction.ts';
 import type { Mailer } from '../../mail/mailer.ts';
 import { type AlertLimits, alertKey, currentConditions } from './conditions.ts';
@@ -144,23 +145,12 @@ async function mailPending(opts: AlertTickOptions, now: Date): Promise<Pick<Aler
  */
 export function startOperatorAlerts(opts: AlertTickOptions & { intervalMs: number; log: AlertLog; clock?: () => Date }) {
   const clock = opts.clock ?? (() => new Date());
-  let running: Promise<void> | undefined;
-  const run = () => {
-    running ??= alertTick(opts, clock())
-      .then(() => undefined)
-      .catch((err: unknown) =>
-        opts.log.warn({ error: err instanceof Error ? err.message : String(err) }, 'alert check failed; next run retries'),
-      )
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(run, opts.intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
+  return startPeriodic({
+    intervalMs: opts.intervalMs,
+    log: opts.log,
+    failure: 'alert check failed; next run retries',
+    run: async () => {
+      await alertTick(opts, clock());
     },
-  };
+  });
 }
