@@ -41,5 +41,6 @@ describe('ledger command line', () => {
     } finally {
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+    // Two commands started through tsx one after the other: 35 s on a loaded two-core runner.
+  }, 90_000);
 });
