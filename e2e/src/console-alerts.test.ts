@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { baseURL, connectBrowser } from './app';
 import { E2E_OPERATOR_EMAIL } from './harness';
 import { must, operatorToken } from './wallet-support';
-import { ct, signInConsole } from './console-support';
+import { ct, openConsoleAs } from './console-support';
 
 /** Operator alerts in the console (docs/decisions/046): the header's badge, the alerts page, acknowledging one. */
 
@@ -61,7 +61,7 @@ describe('console: alerts', () => {
       });
       try {
         const page = await context.newPage();
-        await signInConsole(page, lang);
+        await openConsoleAs(page, lang);
 
         // the badge counts it; it leads to the alerts page, where the alert reads in words
         await page.getByRole('button', { name: ct(lang, 'alerts.badge', { count }) }).click();

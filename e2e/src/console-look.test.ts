@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseURL, connectBrowser, createUser, LANGS, type Lang } from './app';
 import { fund, must, operatorToken } from './wallet-support';
-import { ct, signInConsole } from './console-support';
+import { ct, openConsoleAs } from './console-support';
 
 /**
  * The console looks and reads like the product: the browser's language by default, the phone
@@ -20,7 +20,7 @@ const uidOf = async (token: string) => (await must<{ uid: number }>('/getCurrent
 const newDesktop = (browser: Browser, lang: Lang) =>
   browser.newContext({ viewport: { width: 1280, height: 800 }, locale: lang, baseURL: baseURL() });
 
-const signInOperator = (page: Page, lang: Lang) => signInConsole(page, lang);
+const signInOperator = (page: Page, lang: Lang) => openConsoleAs(page, lang);
 
 describe('console look', () => {
   let browser: Browser;

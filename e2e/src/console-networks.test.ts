@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseURL, connectBrowser, type Lang } from './app';
 import { call, must, operatorToken } from './wallet-support';
-import { ct, signInConsole } from './console-support';
+import { ct, openConsoleAs } from './console-support';
 
 /** The console's Networks page (docs/decisions/041): edit, confirm before -> after, refusals, in both languages. */
 
@@ -17,7 +17,7 @@ async function desktop(browser: Browser, lang: Lang): Promise<BrowserContext> {
 }
 
 async function openNetworks(page: Page, lang: Lang) {
-  await signInConsole(page, lang);
+  await openConsoleAs(page, lang);
   await page.getByRole('menuitem', { name: ct(lang, 'nav.networks') }).click();
   await page.getByRole('heading', { name: ct(lang, 'nav.networks') }).waitFor();
 }

@@ -7,7 +7,7 @@ import { baseURL, connectBrowser, createUser, LANGS, type Lang, mailDir, type Te
 import { E2E_OPERATOR_EMAIL, E2E_SECOND_OPERATOR_EMAIL } from './harness';
 import { waitForCode } from './mailbox';
 import { currencyId, feeQuoteId, fund, must, operatorToken, signInOperator } from './wallet-support';
-import { ct, signInConsole } from './console-support';
+import { ct, openConsoleAs } from './console-support';
 
 /**
  * The withdrawal review queue as an operator uses it (docs/decisions/044): the destination in
@@ -27,7 +27,7 @@ async function desktop(browser: Browser, lang: Lang): Promise<BrowserContext> {
 }
 
 async function openQueue(page: Page, lang: Lang, email: string) {
-  await signInConsole(page, lang, email);
+  await openConsoleAs(page, lang, email);
   await page.getByRole('menuitem', { name: ct(lang, 'nav.withdrawals') }).click();
   await page.getByRole('heading', { name: ct(lang, 'nav.withdrawals') }).waitFor();
 }

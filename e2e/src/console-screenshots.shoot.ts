@@ -18,7 +18,7 @@ import {
 import { REPO_ROOT } from './harness';
 import { waitForCode } from './mailbox';
 import { apiSwap, currencyId, feeQuoteId, fund, must, operatorToken } from './wallet-support';
-import { ct, signInConsole } from './console-support';
+import { ct, openConsoleAs } from './console-support';
 
 /**
  * The operator console's screens into docs/screenshots/console-<lang>-<page>.png:
@@ -121,7 +121,7 @@ describe('console screenshots', () => {
         await page.goto('/console/login');
         await page.getByLabel(ct(lang, 'auth.email')).waitFor();
         await capture(page, `console-${lang}-login`);
-        await signInConsole(page, lang);
+        await openConsoleAs(page, lang);
         const shots: [string, string, string][] = [
           ['/', 'nav.dashboard', 'dashboard'],
           ['/users', 'nav.users', 'users'],

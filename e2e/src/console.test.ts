@@ -5,13 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseURL, connectBrowser, createUser, LANGS, type Lang, newPhone, type TestUser, text } from './app';
 import { E2E_OPERATOR_EMAIL, E2E_SECOND_OPERATOR_EMAIL } from './harness';
 import { currencyId, fund, must, operatorToken, signInOperator as registerOperator } from './wallet-support';
-import { ct, signInConsole, submitPassword } from './console-support';
+import { CONSOLE_TOKEN_KEY, ct, openConsoleAs, signInConsoleWithCode, submitPassword } from './console-support';
 
 /** The operator console (apps/console at /console): role check, a swap rate and a banner end to end, every page. */
 
 /** localStorage key of the console's language (apps/console/src/lib/session.ts). */
 const CONSOLE_LANGUAGE_KEY = 'coffer.console.language';
-const CONSOLE_TOKEN_KEY = 'coffer.console.token';
 
 /** A 2x1 PNG: the upload endpoint sniffs the real type from these bytes. */
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAYAAAD0In+KAAAAEUlEQVR4nGP4z8Dwn4GBgQEAGAYC/t5KNY8AAAAASUVORK5CYII=', 'base64');
@@ -52,8 +51,7 @@ function collectErrors(page: Page): string[] {
 }
 
 const signIn = submitPassword;
-const signInWithCode = signInConsole;
-const signInOperator = (page: Page, lang: Lang) => signInConsole(page, lang);
+const signInOperator = (page: Page, lang: Lang) => openConsoleAs(page, lang);
 
 async function openMenu(page: Page, lang: Lang, key: string) {
   await page.getByRole('menuitem', { name: ct(lang, key) }).click();
@@ -244,7 +242,7 @@ describe('operator console', () => {
       expect(await balance()).toBe('0');
 
       const other = await second.newPage();
-      await signInWithCode(other, 'en-US', E2E_SECOND_OPERATOR_EMAIL);
+      await openConsoleAs(other, 'en-US', E2E_SECOND_OPERATOR_EMAIL);
       await openMenu(other, 'en-US', 'nav.ledger');
       const theirRow = other.getByTestId('adjust-requests').getByRole('row').filter({ hasText: member.email });
       await theirRow.getByText('25,000.00 USDT').waitFor();
@@ -318,7 +316,8 @@ describe('operator console', () => {
     try {
       const page = await context.newPage();
       const errors = collectErrors(page);
-      await signInOperator(page, lang);
+      // A session of its own, through the sign-in form: this journey ends by signing it out.
+      await signInConsoleWithCode(page, lang);
       for (const [path, heading] of pages) {
         const response = await page.goto(`/console${path}`);
         expect(response?.headers()['content-security-policy'], path).toMatch(/style-src-elem 'self' 'nonce-/);

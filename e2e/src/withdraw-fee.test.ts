@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBrowser, KEYS, LANGS, type Lang, t, text, uniqueEmail } from './app';
 import { E2E_OPERATOR_EMAIL, type Stack, startStack } from './harness';
 import { waitForCode } from './mailbox';
+import { verifiedOperatorSession } from './operator-factor';
 import { typeAmount } from './wallet-support';
 
 /**
@@ -80,7 +81,7 @@ beforeAll(async () => {
   if (!port) throw new Error(`no embedded anvil in the server's process group:\n${processes}`);
   anvilUrl = `http://127.0.0.1:${port}`;
   browser = await connectBrowser();
-  operator = await signUp(E2E_OPERATOR_EMAIL, 'en-US');
+  operator = await verifiedOperatorSession(api, E2E_OPERATOR_EMAIL, PASSWORD, await signUp(E2E_OPERATOR_EMAIL, 'en-US'));
 }, 120_000);
 
 afterAll(async () => {
