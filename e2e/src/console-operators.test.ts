@@ -45,9 +45,11 @@ describe('console: operators, roles and the second factor', () => {
       const other = await newDesktop(browser, lang);
       try {
         const page = await admin.newPage();
+        // The code first (it may wait for a fresh 30 s step), so the code form is filled at once.
+        const code = await operatorCode();
         await signIn(page, lang, E2E_OPERATOR_EMAIL, OPERATOR_PASSWORD);
         await page.getByText(ct(lang, 'auth.secondFactorHint')).waitFor();
-        await enterCode(page, lang, await operatorCode());
+        await enterCode(page, lang, code);
         await page.getByRole('heading', { name: ct(lang, 'nav.dashboard') }).waitFor();
         await page.getByRole('menuitem', { name: ct(lang, 'nav.operators') }).click();
         await page.getByRole('heading', { name: ct(lang, 'nav.operators') }).waitFor();
@@ -97,10 +99,11 @@ describe('console: operators, roles and the second factor', () => {
     const lang: Lang = 'en-US';
     const context = await newDesktop(browser, lang);
     try {
+      const code = await operatorCode();
       const page = await context.newPage();
       await page.clock.install();
       await signIn(page, lang, E2E_OPERATOR_EMAIL, OPERATOR_PASSWORD);
-      await enterCode(page, lang, await operatorCode());
+      await enterCode(page, lang, code);
       await page.getByRole('heading', { name: ct(lang, 'nav.dashboard') }).waitFor();
       await page.clock.fastForward('31:00');
       await page

@@ -40,8 +40,11 @@ export const CONSOLE_TOKEN_KEY = 'coffer.console.token';
  */
 export async function signInConsoleWithCode(page: Page, lang: Lang, email = E2E_OPERATOR_EMAIL) {
   await signInOperator(email);
+  // The code before the form: getting one may wait for a fresh step, and the code form should
+  // not stand open that long.
+  const code = await operatorCode(email);
   await submitPassword(page, lang, email, OPERATOR_PASSWORD);
-  await page.getByLabel(ct(lang, 'auth.code')).fill(await operatorCode(email));
+  await page.getByLabel(ct(lang, 'auth.code')).fill(code);
   await page.getByRole('button', { name: ct(lang, 'auth.verify'), exact: true }).click();
   await page.getByRole('heading', { name: ct(lang, 'nav.dashboard') }).waitFor();
 }
