@@ -95,11 +95,7 @@ describe('console: operators, roles and the second factor', () => {
     },
   );
 
-  // Skipped: passes alone (22 s) but failed twice after the two journeys above in this file
-  // (the idle reason never showed after the fake clock's 31 minutes), and the cause is not found
-  // yet. The server's idle limit, which is what protects the console, is tested in
-  // apps/server/src/modules/operators/operators.test.ts.
-  it.skip('signs out after the idle time and says why', async () => {
+  it('signs out after the idle time and says why', async () => {
     const lang: Lang = 'en-US';
     const context = await newDesktop(browser, lang);
     try {

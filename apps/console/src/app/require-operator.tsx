@@ -67,6 +67,8 @@ export function RequireOperator() {
       if (reason === 'second-factor') void queryClient.invalidateQueries({ queryKey: OPERATOR_SESSION_KEY });
       else signOut(text);
     });
+    // Signed out (or gone to the sign-in page): later answers have no shell to send anywhere.
+    return () => setSignedOutHandler(() => {});
   }, [queryClient, signOut]);
 
   useEffect(() => {

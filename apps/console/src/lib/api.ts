@@ -58,8 +58,14 @@ async function request<T>(method: 'GET' | 'POST', path: string, opts: RequestOpt
   const response = await fetch(urlOf(path, opts.query), { method, headers, body, signal: AbortSignal.timeout(API_TIMEOUT_MS) });
   const envelope = (await response.json().catch(() => null)) as Envelope<T> | null;
   if (!envelope || typeof envelope.code !== 'number') throw new ApiError(-1, response.statusText || 'network', response.status);
-  if (envelope.code === ErrorCode.NOT_SIGNED_IN) onSignedOut('expired', envelope.message);
-  else if (envelope.code === ErrorCode.OPERATOR_SECOND_FACTOR_REQUIRED || envelope.code === ErrorCode.OPERATOR_SESSION_NOT_VERIFIED) {
+  // An answer for a session the console already left (signed out while the call was in flight)
+  // says nothing about the current one: it must not sign out again or replace the reason shown.
+  const stillOurs = token !== null && tokenStore.get() === token;
+  if (stillOurs && envelope.code === ErrorCode.NOT_SIGNED_IN) onSignedOut('expired', envelope.message);
+  else if (
+    stillOurs &&
+    (envelope.code === ErrorCode.OPERATOR_SECOND_FACTOR_REQUIRED || envelope.code === ErrorCode.OPERATOR_SESSION_NOT_VERIFIED)
+  ) {
     onSignedOut('second-factor', envelope.message);
   }
   if (envelope.code !== ErrorCode.OK) throw new ApiError(envelope.code, envelope.message, response.status);

@@ -47,8 +47,11 @@ export default function SignInPage() {
   const onCredentials = (values: Credentials) =>
     finish(async () => {
       const answer = await login(values);
-      if ('secondFactor' in answer) setChallenge(answer.secondFactor.challenge);
-      else await enter(answer);
+      if ('secondFactor' in answer) {
+        // Not busy any more: the code form opens ready to submit.
+        setBusy(false);
+        setChallenge(answer.secondFactor.challenge);
+      } else await enter(answer);
     });
 
   const onCode = (values: { code: string }) =>
@@ -60,8 +63,10 @@ export default function SignInPage() {
     <div className="console-sign-in">
       <Card title={t('auth.title')} extra={<LanguageSwitch />} className="console-sign-in-card">
         {signedOut && <Alert type="info" showIcon title={signedOut} style={{ marginBottom: 16 }} data-testid="signed-out-reason" />}
+        {/* Keyed: the code form mounts fresh rather than taking over the password form's button
+            mid-way through its loading animation (its name stayed "loading Verify" for a while). */}
         {challenge ? (
-          <Form layout="vertical" onFinish={onCode} requiredMark={false}>
+          <Form key="code" layout="vertical" onFinish={onCode} requiredMark={false}>
             <Typography.Paragraph>{t('auth.secondFactorHint')}</Typography.Paragraph>
             <Form.Item name="code" label={t('auth.code')} rules={[{ required: true, message: t('validation.required') }]}>
               <Input autoComplete="one-time-code" inputMode="numeric" autoFocus />
@@ -71,7 +76,7 @@ export default function SignInPage() {
             </Button>
           </Form>
         ) : (
-          <Form layout="vertical" onFinish={onCredentials} requiredMark={false}>
+          <Form key="password" layout="vertical" onFinish={onCredentials} requiredMark={false}>
             <Form.Item name="email" label={t('auth.email')} rules={[{ required: true, type: 'email', message: t('validation.email') }]}>
               <Input autoComplete="username" autoFocus />
             </Form.Item>
