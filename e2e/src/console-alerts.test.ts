@@ -72,7 +72,7 @@ describe('console: alerts', () => {
           .filter({ hasText: ct(lang, 'alerts.kind.hot_below_floor') });
         await row.getByText(ct(lang, 'alerts.subject.network', { network: eth.name }), { exact: true }).waitFor();
         const short = formatAmount(alert.facts.short ?? '');
-        await row.getByText(ct(lang, 'alerts.todo.hot_below_floor', { short, code: 'ETH' }), { exact: true }).waitFor();
+        await row.getByText(ct(lang, 'alerts.action.hot_below_floor', { short, code: 'ETH' }), { exact: true }).waitFor();
 
         // acknowledged with a reason: off the badge, still listed as open with who and why
         await page.getByTestId(`alert-ack-${alert.id}`).click();

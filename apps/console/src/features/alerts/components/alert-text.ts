@@ -22,5 +22,5 @@ export function alertWhat(t: TFunction, a: OperatorAlert): string {
 }
 
 /** What the operator should do about it. */
-export const alertTodo = (t: TFunction, a: OperatorAlert): string =>
-  t(`alerts.todo.${a.kind}`, { short: amount(a.facts.short), code: a.facts.code ?? '' });
+export const alertAction = (t: TFunction, a: OperatorAlert): string =>
+  t(`alerts.action.${a.kind}`, { short: amount(a.facts.short), code: a.facts.code ?? '' });

@@ -8,7 +8,7 @@ import { formatTime } from '../../../lib/format';
 import { useWrite } from '../../../lib/use-write';
 import { acknowledgeAlert } from '../api/acknowledge-alert';
 import { ALERTS_KEY, useAlerts } from '../api/alerts';
-import { alertTodo, alertWhat } from '../components/alert-text';
+import { alertAction, alertWhat } from '../components/alert-text';
 
 /** Operator alerts: the open ones (acknowledge with a reason) and the recently resolved. */
 export default function AlertsPage() {
@@ -39,7 +39,7 @@ export default function AlertsPage() {
       render: (_: unknown, a: OperatorAlert) => (
         <Space orientation="vertical" size={0}>
           <span>{alertWhat(t, a)}</span>
-          {open && <Typography.Text type="secondary">{alertTodo(t, a)}</Typography.Text>}
+          {open && <Typography.Text type="secondary">{alertAction(t, a)}</Typography.Text>}
         </Space>
       ),
     },
