@@ -1,0 +1,139 @@
+import type { ChainAdapter, ChainDeposit } from '../adapter.ts';
+import { addressScriptHex, deriveBip84Address, normalizeUtxoAddress } from './address.ts';
+import type { UtxoParams } from './params.ts';
+import { type RpcValue, rpcInt, toBaseUnits, type UtxoRpc, UtxoRpcError } from './rpc.ts';
+
+/** Blocks fetched (with all their transactions) per JSON-RPC batch: bounds one answer's size. */
+export const UTXO_SCAN_BLOCKS_PER_BATCH = 25;
+/** The node's code for a height above its tip (getblockhash). */
+const RPC_INVALID_PARAMETER = -8;
+
+interface BlockTx {
+  txid: string;
+  vin: Array<{ coinbase?: string }>;
+  vout: Array<{ n: string; value: string; scriptPubKey: { hex: string } }>;
+}
+
+interface Block {
+  hash: string;
+  height: string;
+  tx: BlockTx[];
+}
+
+/**
+ * A chain of the UTXO family (Bitcoin Core, Litecoin Core) through the node's JSON-RPC.
+ * Deposits are outputs whose script is a watched address's script: matching on the script
+ * (not on the address the node prints) works alike for every node version and network
+ * (docs/decisions/048-utxo-family.md). An output is a deposit with logIndex = its vout; a UTXO
+ * transaction has no single sender, so `from` is empty.
+ */
+export class UtxoChainAdapter implements ChainAdapter {
+  readonly family = 'utxo' as const;
+  // address -> its output script, computed once per address
+  private readonly scripts = new Map<string, string>();
+
+  constructor(
+    private readonly rpc: UtxoRpc,
+    readonly params: UtxoParams,
+    private readonly accountXpub: string,
+  ) {}
+
+  async chainId(): Promise<number> {
+    return this.params.chainId;
+  }
+
+  async head(): Promise<{ number: bigint; hash: string }> {
+    // One hash, then its height: both describe the same block even if a block lands between.
+    const hash = String(await this.rpc.call('getbestblockhash'));
+    const header = (await this.rpc.call('getblockheader', [hash])) as { height: string };
+    return { number: BigInt(rpcInt(header.height)), hash };
+  }
+
+  async blockHeader(n: bigint): Promise<{ number: bigint; hash: string; parentHash: string } | null> {
+    let hash: string;
+    try {
+      hash = String(await this.rpc.call('getblockhash', [Number(n)]));
+    } catch (err) {
+      if (err instanceof UtxoRpcError && err.code === RPC_INVALID_PARAMETER) return null;
+      throw err;
+    }
+    const header = (await this.rpc.call('getblockheader', [hash])) as { height: string; previousblockhash?: string };
+    return { number: BigInt(rpcInt(header.height)), hash, parentHash: header.previousblockhash ?? '' };
+  }
+
+  async scanDeposits(
+    from: bigint,
+    to: bigint,
+    watched: ReadonlySet<string>,
+    assets: ReadonlyArray<{ networkId: number; contract: string | null }>,
+  ): Promise<ChainDeposit[]> {
+    // A UTXO chain has one asset: its coin (no contracts).
+    const native = assets.find((a) => a.contract === null);
+    if (!native || watched.size === 0 || from > to) return [];
+    const byScript = this.watchedScripts(watched);
+    const deposits: ChainDeposit[] = [];
+    for (let start = from; start <= to; start += BigInt(UTXO_SCAN_BLOCKS_PER_BATCH)) {
+      const end = start + BigInt(UTXO_SCAN_BLOCKS_PER_BATCH) - 1n < to ? start + BigInt(UTXO_SCAN_BLOCKS_PER_BATCH) - 1n : to;
+      for (const block of await this.blocks(start, end)) deposits.push(...depositsIn(block, byScript, native.networkId));
+    }
+    return deposits;
+  }
+
+  deriveDepositAddress(index: number): string {
+    return deriveBip84Address(this.accountXpub, index, this.params);
+  }
+
+  normalizeAddress(s: string): string | null {
+    return normalizeUtxoAddress(s, this.params);
+  }
+
+  /** Blocks [start, end] with their transactions: one batch for the hashes, one for the blocks. */
+  private async blocks(start: bigint, end: bigint): Promise<Block[]> {
+    const heights: number[] = [];
+    for (let n = start; n <= end; n++) heights.push(Number(n));
+    const hashes = await this.rpc.batch(heights.map((h) => ({ method: 'getblockhash', params: [h] })));
+    return (await this.rpc.batch(hashes.map((hash) => ({ method: 'getblock', params: [hash, 2] })))) as unknown as Block[];
+  }
+
+  /** script hex -> the watched address as given (the watcher looks its owner up by it). */
+  private watchedScripts(watched: ReadonlySet<string>): Map<string, string> {
+    const byScript = new Map<string, string>();
+    for (const address of watched) {
+      let script = this.scripts.get(address);
+      if (script === undefined) {
+        script = addressScriptHex(normalizeUtxoAddress(address, this.params) ?? address, this.params);
+        this.scripts.set(address, script);
+      }
+      byScript.set(script.toLowerCase(), address);
+    }
+    return byScript;
+  }
+}
+
+/**
+ * The outputs of one block paying a watched script, in block order. Coinbase outputs are
+ * left out: they are the miner's, spendable only 100 blocks later.
+ */
+export function depositsIn(block: Block, byScript: ReadonlyMap<string, string>, networkId: number): ChainDeposit[] {
+  const found: ChainDeposit[] = [];
+  for (const tx of block.tx) {
+    if (tx.vin.some((i) => i.coinbase !== undefined)) continue;
+    for (const out of tx.vout) {
+      const to = byScript.get(out.scriptPubKey.hex.toLowerCase());
+      if (to === undefined) continue;
+      const value = toBaseUnits(out.value as RpcValue);
+      if (value <= 0n) continue;
+      found.push({
+        networkId,
+        txHash: tx.txid,
+        logIndex: rpcInt(out.n),
+        blockNumber: BigInt(rpcInt(block.height)),
+        blockHash: block.hash,
+        from: '',
+        to,
+        value,
+      });
+    }
+  }
+  return found;
+}
