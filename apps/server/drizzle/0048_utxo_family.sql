@@ -29,7 +29,7 @@ ON CONFLICT DO NOTHING;
 INSERT INTO networks (currency_id, name, family, chain_id, native, contract, token_decimals, confirmations, min_deposit,
                       withdraw_fee, min_withdraw, max_withdraw, daily_withdraw_limit, review_threshold, sort,
                       deposit_enabled, withdraw_enabled)
-SELECT c.id, 'Litecoin (regtest)', 'utxo', 1000004, true, NULL, 8, 2, 0.001, 0.001, 0.01, 1000, 2000, 500, 10, false, false
+SELECT c.id, 'Litecoin (regtest)', 'utxo', 2147418146, true, NULL, 8, 2, 0.001, 0.001, 0.01, 1000, 2000, 500, 10, false, false
 FROM currencies c WHERE c.code = 'LTC'
 ON CONFLICT DO NOTHING;
 --> statement-breakpoint

@@ -14,6 +14,12 @@ interface BlockTx {
   vout: Array<{ n: string; value: string; scriptPubKey: { hex: string } }>;
 }
 
+interface HeaderRequest {
+  n: bigint;
+  resolve(header: { number: bigint; hash: string; parentHash: string } | null): void;
+  reject(err: unknown): void;
+}
+
 interface Block {
   hash: string;
   height: string;
@@ -31,6 +37,7 @@ export class UtxoChainAdapter implements ChainAdapter {
   readonly family = 'utxo' as const;
   // address -> its output script, computed once per address
   private readonly scripts = new Map<string, string>();
+  private readonly headerQueue: HeaderRequest[] = [];
 
   constructor(
     private readonly rpc: UtxoRpc,
@@ -49,16 +56,39 @@ export class UtxoChainAdapter implements ChainAdapter {
     return { number: BigInt(rpcInt(header.height)), hash };
   }
 
-  async blockHeader(n: bigint): Promise<{ number: bigint; hash: string; parentHash: string } | null> {
-    let hash: string;
+  /**
+   * Headers asked for in the same turn of the event loop (the watcher asks for up to a
+   * hash window's worth at once) go to the node as two batches: a node serves a bounded
+   * number of concurrent requests (Bitcoin Core's -rpcworkqueue, 16 by default).
+   */
+  blockHeader(n: bigint): Promise<{ number: bigint; hash: string; parentHash: string } | null> {
+    return new Promise((resolve, reject) => {
+      if (this.headerQueue.length === 0) setImmediate(() => this.flushHeaders());
+      this.headerQueue.push({ n, resolve, reject });
+    });
+  }
+
+  private async flushHeaders(): Promise<void> {
+    const queue = this.headerQueue.splice(0);
     try {
-      hash = String(await this.rpc.call('getblockhash', [Number(n)]));
+      const hashes = await this.rpc.batchSettled(queue.map((q) => ({ method: 'getblockhash', params: [Number(q.n)] })));
+      const known = hashes.flatMap((h) => (typeof h === 'string' ? [h] : []));
+      const headers = (await this.rpc.batch(known.map((h) => ({ method: 'getblockheader', params: [h] })))) as Array<{
+        height: string;
+        hash: string;
+        previousblockhash?: string;
+      }>;
+      const byHash = new Map(headers.map((h) => [h.hash, h]));
+      queue.forEach((q, i) => {
+        const hash = hashes[i];
+        if (hash instanceof UtxoRpcError && hash.code === RPC_INVALID_PARAMETER) return q.resolve(null);
+        if (hash instanceof Error) return q.reject(hash);
+        const header = byHash.get(String(hash))!;
+        q.resolve({ number: BigInt(rpcInt(header.height)), hash: header.hash, parentHash: header.previousblockhash ?? '' });
+      });
     } catch (err) {
-      if (err instanceof UtxoRpcError && err.code === RPC_INVALID_PARAMETER) return null;
-      throw err;
+      for (const q of queue) q.reject(err);
     }
-    const header = (await this.rpc.call('getblockheader', [hash])) as { height: string; previousblockhash?: string };
-    return { number: BigInt(rpcInt(header.height)), hash, parentHash: header.previousblockhash ?? '' };
   }
 
   async scanDeposits(

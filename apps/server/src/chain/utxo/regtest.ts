@@ -25,8 +25,8 @@ export interface RegtestNode {
   pid: number;
   /** An address of the faucet wallet (where `mine` sends the coinbase). */
   faucetAddress: string;
-  /** Mines `n` blocks; answers their hashes. */
-  mine(n: number): Promise<string[]>;
+  /** Mines `n` blocks (coinbase to `to`, default the faucet); answers their hashes. */
+  mine(n: number, to?: string): Promise<string[]>;
   /** Pays `amount` (a decimal string in coins, e.g. "0.5") from the faucet; answers the txid. */
   send(address: string, amount: string): Promise<string>;
   /** One transaction paying several addresses (decimal strings in coins); answers the txid. */
@@ -147,7 +147,7 @@ async function withFaucet(rpc: UtxoRpc, url: string, pid: number, stop: () => Pr
   await rpc.call('createwallet', [FAUCET_WALLET]);
   const wallet = rpc.wallet(FAUCET_WALLET);
   const faucetAddress = String(await wallet.call('getnewaddress', ['', 'bech32']));
-  const mine = async (n: number) => (await rpc.call('generatetoaddress', [n, faucetAddress])) as string[];
+  const mine = async (n: number, to = faucetAddress) => (await rpc.call('generatetoaddress', [n, to])) as string[];
   await mine(REGTEST_FAUCET_BLOCKS);
   return {
     rpc,

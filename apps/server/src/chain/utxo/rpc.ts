@@ -110,8 +110,16 @@ export class UtxoRpc {
     return resultOf(method, reply);
   }
 
-  /** Several calls in one request; results in the order of `calls`. */
+  /** Several calls in one request; results in the order of `calls` (the first error throws). */
   async batch(calls: ReadonlyArray<{ method: string; params: unknown[] }>): Promise<RpcValue[]> {
+    return (await this.batchSettled(calls)).map((r) => {
+      if (r instanceof Error) throw r;
+      return r;
+    });
+  }
+
+  /** Several calls in one request; each answer is its result or its error. */
+  async batchSettled(calls: ReadonlyArray<{ method: string; params: unknown[] }>): Promise<Array<RpcValue | Error>> {
     if (calls.length === 0) return [];
     const body = calls.map((c, i) => ({ jsonrpc: '1.0', id: i, method: c.method, params: c.params }));
     const label = `batch of ${calls.length} (${calls[0]!.method})`;
@@ -120,7 +128,13 @@ export class UtxoRpc {
       throw new UtxoRpcTransportError(label, 'batch answer has the wrong shape', false);
     }
     const byId = new Map((replies as Reply[]).map((r) => [r.id, r]));
-    return calls.map((c, i) => resultOf(c.method, byId.get(String(i)) ?? {}));
+    return calls.map((c, i) => {
+      try {
+        return resultOf(c.method, byId.get(String(i)) ?? {});
+      } catch (err) {
+        return err as Error;
+      }
+    });
   }
 
   private async post(label: string, body: unknown): Promise<RpcValue> {
