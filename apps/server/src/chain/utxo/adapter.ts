@@ -79,13 +79,15 @@ export class UtxoChainAdapter implements ChainAdapter {
         previousblockhash?: string;
       }>;
       const byHash = new Map(headers.map((h) => [h.hash, h]));
-      queue.forEach((q, i) => {
+      for (const [i, q] of queue.entries()) {
         const hash = hashes[i];
-        if (hash instanceof UtxoRpcError && hash.code === RPC_INVALID_PARAMETER) return q.resolve(null);
-        if (hash instanceof Error) return q.reject(hash);
-        const header = byHash.get(String(hash))!;
-        q.resolve({ number: BigInt(rpcInt(header.height)), hash: header.hash, parentHash: header.previousblockhash ?? '' });
-      });
+        if (hash instanceof UtxoRpcError && hash.code === RPC_INVALID_PARAMETER) q.resolve(null);
+        else if (hash instanceof Error) q.reject(hash);
+        else {
+          const header = byHash.get(String(hash))!;
+          q.resolve({ number: BigInt(rpcInt(header.height)), hash: header.hash, parentHash: header.previousblockhash ?? '' });
+        }
+      }
     } catch (err) {
       for (const q of queue) q.reject(err);
     }

@@ -76,9 +76,20 @@ export async function startRegtest(opts: { binary?: string } = {}): Promise<Regt
   const user = 'coffer';
   const password = randomBytes(16).toString('hex');
   const args = [
-    '-regtest', '-server=1', '-listen=0', '-dnsseed=0', '-upnp=0', '-printtoconsole=0', `-datadir=${datadir}`,
-    `-port=${port}`, `-rpcport=${rpcport}`, '-rpcbind=127.0.0.1', '-rpcallowip=127.0.0.1',
-    `-rpcuser=${user}`, `-rpcpassword=${password}`, `-fallbackfee=${REGTEST_FALLBACK_FEE}`,
+    '-regtest',
+    '-server=1',
+    '-listen=0',
+    '-dnsseed=0',
+    '-upnp=0',
+    '-printtoconsole=0',
+    `-datadir=${datadir}`,
+    `-port=${port}`,
+    `-rpcport=${rpcport}`,
+    '-rpcbind=127.0.0.1',
+    '-rpcallowip=127.0.0.1',
+    `-rpcuser=${user}`,
+    `-rpcpassword=${password}`,
+    `-fallbackfee=${REGTEST_FALLBACK_FEE}`,
   ];
   const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -114,7 +125,12 @@ export async function startRegtest(opts: { binary?: string } = {}): Promise<Regt
   const url = `http://127.0.0.1:${rpcport}`;
   const rpc = new UtxoRpc({ url, user, password });
   try {
-    await waitReady(rpc, child, () => spawnError, () => stderr);
+    await waitReady(
+      rpc,
+      child,
+      () => spawnError,
+      () => stderr,
+    );
     return await withFaucet(rpc, url, child.pid ?? -1, stop);
   } catch (err) {
     await stop();

@@ -34,7 +34,8 @@ describe('exact amounts from a node answer', () => {
 });
 
 const bin = regtestBinary();
-if (!bin && process.env.CI) throw new Error('litecoind is not on the PATH: install the Debian package "litecoind" (CI must run these tests)');
+if (!bin && process.env.CI)
+  throw new Error('litecoind is not on the PATH: install the Debian package "litecoind" (CI must run these tests)');
 if (!bin) console.warn('rpc.test.ts: the node tests are skipped: litecoind is not on the PATH (Debian package "litecoind")');
 
 describe.skipIf(!bin)('the RPC client against a real regtest node', () => {

@@ -165,7 +165,8 @@ export class UtxoRpc {
       throw new UtxoRpcTransportError(label, timedOut ? 'timed out' : `connection ${cause}`, !timedOut);
     }
     const text = await res.text();
-    if (res.status === 401 || res.status === 403) throw new UtxoRpcTransportError(label, `HTTP ${res.status}: wrong rpc user or password`, false);
+    if (res.status === 401 || res.status === 403)
+      throw new UtxoRpcTransportError(label, `HTTP ${res.status}: wrong rpc user or password`, false);
     try {
       return parseJsonKeepingNumbers(text);
     } catch {

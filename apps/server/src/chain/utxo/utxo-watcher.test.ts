@@ -10,7 +10,8 @@ import { UTXO_NETWORKS } from './params.ts';
 import { type RegtestNode, regtestBinary, startRegtest } from './regtest.ts';
 
 const bin = regtestBinary();
-if (!bin && process.env.CI) throw new Error('litecoind is not on the PATH: install the Debian package "litecoind" (CI must run these tests)');
+if (!bin && process.env.CI)
+  throw new Error('litecoind is not on the PATH: install the Debian package "litecoind" (CI must run these tests)');
 if (!bin) console.warn('utxo-watcher.test.ts is skipped: litecoind is not on the PATH (install the Debian package "litecoind")');
 
 const params = UTXO_NETWORKS['litecoin-regtest'];
