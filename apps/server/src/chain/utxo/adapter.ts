@@ -129,11 +129,15 @@ export class UtxoChainAdapter implements ChainAdapter {
     for (let n = from; n <= to; n++) heights.push(Number(n));
     const hashes = (await this.rpc.batch(heights.map((h) => ({ method: 'getblockhash', params: [h] })))) as string[];
     const headers = (await this.rpc.batch(hashes.map((h) => ({ method: 'getblockheader', params: [h] })))) as Array<{ nTx: string }>;
+    const counts = headers.map((h) => rpcInt(h.nTx));
+    // A range smaller than the budget is still split across the batches in flight.
+    const total = counts.reduce((a, b) => a + b, 0);
+    const budget = Math.min(UTXO_SCAN_TXS_PER_BATCH, Math.ceil(total / UTXO_SCAN_PARALLEL_BATCHES));
     const groups: string[][] = [];
     let txs = 0;
     hashes.forEach((hash, i) => {
-      const n = rpcInt(headers[i]!.nTx);
-      if (groups.length === 0 || txs + n > UTXO_SCAN_TXS_PER_BATCH) {
+      const n = counts[i]!;
+      if (groups.length === 0 || txs + n > budget) {
         groups.push([]);
         txs = 0;
       }
