@@ -142,9 +142,23 @@ function decodeSegwit(input: string, params: UtxoParams): UtxoDestination | null
     return { address: lower, kind: 'p2wsh', script: OutScript.encode({ type: 'wsh', hash: program }) };
   }
   if (version === 1 && program.length === 32) {
-    return { address: lower, kind: 'p2tr', script: OutScript.encode({ type: 'tr', pubkey: program }) };
+    const script = taprootScript(program);
+    return script ? { address: lower, kind: 'p2tr', script } : null;
   }
   return null;
+}
+
+/**
+ * The P2TR script of a 32-byte v1 program, or null when the program is not the x coordinate of
+ * a point on secp256k1 (the encoder checks it): such an output is valid on chain but nobody
+ * can ever spend it, so it is no destination.
+ */
+function taprootScript(program: Uint8Array): Uint8Array | null {
+  try {
+    return OutScript.encode({ type: 'tr', pubkey: program });
+  } catch {
+    return null;
+  }
 }
 
 /** Decodes a base58check P2PKH/P2SH address with this network's version bytes. */
