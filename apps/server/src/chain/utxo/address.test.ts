@@ -1,3 +1,4 @@
+import { ErrorCode, errorMessages } from '@coffer/contract';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { describe, expect, it } from 'vitest';
 import { LOCAL_CHAIN_IDS } from '../keys.ts';
@@ -8,8 +9,10 @@ import {
   normalizeAccountXpub,
   normalizeUtxoAddress,
   scriptHexToAddress,
+  UTXO_ADDRESS_PROBLEM_CODES,
   utxoAccountXpub,
   utxoAddressProblem,
+  utxoNetworksOf,
 } from './address.ts';
 import { UTXO_NETWORK_NAMES, UTXO_NETWORKS, type UtxoNetworkName, utxoParamsByChainId } from './params.ts';
 
@@ -318,6 +321,36 @@ describe('why an address is refused', () => {
       expect(normalizeUtxoAddress('mzK2FFDEhxqHcmrJw1ysqFkVyhUULo45hZ', UTXO_NETWORKS[n])).not.toBeNull();
     }
     expect(normalizeUtxoAddress('mpWvR79tSrA5xeziB6mjNYWdaVRwBpgnUP', UTXO_NETWORKS['litecoin-testnet'])).not.toBeNull();
+  });
+});
+
+describe('refusal codes', () => {
+  it('answer 3008, 3056 and 3057 with a message in both languages', () => {
+    expect(UTXO_ADDRESS_PROBLEM_CODES).toEqual({
+      malformed: ErrorCode.INVALID_ADDRESS,
+      'other-network': 3056,
+      'other-family': 3057,
+    });
+    expect(errorMessages['en-US'][3056]).toBe('This address belongs to another network');
+    expect(errorMessages['en-US'][3057]).toBe('This address belongs to another kind of chain');
+    expect(errorMessages['zh-CN'][3056]).toBe('该地址属于其他网络');
+    expect(errorMessages['zh-CN'][3057]).toBe('该地址属于其他类型的区块链');
+  });
+
+  it('name the UTXO networks an address belongs to, none for an EVM address', () => {
+    expect(utxoNetworksOf('bc1qcr8te4kr609gcawutmrza0j4xv80jy8z306fyu').map((p) => p.name)).toEqual(['bitcoin']);
+    expect(utxoNetworksOf('mpWvR79tSrA5xeziB6mjNYWdaVRwBpgnUP').map((p) => p.name)).toEqual([
+      'bitcoin-testnet',
+      'bitcoin-regtest',
+      'litecoin-testnet',
+      'litecoin-regtest',
+    ]);
+    expect(utxoNetworksOf('0x52908400098527886E0F7030069857D2E4169EE7')).toEqual([]);
+  });
+
+  it('come from network records nobody can change', () => {
+    expect(Object.isFrozen(BTC)).toBe(true);
+    expect(Object.isFrozen(BTC.bip32)).toBe(true);
   });
 });
 

@@ -3,6 +3,7 @@
  * extended public key (no private key on the deposit path), and withdrawal destinations
  * validated per network (bech32/bech32m segwit, base58check P2PKH/P2SH).
  */
+import { ErrorCode } from '@coffer/contract';
 import { bech32, bech32m, hex } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { Address, OutScript, p2wpkh } from '@scure/btc-signer';
@@ -203,6 +204,18 @@ export function utxoAddressProblem(input: string, params: UtxoParams): UtxoAddre
   if (EVM_ADDRESS.test(input)) return 'other-family';
   const elsewhere = UTXO_NETWORK_NAMES.some((name) => name !== params.name && decodeUtxoAddress(input, UTXO_NETWORKS[name]) !== null);
   return elsewhere ? 'other-network' : 'malformed';
+}
+
+/** The result code a refused withdrawal address answers with (both languages in @coffer/contract). */
+export const UTXO_ADDRESS_PROBLEM_CODES = {
+  malformed: ErrorCode.INVALID_ADDRESS,
+  'other-network': ErrorCode.ADDRESS_OTHER_NETWORK,
+  'other-family': ErrorCode.ADDRESS_OTHER_FAMILY,
+} as const satisfies Record<UtxoAddressProblem, number>;
+
+/** The UTXO networks on which this text is a valid destination (e.g. for an EVM network to say "another kind of chain"). */
+export function utxoNetworksOf(input: string): UtxoParams[] {
+  return UTXO_NETWORK_NAMES.map((name) => UTXO_NETWORKS[name]).filter((p) => decodeUtxoAddress(input, p) !== null);
 }
 
 /** The output script (scriptPubKey) hex of a valid address of this network; throws on an invalid one. */
