@@ -69,13 +69,20 @@ function parseAccountKey(key: string, params: UtxoParams): HDKey {
   return parsed;
 }
 
-const accountCache = new Map<string, HDKey>();
+/** An account key and its receive (0) and change (1) chain keys, derived once. */
+interface ParsedAccount {
+  account: HDKey;
+  chains: readonly [HDKey, HDKey];
+}
 
-function accountKey(key: string, params: UtxoParams): HDKey {
+const accountCache = new Map<string, ParsedAccount>();
+
+function parsedAccount(key: string, params: UtxoParams): ParsedAccount {
   const cacheKey = `${params.name}:${key}`;
   const hit = accountCache.get(cacheKey);
   if (hit) return hit;
-  const parsed = parseAccountKey(key, params);
+  const account = parseAccountKey(key, params);
+  const parsed = { account, chains: [account.deriveChild(0), account.deriveChild(1)] as const };
   if (accountCache.size >= ACCOUNT_CACHE_SIZE) accountCache.delete(accountCache.keys().next().value as string);
   accountCache.set(cacheKey, parsed);
   return parsed;
@@ -83,7 +90,7 @@ function accountKey(key: string, params: UtxoParams): HDKey {
 
 /** The account key in the xpub/tpub form (e.g. for a `wpkh(xpub/0/*)` descriptor), from xpub/tpub or zpub/vpub. */
 export function normalizeAccountXpub(key: string, params: UtxoParams): string {
-  const parsed = accountKey(key, params);
+  const parsed = parsedAccount(key, params).account;
   return new HDKey({
     versions: params.bip32,
     depth: parsed.depth,
@@ -102,7 +109,7 @@ export function deriveBip84Address(accountXpub: string, index: number, params: U
   if (!Number.isInteger(index) || index < 0 || index >= HARDENED) {
     throw new Error(`address index must be an integer from 0 to ${HARDENED - 1}: ${index}`);
   }
-  const child = accountKey(accountXpub, params).deriveChild(change).deriveChild(index);
+  const child = parsedAccount(accountXpub, params).chains[change].deriveChild(index);
   if (!child.publicKey) throw new Error('derived key has no public key');
   const address = p2wpkh(child.publicKey, btcSignerNetwork(params)).address;
   if (!address) throw new Error('P2WPKH address could not be encoded');
