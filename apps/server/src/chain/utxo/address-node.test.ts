@@ -13,7 +13,14 @@ import { bech32, bech32m, hex } from '@scure/base';
 import { HDKey } from '@scure/bip32';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressScriptHex, deriveBip84Address, normalizeUtxoAddress, utxoAccountXpub } from './address.ts';
+import {
+  addressScriptHex,
+  bip84PrivateKey,
+  deriveBip84Address,
+  normalizeUtxoAddress,
+  privateKeyToWif,
+  utxoAccountXpub,
+} from './address.ts';
 import { UTXO_NETWORKS } from './params.ts';
 
 /** litecoind on the PATH (Debian's `litecoind` package puts it in /usr/bin), or null. */
@@ -105,6 +112,7 @@ describe.skipIf(LITECOIND === null)('addresses against litecoind -regtest', () =
   let node: Node;
   beforeAll(async () => {
     node = await startRegtestNode();
+    await node.rpc('createwallet', ['addresses']);
   });
   afterAll(() => node?.stop());
 
@@ -121,13 +129,20 @@ describe.skipIf(LITECOIND === null)('addresses against litecoind -regtest', () =
   });
 
   it("accepts every kind of address the node's wallet hands out, with the node's script", async () => {
-    await node.rpc('createwallet', ['addresses']);
     for (const type of ['legacy', 'p2sh-segwit', 'bech32', 'legacy', 'p2sh-segwit', 'bech32']) {
       const address = await node.rpc<string>('getnewaddress', ['', type], 'addresses');
       const info = await node.rpc<{ scriptPubKey: string }>('validateaddress', [address]);
       expect(normalizeUtxoAddress(address, RLTC)).toBe(address);
       expect(addressScriptHex(address, RLTC)).toBe(info.scriptPubKey);
     }
+  });
+
+  it("holds the key of a derived deposit address: the node's wallet owns it after importing the signer's WIF", async () => {
+    const address = deriveBip84Address(utxoAccountXpub(SEED, RLTC), 3, RLTC);
+    const wif = privateKeyToWif(bip84PrivateKey(SEED, RLTC, 3), RLTC);
+    await node.rpc('importprivkey', [wif, '', false], 'addresses');
+    const info = await node.rpc<{ ismine: boolean; solvable: boolean }>('getaddressinfo', [address], 'addresses');
+    expect([info.ismine, info.solvable]).toEqual([true, true]);
   });
 
   it('judges strings as the node does, but for the destinations Coffer refuses on purpose', async () => {

@@ -5,9 +5,11 @@ import { LOCAL_CHAIN_IDS } from '../keys.ts';
 import {
   addressScriptHex,
   bip84Path,
+  bip84PrivateKey,
   deriveBip84Address,
   normalizeAccountXpub,
   normalizeUtxoAddress,
+  privateKeyToWif,
   scriptHexToAddress,
   UTXO_ADDRESS_PROBLEM_CODES,
   utxoAccountXpub,
@@ -103,6 +105,21 @@ describe('BIP-84 deposit addresses', () => {
       'rltc1qkwgskuzmmwwvqajnyr7yp9hgvh5y45kgm20fm6',
       'rltc1q2vma00td2g9llw8hwa8ny3r774rtt7ae0dsszt',
     ]);
+  });
+
+  it("give the signer the published private keys, in each network's WIF", () => {
+    const wif = (index: number, change: 0 | 1 = 0) => privateKeyToWif(bip84PrivateKey(ABANDON_SEED, BTC, index, change), BTC);
+    expect(wif(0)).toBe('KyZpNDKnfs94vbrwhJneDi77V6jF64PWPF8x5cdJb8ifgg2DUc9d');
+    expect(wif(1)).toBe('Kxpf5b8p3qX56DKEe5NqWbNUP9MnqoRFzZwHRtsFqhzuvUJsYZCy');
+    expect(wif(0, 1)).toBe('KxuoxufJL5csa1Wieb2kp29VNdn92Us8CoaUG3aGtPtcF3AzeXvF');
+    // Litecoin Core key_io_valid.json: compressed private keys on main and regtest
+    const key = (hexKey: string) => Uint8Array.from(Buffer.from(hexKey, 'hex'));
+    expect(privateKeyToWif(key('44b78d45adc801a65949661d5df1c4a44f532cd422be413a505d776784ddbe25'), LTC)).toBe(
+      'T5MZ5z9WqJxzVxYyVPecTJUSDkzDWrUYe1JuSX2AqJ9jKmLJrvTE',
+    );
+    expect(privateKeyToWif(key('94c2eb1622023690b2fb86fe9c7091c63c9838fccc81b0e16adf3936d1a058d1'), RLTC)).toBe(
+      'cSZsfcBGqQDBXuQeqAhDfqaoP54LhgiQvMkMctyrRuVR3BGQmbTU',
+    );
   });
 
   it('refuse a private key, a key that is not an account key, another network key and a bad index', () => {

@@ -6,7 +6,7 @@
 import { ErrorCode } from '@coffer/contract';
 import { bech32, bech32m, hex } from '@scure/base';
 import { HDKey } from '@scure/bip32';
-import { Address, OutScript, p2wpkh } from '@scure/btc-signer';
+import { Address, OutScript, p2wpkh, WIF } from '@scure/btc-signer';
 import type { BTC_NETWORK } from '@scure/btc-signer/utils.js';
 import { UTXO_NETWORK_NAMES, UTXO_NETWORKS, type UtxoParams } from './params.ts';
 
@@ -41,6 +41,18 @@ export function utxoAccountXpub(seed: Uint8Array, params: UtxoParams): string {
 export function utxoAccountXprv(seed: Uint8Array, params: UtxoParams): string {
   const account = HDKey.fromMasterSeed(seed, params.bip32).derive(utxoAccountPath(params));
   return account.privateExtendedKey;
+}
+
+/** The private key of m/84'/coin'/0'/change/index of a BIP-39 seed: for the signer, never the deposit path. */
+export function bip84PrivateKey(seed: Uint8Array, params: UtxoParams, index: number, change: 0 | 1 = 0): Uint8Array {
+  const key = HDKey.fromMasterSeed(seed, params.bip32).derive(bip84Path(params, index, change)).privateKey;
+  if (!key) throw new Error('derived key has no private key');
+  return key;
+}
+
+/** A private key in the wallet import format of this network (compressed public key), e.g. for a node's importprivkey. */
+export function privateKeyToWif(key: Uint8Array, params: UtxoParams): string {
+  return WIF(btcSignerNetwork(params)).encode(key);
 }
 
 function parseWith(key: string, versions: UtxoParams['bip32']): HDKey | null {
