@@ -3,9 +3,10 @@
  * extended public key (no private key on the deposit path), and withdrawal destinations
  * validated per network (bech32/bech32m segwit, base58check P2PKH/P2SH).
  */
+import { ErrorCode } from '@coffer/contract';
 import { bech32, bech32m, hex } from '@scure/base';
 import { HDKey } from '@scure/bip32';
-import { Address, OutScript, p2wpkh } from '@scure/btc-signer';
+import { Address, OutScript, p2wpkh, WIF } from '@scure/btc-signer';
 import type { BTC_NETWORK } from '@scure/btc-signer/utils.js';
 import { UTXO_NETWORK_NAMES, UTXO_NETWORKS, type UtxoParams } from './params.ts';
 
@@ -42,6 +43,18 @@ export function utxoAccountXprv(seed: Uint8Array, params: UtxoParams): string {
   return account.privateExtendedKey;
 }
 
+/** The private key of m/84'/coin'/0'/change/index of a BIP-39 seed: for the signer, never the deposit path. */
+export function bip84PrivateKey(seed: Uint8Array, params: UtxoParams, index: number, change: 0 | 1 = 0): Uint8Array {
+  const key = HDKey.fromMasterSeed(seed, params.bip32).derive(bip84Path(params, index, change)).privateKey;
+  if (!key) throw new Error('derived key has no private key');
+  return key;
+}
+
+/** A private key in the wallet import format of this network (compressed public key), e.g. for a node's importprivkey. */
+export function privateKeyToWif(key: Uint8Array, params: UtxoParams): string {
+  return WIF(btcSignerNetwork(params)).encode(key);
+}
+
 function parseWith(key: string, versions: UtxoParams['bip32']): HDKey | null {
   try {
     return HDKey.fromExtendedKey(key, versions);
@@ -68,13 +81,20 @@ function parseAccountKey(key: string, params: UtxoParams): HDKey {
   return parsed;
 }
 
-const accountCache = new Map<string, HDKey>();
+/** An account key and its receive (0) and change (1) chain keys, derived once. */
+interface ParsedAccount {
+  account: HDKey;
+  chains: readonly [HDKey, HDKey];
+}
 
-function accountKey(key: string, params: UtxoParams): HDKey {
+const accountCache = new Map<string, ParsedAccount>();
+
+function parsedAccount(key: string, params: UtxoParams): ParsedAccount {
   const cacheKey = `${params.name}:${key}`;
   const hit = accountCache.get(cacheKey);
   if (hit) return hit;
-  const parsed = parseAccountKey(key, params);
+  const account = parseAccountKey(key, params);
+  const parsed = { account, chains: [account.deriveChild(0), account.deriveChild(1)] as const };
   if (accountCache.size >= ACCOUNT_CACHE_SIZE) accountCache.delete(accountCache.keys().next().value as string);
   accountCache.set(cacheKey, parsed);
   return parsed;
@@ -82,7 +102,7 @@ function accountKey(key: string, params: UtxoParams): HDKey {
 
 /** The account key in the xpub/tpub form (e.g. for a `wpkh(xpub/0/*)` descriptor), from xpub/tpub or zpub/vpub. */
 export function normalizeAccountXpub(key: string, params: UtxoParams): string {
-  const parsed = accountKey(key, params);
+  const parsed = parsedAccount(key, params).account;
   return new HDKey({
     versions: params.bip32,
     depth: parsed.depth,
@@ -101,7 +121,7 @@ export function deriveBip84Address(accountXpub: string, index: number, params: U
   if (!Number.isInteger(index) || index < 0 || index >= HARDENED) {
     throw new Error(`address index must be an integer from 0 to ${HARDENED - 1}: ${index}`);
   }
-  const child = accountKey(accountXpub, params).deriveChild(change).deriveChild(index);
+  const child = parsedAccount(accountXpub, params).chains[change].deriveChild(index);
   if (!child.publicKey) throw new Error('derived key has no public key');
   const address = p2wpkh(child.publicKey, btcSignerNetwork(params)).address;
   if (!address) throw new Error('P2WPKH address could not be encoded');
@@ -142,9 +162,23 @@ function decodeSegwit(input: string, params: UtxoParams): UtxoDestination | null
     return { address: lower, kind: 'p2wsh', script: OutScript.encode({ type: 'wsh', hash: program }) };
   }
   if (version === 1 && program.length === 32) {
-    return { address: lower, kind: 'p2tr', script: OutScript.encode({ type: 'tr', pubkey: program }) };
+    const script = taprootScript(program);
+    return script ? { address: lower, kind: 'p2tr', script } : null;
   }
   return null;
+}
+
+/**
+ * The P2TR script of a 32-byte v1 program, or null when the program is not the x coordinate of
+ * a point on secp256k1 (the encoder checks it): such an output is valid on chain but nobody
+ * can ever spend it, so it is no destination.
+ */
+function taprootScript(program: Uint8Array): Uint8Array | null {
+  try {
+    return OutScript.encode({ type: 'tr', pubkey: program });
+  } catch {
+    return null;
+  }
 }
 
 /** Decodes a base58check P2PKH/P2SH address with this network's version bytes. */
@@ -189,6 +223,18 @@ export function utxoAddressProblem(input: string, params: UtxoParams): UtxoAddre
   if (EVM_ADDRESS.test(input)) return 'other-family';
   const elsewhere = UTXO_NETWORK_NAMES.some((name) => name !== params.name && decodeUtxoAddress(input, UTXO_NETWORKS[name]) !== null);
   return elsewhere ? 'other-network' : 'malformed';
+}
+
+/** The result code a refused withdrawal address answers with (both languages in @coffer/contract). */
+export const UTXO_ADDRESS_PROBLEM_CODES = {
+  malformed: ErrorCode.INVALID_ADDRESS,
+  'other-network': ErrorCode.ADDRESS_OTHER_NETWORK,
+  'other-family': ErrorCode.ADDRESS_OTHER_FAMILY,
+} as const satisfies Record<UtxoAddressProblem, number>;
+
+/** The UTXO networks on which this text is a valid destination (e.g. for an EVM network to say "another kind of chain"). */
+export function utxoNetworksOf(input: string): UtxoParams[] {
+  return UTXO_NETWORK_NAMES.map((name) => UTXO_NETWORKS[name]).filter((p) => decodeUtxoAddress(input, p) !== null);
 }
 
 /** The output script (scriptPubKey) hex of a valid address of this network; throws on an invalid one. */

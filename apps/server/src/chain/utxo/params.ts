@@ -58,7 +58,13 @@ const TEST_KEYS = {
 const BITCOIN_CHAIN_ID = UTXO_CHAIN_ID_BASE + 16 * 0;
 const LITECOIN_CHAIN_ID = UTXO_CHAIN_ID_BASE + 16 * 2;
 
-export const UTXO_NETWORKS: Readonly<Record<UtxoNetworkName, UtxoParams>> = Object.freeze({
+/** Freezes a record and the objects it holds, so that no caller can change a network's bytes. */
+function deepFreeze<T extends object>(value: T): Readonly<T> {
+  for (const inner of Object.values(value)) if (inner && typeof inner === 'object') deepFreeze(inner);
+  return Object.freeze(value);
+}
+
+export const UTXO_NETWORKS: Readonly<Record<UtxoNetworkName, UtxoParams>> = deepFreeze({
   bitcoin: {
     name: 'bitcoin',
     label: 'Bitcoin',
