@@ -75,7 +75,7 @@ export function compareDecimals(a: string, b: string): -1 | 0 | 1 {
  * Details show the exact value with a copy action. Unknown codes show at most
  * DEFAULT_DISPLAY_DECIMALS; never more than the currency itself carries.
  */
-export const DISPLAY_DECIMALS: Readonly<Record<string, number>> = { BTC: 8, ETH: 6, USDT: 2, USDC: 2 };
+export const DISPLAY_DECIMALS: Readonly<Record<string, number>> = { BTC: 8, LTC: 6, ETH: 6, USDT: 2, USDC: 2 };
 export const DEFAULT_DISPLAY_DECIMALS = 8;
 const BPS = 10_000n;
 

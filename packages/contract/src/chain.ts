@@ -15,7 +15,7 @@ import { stepUpProof } from './step-up.ts';
 export const ADDRESS_MAX = 128;
 export const WITHDRAW_CODE_RE = /^\d{6}$/;
 
-export const chainFamily = z.enum(['evm']);
+export const chainFamily = z.enum(['evm', 'utxo']);
 
 /** One way a currency moves on a chain (native coin or token contract). */
 export const network = z.object({

@@ -84,6 +84,10 @@ export const ErrorCode = {
   ACCOUNT_LINK_SELF: 3054,
   /** The account link was removed already. */
   ACCOUNT_LINK_REMOVED: 3055,
+  /** The withdrawal address is valid, but on another network of the same kind of chain (e.g. a Bitcoin address for Litecoin). */
+  ADDRESS_OTHER_NETWORK: 3056,
+  /** The withdrawal address belongs to another kind of chain (e.g. an EVM 0x address for Bitcoin). */
+  ADDRESS_OTHER_FAMILY: 3057,
   /** The alert is resolved (its condition cleared): there is nothing left to acknowledge. */
   ALERT_RESOLVED: 3050,
   /** The alert was already acknowledged (by this or another operator). */
@@ -164,6 +168,8 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3053: '这两个账户已经关联',
     3054: '账户不能与自身关联',
     3055: '该关联已被解除',
+    3056: '该地址属于其他网络',
+    3057: '该地址属于其他类型的区块链',
     3050: '该告警已解除（情况已恢复），无需确认',
     3051: '该告警已被确认过',
     3045: '运营人员必须先启用第二重验证：请在钱包的安全中心绑定身份验证器或通行密钥',
@@ -227,6 +233,8 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3053: 'These two accounts are linked already',
     3054: 'An account cannot be linked to itself',
     3055: 'This link was removed already',
+    3056: 'This address belongs to another network',
+    3057: 'This address belongs to another kind of chain',
     3050: 'This alert is resolved (its condition cleared): there is nothing to acknowledge',
     3051: 'This alert was already acknowledged',
     3045: "Operators need a second factor: enrol an authenticator or a passkey in the wallet's security centre first",

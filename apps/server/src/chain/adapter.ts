@@ -1,9 +1,9 @@
 /**
  * What the deposit watcher needs from a chain, independent of its family. EVM chains
- * implement it in evm.ts (EvmChainAdapter); a UTXO chain can implement it next.
+ * implement it in evm.ts (EvmChainAdapter), UTXO chains in utxo/adapter.ts (UtxoChainAdapter).
  */
 export interface ChainAdapter {
-  readonly family: 'evm'; // 'utxo' later
+  readonly family: 'evm' | 'utxo';
   chainId(): Promise<number>;
   /** the chain tip (latest block) */
   head(): Promise<{ number: bigint; hash: string }>;
@@ -30,11 +30,11 @@ export interface ChainDeposit {
   /** the network (asset on this chain) from the `assets` argument */
   networkId: number;
   txHash: string;
-  /** log index of the token Transfer; -1 for a native transfer */
+  /** log index of the token Transfer; -1 for a native EVM transfer; the output's vout on UTXO */
   logIndex: number;
   blockNumber: bigint;
   blockHash: string;
-  /** sender; for EVM an EIP-55 checksummed address */
+  /** sender; for EVM an EIP-55 checksummed address; '' on UTXO (no single sender) */
   from: string;
   /** the watched recipient; for EVM an EIP-55 checksummed address */
   to: string;

@@ -51,7 +51,7 @@ export function anvilBinaryPath(): string {
   return bin;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();

@@ -27,6 +27,7 @@ describe('currencies and balances', () => {
       ['USDC', 6, '/currency/usdc.svg'],
       ['ETH', 18, '/currency/eth.svg'],
       ['BTC', 8, '/currency/btc.svg'],
+      ['LTC', 8, '/currency/ltc.svg'],
     ]);
     expect(list[0]).toEqual({
       id: expect.any(Number),
@@ -46,6 +47,7 @@ describe('currencies and balances', () => {
       ['USDC', 2],
       ['ETH', 6],
       ['BTC', 8],
+      ['LTC', 6],
     ]);
     const en = await call('GET', '/api/currency/list', { lang: 'en-US' });
     expect(en.message).toBe('Success');
@@ -60,6 +62,7 @@ describe('currencies and balances', () => {
       ['USDC', '0'],
       ['ETH', '0'],
       ['BTC', '0'],
+      ['LTC', '0'],
     ]);
   });
 
@@ -75,6 +78,7 @@ describe('currencies and balances', () => {
       USDC: '0',
       ETH: '0.000000000000000001',
       BTC: '20999999.99999999',
+      LTC: '0',
     });
   });
 
@@ -98,7 +102,7 @@ describe('currencies and balances', () => {
     invalidateCurrencies(t.database);
     expect((await call('GET', `/api/currency/balance/${idOf('USDC')}`, { token: user.token })).code).toBe(3003);
     const all = await call<Balance[]>('GET', '/api/currency/balances', { token: user.token });
-    expect(all.data.map((b) => b.code)).toEqual(['USDT', 'ETH', 'BTC']);
+    expect(all.data.map((b) => b.code)).toEqual(['USDT', 'ETH', 'BTC', 'LTC']);
     const listed = await call<Currency[]>('GET', '/api/currency/list');
     expect(listed.data.find((c) => c.code === 'USDC')?.enabled).toBe(false);
     await t.database.sql.query(`update currencies set enabled = true where code = 'USDC'`);

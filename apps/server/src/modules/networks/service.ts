@@ -14,7 +14,7 @@ interface RawNetwork {
   currency_id: number;
   code: string;
   name: string;
-  family: 'evm';
+  family: 'evm' | 'utxo';
   chain_id: number;
   contract: string | null;
   token_decimals: number;

@@ -6,6 +6,8 @@ import type { Network } from '@coffer/contract/chain';
  */
 
 const EVM_ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
+/** base58check (P2PKH, P2SH) or bech32/bech32m (segwit): the server checks the network and checksum. */
+const UTXO_ADDRESS_RE = /^[a-zA-Z0-9]{25,90}$/;
 
 export type AddressError = 'required' | 'shape';
 
@@ -17,6 +19,8 @@ export function checkAddress(raw: string, family: Network['family']): AddressChe
   switch (family) {
     case 'evm':
       return EVM_ADDRESS_RE.test(value) ? { ok: true, value } : { ok: false, error: 'shape' };
+    case 'utxo':
+      return UTXO_ADDRESS_RE.test(value) ? { ok: true, value } : { ok: false, error: 'shape' };
   }
 }
 
