@@ -1,4 +1,4 @@
-import type { ChunkRead } from './watcher-scan.ts';
+import type { BlockHeader, ChunkRead } from './watcher-scan.ts';
 
 /** Blocks per chunk of a catch-up: each chunk is recorded, and moves the cursor, on its own. */
 export const WATCH_CHUNK_BLOCKS = 500;
@@ -21,6 +21,8 @@ export interface PipelineResult {
   reorged: boolean;
   found: number;
   credited: number;
+  /** the headers recorded (those inside the hash window), by block number */
+  headers: Map<number, BlockHeader>;
 }
 
 /**
@@ -32,7 +34,8 @@ export interface PipelineResult {
  * - chunks are recorded in order, each in one statement with its deposits and the cursor,
  *   so a process killed between chunks resumes after the last one recorded;
  * - at most one credit runs at a time, behind the recording (crediting stays exactly once
- *   in SQL, coffer_deposit_credit_due); all of them are finished when this returns.
+ *   in SQL, coffer_deposit_credit_due); all of them are finished when this returns. What the
+ *   last chunk makes due is left to the caller's credit.
  */
 export async function pipelineCatchUp(
   from: number,
@@ -51,7 +54,7 @@ export async function pipelineCatchUp(
     reads[i]!.catch(() => {}); // awaited in order below; one never reached is settled before returning
   };
   const credits = new CreditQueue(steps.credit);
-  const result: PipelineResult = { recordedTo: null, reorged: false, found: 0, credited: 0 };
+  const result: PipelineResult = { recordedTo: null, reorged: false, found: 0, credited: 0, headers: new Map() };
   let parent = cursorHash;
   try {
     for (let i = 0; i <= limits.chunksAhead; i++) startRead(i);
@@ -65,7 +68,9 @@ export async function pipelineCatchUp(
       result.found += await steps.record(chunk);
       result.recordedTo = chunk.to;
       parent = chunk.last.hash;
-      credits.upTo(chunk.to);
+      for (const h of chunk.headers) result.headers.set(Number(h.number), h);
+      // The last chunk is credited by the caller (one call for what is due at the new height).
+      if (i < bounds.length - 1) credits.upTo(chunk.to);
     }
   } catch (error) {
     // Nothing of this tick keeps running after it: reads and the credit settle first.

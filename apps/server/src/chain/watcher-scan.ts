@@ -70,12 +70,22 @@ export async function loadScope(database: Database, chainId: number): Promise<Wa
  * under the reads: a header is missing, the window's headers do not chain by parent hash, or
  * a deposit sits in a block other than the header read for its height (two forks mixed).
  * Whether the range continues the recorded chain (its first block's parent) is the caller's
- * check, made just before recording.
+ * check, made just before recording. `known`: headers read earlier in this tick, used instead
+ * of reading them again; the last block's header is always read again, and must be the known
+ * one (its hash commits to every block below it).
  */
-export async function readChunk(chain: ChainAdapter, scope: WatchScope, from: number, to: number, tip: number): Promise<ChunkRead | 'reorged'> {
+export async function readChunk(
+  chain: ChainAdapter,
+  scope: WatchScope,
+  from: number,
+  to: number,
+  tip: number,
+  known: ReadonlyMap<number, BlockHeader> = new Map(),
+): Promise<ChunkRead | 'reorged'> {
   const keepFrom = Math.max(from, tip - WATCH_HASH_WINDOW + 1);
   const numbers: number[] = [];
   for (let n = keepFrom; n <= to; n++) numbers.push(n);
+  const header = (n: number) => (n !== to && known.has(n) ? Promise.resolve(known.get(n)!) : chain.blockHeader(BigInt(n)));
   const edge = (n: number) => (numbers.includes(n) ? Promise.resolve(null) : chain.blockHeader(BigInt(n)));
   const [deposits, headers, firstOutside, lastOutside] = await Promise.all([
     scope.owner.size > 0
@@ -86,7 +96,7 @@ export async function readChunk(chain: ChainAdapter, scope: WatchScope, from: nu
           scope.networks.map((n) => ({ networkId: n.id, contract: n.contract })),
         )
       : Promise.resolve([] as ChainDeposit[]),
-    Promise.all(numbers.map((n) => chain.blockHeader(BigInt(n)))),
+    Promise.all(numbers.map(header)),
     edge(from),
     edge(to),
   ]);
@@ -94,6 +104,7 @@ export async function readChunk(chain: ChainAdapter, scope: WatchScope, from: nu
   const kept = headers as BlockHeader[];
   const first = numbers[0] === from ? kept[0] : firstOutside;
   const last = numbers.at(-1) === to ? kept.at(-1) : lastOutside;
+  if (known.has(to) && last?.hash !== known.get(to)!.hash) return 'reorged';
   if (!first || !last) return 'reorged';
   for (let i = 1; i < kept.length; i++) {
     if (kept[i]!.parentHash !== kept[i - 1]!.hash) return 'reorged';

@@ -2,7 +2,7 @@ import type { Database } from '../db/client.ts';
 import type { ChainAdapter } from './adapter.ts';
 import { pipelineCatchUp, WATCH_CHUNK_BLOCKS, WATCH_CHUNKS_AHEAD } from './watcher-pipeline.ts';
 import { recordChunk } from './watcher-record.ts';
-import { loadScope, readChunk, WATCH_HASH_WINDOW, type WatchScope } from './watcher-scan.ts';
+import { type BlockHeader, type ChunkRead, loadScope, readChunk, WATCH_HASH_WINDOW, type WatchScope } from './watcher-scan.ts';
 
 export { WATCH_CHUNK_BLOCKS, WATCH_CHUNKS_AHEAD } from './watcher-pipeline.ts';
 export { creditedAmount, WATCH_HASH_WINDOW } from './watcher-scan.ts';
@@ -11,7 +11,7 @@ export { creditedAmount, WATCH_HASH_WINDOW } from './watcher-scan.ts';
  * Blocks read per tick at most. Progress is committed per chunk (WATCH_CHUNK_BLOCKS); this
  * bounds how long one tick runs before the loop's other work (and the next cursor check).
  */
-export const WATCH_MAX_BLOCKS_PER_TICK = 2000;
+export const WATCH_MAX_BLOCKS_PER_TICK = 10_000;
 
 export interface WatcherLog {
   info(obj: object, msg?: string): void;
@@ -77,6 +77,7 @@ export class DepositWatcher {
     let scanned: TickResult['scanned'] = null;
     let found = 0;
     let credited = 0;
+    let known = new Map<number, BlockHeader>();
     const from = cursor.number + 1;
     const to = Math.min(tip, cursor.number + (this.opts.maxBlocksPerTick ?? WATCH_MAX_BLOCKS_PER_TICK));
     const t0 = performance.now();
@@ -85,13 +86,21 @@ export class DepositWatcher {
       if (run.recordedTo !== null) scanned = { from, to: run.recordedTo };
       found = run.found;
       credited = run.credited;
+      known = run.headers;
       // A reorg seen mid-way: nothing more this tick; the next one checks the cursor and walks back.
       if (run.reorged) return { scanned, found, credited, rechecked: 0, rewoundTo, ms: { scan: performance.now() - t0, credit: 0 } };
     }
     const t1 = performance.now();
     const height = Math.max(cursor.number, scanned?.to ?? cursor.number);
-    credited += await this.credit(height, scanned !== null);
-    const rechecked = await this.recheck(scope, height, tip);
+    // The second look's chain reads run while the last credit does; it records after it.
+    const [creditNow, second] = await Promise.allSettled([
+      this.credit(height, scanned !== null),
+      this.readRecheck(scope, height, tip, known),
+    ]);
+    if (creditNow.status === 'rejected') throw creditNow.reason;
+    if (second.status === 'rejected') throw second.reason;
+    credited += creditNow.value;
+    const rechecked = await this.recordRecheck(scope, second.value, tip);
     return { scanned, found, credited, rechecked, rewoundTo, ms: { scan: t1 - t0, credit: performance.now() - t1 } };
   }
 
@@ -121,27 +130,32 @@ export class DepositWatcher {
    * then, already deep enough to be credited on the next tick. Blocks scanned during a deep
    * catch-up are not looked at twice: nodes answer those from settled data.
    */
-  private async recheck(scope: WatchScope, height: number, tip: number): Promise<number> {
+  private async readRecheck(scope: WatchScope, height: number, tip: number, known: Map<number, BlockHeader>): Promise<ChunkRead | null> {
     const [row] = await this.database.sql.query<{ rechecked: number; depth: number }>(
       `select c.rechecked_block as rechecked, coalesce((select max(confirmations) from networks where chain_id = $1), 1) as depth
        from chain_cursors c where c.chain_id = $1`,
       [this.chainId],
     );
-    if (!row) return 0;
+    if (!row) return null;
     const from = Math.max(Number(row.rechecked) + 1, tip - WATCH_HASH_WINDOW + 1, 0);
     const to = Math.min(height - Number(row.depth), from + (this.opts.maxBlocksPerTick ?? WATCH_MAX_BLOCKS_PER_TICK) - 1);
-    if (from > to) return 0;
-    const chunk = await readChunk(this.chain, scope, from, to, tip);
-    if (chunk === 'reorged') return 0;
+    if (from > to) return null;
+    const chunk = await readChunk(this.chain, scope, from, to, tip, known);
+    return chunk === 'reorged' ? null : chunk;
+  }
+
+  private async recordRecheck(scope: WatchScope, chunk: ChunkRead | null, tip: number): Promise<number> {
+    if (!chunk) return 0;
     // Behind the cursor: the chain must still be the one on record (else the rewind decides).
     const stored = await this.database.sql.query<{ block_number: number; block_hash: string }>(
       'select block_number, block_hash from chain_blocks where chain_id = $1 and block_number between $2 and $3',
-      [this.chainId, from, to],
+      [this.chainId, chunk.from, chunk.to],
     );
     const now = new Map(chunk.headers.map((h) => [Number(h.number), h.hash]));
     if (stored.some((b) => now.get(Number(b.block_number)) !== b.block_hash)) return 0;
     const missed = await recordChunk(this.database, this.chainId, scope, chunk, tip - WATCH_HASH_WINDOW, true);
-    if (missed > 0) this.opts.log?.info({ chainId: this.chainId, from, to, found: missed, recheck: true }, 'deposits seen');
+    if (missed > 0)
+      this.opts.log?.info({ chainId: this.chainId, from: chunk.from, to: chunk.to, found: missed, recheck: true }, 'deposits seen');
     return missed;
   }
 
