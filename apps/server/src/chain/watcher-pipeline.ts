@@ -1,9 +1,9 @@
 import type { BlockHeader, ChunkRead } from './watcher-scan.ts';
 
 /** Blocks per chunk of a catch-up: each chunk is recorded, and moves the cursor, on its own. */
-export const WATCH_CHUNK_BLOCKS = 500;
+export const WATCH_CHUNK_BLOCKS = 1000;
 /** Chunks read from the chain ahead of the one being recorded (chain reads in flight, in chunks). */
-export const WATCH_CHUNKS_AHEAD = 2;
+export const WATCH_CHUNKS_AHEAD = 1;
 
 export interface PipelineSteps {
   /** chain reads only (readChunk) */
