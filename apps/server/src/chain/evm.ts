@@ -1,4 +1,15 @@
-import { BlockNotFoundError, createPublicClient, getAddress, http, type PublicClient, parseAbiItem } from 'viem';
+import {
+  BlockNotFoundError,
+  createPublicClient,
+  encodeEventTopics,
+  formatLog,
+  getAddress,
+  http,
+  numberToHex,
+  type PublicClient,
+  parseAbiItem,
+  parseEventLogs,
+} from 'viem';
 import type { ChainAdapter, ChainDeposit } from './adapter.ts';
 import { XpubDeriver } from './keys.ts';
 
@@ -218,15 +229,20 @@ export class EvmChainAdapter implements ChainAdapter {
     return parts.flat();
   }
 
-  private getTransferLogs(address: EvmAddress[], recipients: EvmAddress[] | undefined, fromBlock: bigint, toBlock: bigint) {
-    return this.client.getLogs({
-      address,
-      event: TRANSFER_EVENT,
-      args: recipients ? { to: recipients } : undefined,
-      fromBlock,
-      toBlock,
-      strict: true, // drops same-signature events that do not decode (e.g. ERC-721 Transfer)
+  /**
+   * eth_getLogs for Transfer events, the recipients in the topic filter, decoded without
+   * matching arguments again: viem's getLogs compares every decoded log with every recipient
+   * (isAddressEqual per pair, 400 x 400 per chunk with 400 watched addresses), which cost more
+   * than the request. The node filters by topic, and scanTokens checks each recipient.
+   */
+  private async getTransferLogs(address: EvmAddress[], recipients: EvmAddress[] | undefined, fromBlock: bigint, toBlock: bigint) {
+    const topics = encodeEventTopics({ abi: [TRANSFER_EVENT], eventName: 'Transfer', args: recipients ? { to: recipients } : undefined });
+    const logs = await this.client.request({
+      method: 'eth_getLogs',
+      params: [{ address, topics, fromBlock: numberToHex(fromBlock), toBlock: numberToHex(toBlock) }],
     });
+    // strict: drops same-signature events that do not decode (e.g. ERC-721 Transfer)
+    return parseEventLogs({ abi: [TRANSFER_EVENT], logs: logs.map((log) => formatLog(log)), strict: true });
   }
 
   private async scanNative(from: bigint, to: bigint, watchedLower: ReadonlySet<string>, networkId: number): Promise<ChainDeposit[]> {
