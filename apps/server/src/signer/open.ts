@@ -33,7 +33,7 @@ export async function openKeys(opts: { config: Config; database: Database; log: 
     const info = await client.info();
     return { wallet: await SignerKeyring.connect(client), checkChain: servedBy(info.chainIds), stop: async () => {} };
   }
-  if (config.EVM_RPC_URL) throw new Error('SIGNER_URL is required with EVM_RPC_URL');
+  if (config.evmChains.length > 0) throw new Error('SIGNER_URL is required with EVM_RPC_URL(S)');
   if (config.SIGNER === 'in-process' || !opts.connect) {
     const loaded = loadMnemonic({
       mnemonic: config.WALLET_MNEMONIC,
