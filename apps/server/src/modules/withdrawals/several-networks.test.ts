@@ -63,8 +63,14 @@ describe('USDT on two networks of two chains (API + both leader loops)', () => {
   it('serves both chains, and lists USDT once per network with each network’s own settings', () => {
     expect(t.chain.chainIds).toEqual([L1, L2]);
     expect(t.chain.live?.chainId).toBe(L1);
-    expect(usdt[L1]).toMatchObject({ name: 'ERC-20 (local)', confirmations: 3, withdrawFee: '1' });
-    expect(usdt[L2]).toMatchObject({ name: 'L2 (local)', confirmations: 1, withdrawFee: '0.1', currencyId: usdt[L1]!.currencyId });
+    expect(usdt[L1]).toMatchObject({ name: 'ERC-20 (local)', confirmations: 3, blockSeconds: 2, withdrawFee: '1' });
+    expect(usdt[L2]).toMatchObject({
+      name: 'L2 (local)',
+      confirmations: 1,
+      blockSeconds: 1,
+      withdrawFee: '0.1',
+      currencyId: usdt[L1]!.currencyId,
+    });
   });
 
   it('credits deposits on both networks to one USDT balance', async () => {
