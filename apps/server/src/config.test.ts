@@ -143,3 +143,38 @@ describe('the separate signer (docs/decisions/039-separate-signer.md)', () => {
     expect(loadConfig({ SIGNER: 'in-process' }).SIGNER).toBe('in-process');
   });
 });
+
+describe('several EVM chains (docs/decisions/050-several-networks.md)', () => {
+  it('EVM_RPC_URL is one chain whose id the node tells; unset both: embedded, with the local L2 on', () => {
+    expect(loadConfig({ EVM_RPC_URL: 'http://node:8545', ...signerEnv }).evmChains).toEqual([{ chainId: null, url: 'http://node:8545' }]);
+    expect(loadConfig({}).evmChains).toEqual([]);
+    expect(loadConfig({}).LOCAL_L2).toBe(true);
+    expect(loadConfig({ LOCAL_L2: 'off' }).LOCAL_L2).toBe(false);
+  });
+  it('EVM_RPC_URLS lists chainId=url pairs, in order (the first is the main chain)', () => {
+    const config = loadConfig({ EVM_RPC_URLS: ' 1=https://eth.example/rpc?key=a , 42161=wss://arb.example', ...signerEnv });
+    expect(config.evmChains).toEqual([
+      { chainId: 1, url: 'https://eth.example/rpc?key=a' },
+      { chainId: 42161, url: 'wss://arb.example' },
+    ]);
+  });
+  it('names a bad entry, a repeated chain and both variables set at once', () => {
+    expect(() => loadConfig({ EVM_RPC_URLS: 'https://eth.example', ...signerEnv })).toThrow(/EVM_RPC_URLS: .*must be chainId=url/);
+    expect(() => loadConfig({ EVM_RPC_URLS: '0=https://eth.example', ...signerEnv })).toThrow(/chain id of 1-2147483647/);
+    expect(() => loadConfig({ EVM_RPC_URLS: '1=ftp://eth.example', ...signerEnv })).toThrow(/the URL must start with http:\/\//);
+    expect(() => loadConfig({ EVM_RPC_URLS: '1=http://a,1=http://b', ...signerEnv })).toThrow(/chain 1 is listed twice/);
+    expect(() => loadConfig({ EVM_RPC_URL: 'http://a', EVM_RPC_URLS: '1=http://b', ...signerEnv })).toThrow(
+      /EVM_RPC_URLS: set either EVM_RPC_URL .* not both/,
+    );
+  });
+  it('needs the signer and allows several processes, as EVM_RPC_URL does', () => {
+    expect(() => loadConfig({ EVM_RPC_URLS: '1=http://a' })).toThrow(/SIGNER_URL: required with EVM_RPC_URL\(S\)/);
+    const config = loadConfig({
+      WORKERS: '2',
+      DATABASE_URL: 'postgres://u@db:5432/coffer',
+      EVM_RPC_URLS: '1=http://a,10=http://b',
+      ...signerEnv,
+    });
+    expect(config.WORKERS).toBe(2);
+  });
+});

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AMOUNT_RE, isAmountWithinLimits } from '@coffer/contract/rules';
 import { z } from 'zod';
+import { HOST_NAME, type WebAuthnSettings, webauthnSettings } from './config-webauthn.ts';
+import { checkSigner, checkWorkers, type EvmChainSetting, evmChains, parseEvmRpcUrls } from './config-chains.ts';
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -17,8 +19,6 @@ const optionalUrl = (protocols: string[]) =>
     });
 
 /** proxy-addr's named ranges, accepted by Fastify's trustProxy list as they are. */
-/** A DNS host name with at least one letter in its last label (so never an IP address). */
-const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 const NAMED_PROXY_RANGES = ['loopback', 'linklocal', 'uniquelocal'];
 const MAX_PROXY_HOPS = 10;
@@ -117,7 +117,9 @@ const envSchema = z.object({
   TRANSFER_BATCHES_IN_FLIGHT: z.coerce.number().int().min(1).max(MAX_TRANSFER_BATCHES_IN_FLIGHT).default(2),
   SMTP_URL: optionalUrl(['smtp://', 'smtps://']),
   MAIL_FROM: z.string().min(3).default('Coffer <no-reply@coffer.local>'),
+  /** One chain's node (its chain id read from it); or EVM_RPC_URLS, several: "1=https://…,42161=https://…". */
   EVM_RPC_URL: optionalUrl(['http://', 'https://', 'ws://', 'wss://']),
+  EVM_RPC_URLS: z.string().trim().default('').transform(parseEvmRpcUrls),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().default(path.resolve(serverRoot, '../web/dist')),
   /** The operator console's build, served at /console/ (absent: /console answers 404). */
@@ -276,6 +278,11 @@ const envSchema = z.object({
   CHAIN: z.enum(['on', 'off']).default('on'),
   /** Seconds per block of the embedded local chain. */
   LOCAL_CHAIN_BLOCK_TIME: z.coerce.number().int().min(1).max(60).default(2),
+  /** Embedded mode: a second local chain, "L2 (local)" (chain id 31338), beside the first. */
+  LOCAL_L2: z
+    .enum(['on', 'off'])
+    .default('on')
+    .transform((v) => v === 'on'),
   /** How often the chain leader looks for new blocks and payouts. */
   CHAIN_POLL_INTERVAL_MS: z.coerce.number().int().min(100).max(60_000).default(1000),
   /** The local test faucet (only ever exists on the embedded local chain). */
@@ -333,12 +340,14 @@ const envSchema = z.object({
     .optional(),
 });
 
-export interface WebAuthnSettings {
-  rpId: string;
-  origins: string[];
-}
+export type Config = z.infer<typeof envSchema> & {
+  dataDir: string;
+  webauthn: WebAuthnSettings;
+  /** EVM_RPC_URL or EVM_RPC_URLS as one list; empty: embedded mode (the local chains). */
+  evmChains: EvmChainSetting[];
+};
 
-export type Config = z.infer<typeof envSchema> & { dataDir: string; webauthn: WebAuthnSettings };
+export type { WebAuthnSettings };
 
 export class ConfigError extends Error {}
 
@@ -351,75 +360,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // A relative DATA_DIR is taken from where the user ran npm (npm workspaces change the
   // working directory to apps/server), so `npm start` at the root keeps data in ./.coffer.
   const base = env.INIT_CWD ?? process.cwd();
-  checkWorkers(parsed.data);
-  checkSigner(parsed.data);
-  return { ...parsed.data, dataDir: path.resolve(base, parsed.data.DATA_DIR), webauthn: webauthnSettings(parsed.data) };
-}
-
-/**
- * With a real chain (EVM_RPC_URL) the keys live in the separate signer only: the server gets
- * its URL and the channel's secret, and a mnemonic in its own configuration is refused.
- */
-function checkSigner(env: z.infer<typeof envSchema>): void {
-  const problems: string[] = [];
-  if (env.SIGNER_URL && !env.SIGNER_SECRET_FILE)
-    problems.push('SIGNER_SECRET_FILE: required with SIGNER_URL (the shared HMAC secret, a 0600 file)');
-  if (env.EVM_RPC_URL) {
-    if (!env.SIGNER_URL) problems.push('SIGNER_URL: required with EVM_RPC_URL (the signer holds the keys; see docs/operations.md)');
-    if (env.WALLET_MNEMONIC || env.WALLET_MNEMONIC_FILE) {
-      problems.push('WALLET_MNEMONIC: refused with EVM_RPC_URL; give the mnemonic to the signer (SIGNER_MNEMONIC_FILE), not to the server');
-    }
-  }
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
-}
-
-/**
- * Several API processes share what one process would own: the database (PGlite in DATA_DIR
- * opens in one process only) and the chain (the embedded anvil runs inside the process that
- * starts it). Refused at start with the reason, rather than failing in a worker later.
- */
-function checkWorkers(env: z.infer<typeof envSchema>): void {
-  if (env.WORKERS === 1) return;
-  if (!env.DATABASE_URL) {
-    throw new ConfigError(
-      `Invalid configuration:\n  WORKERS: ${env.WORKERS} processes need PostgreSQL (DATABASE_URL); the embedded database (PGlite) serves one process, so set WORKERS=1 or DATABASE_URL`,
-    );
-  }
-  if (env.CHAIN === 'on' && !env.EVM_RPC_URL) {
-    throw new ConfigError(
-      `Invalid configuration:\n  WORKERS: ${env.WORKERS} processes cannot share the embedded local chain (it runs inside one process); set EVM_RPC_URL to a node, or CHAIN=off`,
-    );
-  }
-}
-
-/**
- * The passkeys' relying party: an origin must be https (http only on localhost) and on the
- * RP ID's host or one of its subdomains, or the browser would refuse it anyway.
- */
-function webauthnSettings(env: z.infer<typeof envSchema>): WebAuthnSettings {
-  const host = env.HOST.toLowerCase();
-  const rpId = env.WEBAUTHN_RP_ID ?? (HOST_NAME.test(host) ? host : 'localhost');
-  const local = rpId === 'localhost';
-  const raw = env.WEBAUTHN_ORIGIN
-    ? env.WEBAUTHN_ORIGIN.split(',')
-        .map((o) => o.trim())
-        .filter(Boolean)
-    : [];
-  const origins = raw.length > 0 ? raw : [local ? `http://localhost:${env.PORT}` : `https://${rpId}`];
-  for (const origin of origins) {
-    let url: URL;
-    try {
-      url = new URL(origin);
-    } catch {
-      throw new ConfigError(`Invalid configuration:\n  WEBAUTHN_ORIGIN: ${origin} is not a URL`);
-    }
-    const sameSite = url.hostname === rpId || url.hostname.endsWith(`.${rpId}`);
-    const scheme = url.protocol === 'https:' || (url.protocol === 'http:' && url.hostname === 'localhost');
-    if (!sameSite || !scheme || url.origin !== origin.replace(/\/$/, '')) {
-      throw new ConfigError(
-        `Invalid configuration:\n  WEBAUTHN_ORIGIN: ${origin} must be an https origin (http only on localhost) on ${rpId} (WEBAUTHN_RP_ID) or a subdomain`,
-      );
-    }
-  }
-  return { rpId, origins: origins.map((o) => o.replace(/\/$/, '')) };
+  const fail = (message: string) => new ConfigError(message);
+  const chains = evmChains(parsed.data, fail);
+  checkWorkers(parsed.data, chains.length, fail);
+  checkSigner(parsed.data, chains.length, fail);
+  return {
+    ...parsed.data,
+    evmChains: chains,
+    dataDir: path.resolve(base, parsed.data.DATA_DIR),
+    webauthn: webauthnSettings(parsed.data, fail),
+  };
 }

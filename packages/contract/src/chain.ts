@@ -30,6 +30,8 @@ export const network = z.object({
   contract: z.string().nullable(),
   tokenDecimals: z.number().int(),
   confirmations: z.number().int(),
+  /** Typical seconds per block: confirmations × this is about how long a transfer takes to confirm. */
+  blockSeconds: z.number().int(),
   minDeposit: z.string(),
   withdrawFee: z.string(),
   minWithdraw: z.string(),

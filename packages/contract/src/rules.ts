@@ -4,6 +4,7 @@
  * instead of the contract's schemas. The zod schemas (common.ts, ledger.ts, swap.ts, ...) are
  * built on these; each rule is written here once and nowhere else.
  */
+export * from './address-shape.ts';
 export * from './amount-rules.ts';
 
 /** Interface and message languages: zh-CN is the product default, en-US the fallback. */

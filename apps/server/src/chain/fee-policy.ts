@@ -12,7 +12,7 @@ import type { Database } from '../db/client.ts';
  */
 
 /** anvil / hardhat: the only chains where a network may run without a gas price cap. */
-export const LOCAL_CHAIN_IDS: readonly number[] = [31337, 1337];
+export const LOCAL_CHAIN_IDS: readonly number[] = [31337, 1337, 31338];
 
 export type WaitReason = 'fees_high' | 'hot_wallet_short' | 'node_unavailable' | 'fee_bumps_exhausted';
 

@@ -10,8 +10,10 @@ import { privateKeyToAccount, publicKeyToAddress } from 'viem/accounts';
 /** anvil's (and hardhat's) prefunded dev mnemonic. Public knowledge: local chains only. */
 export const ANVIL_TEST_MNEMONIC = 'test test test test test test test test test test test junk';
 
-/** Chain ids treated as local dev chains (anvil / hardhat 31337, ganache 1337). */
-export const LOCAL_CHAIN_IDS: ReadonlySet<number> = new Set([31337, 1337]);
+/** The embedded second local chain, "L2 (local)" (docs/decisions/050-several-networks.md). */
+export const LOCAL_L2_CHAIN_ID = 31338;
+/** Chain ids treated as local dev chains (anvil / hardhat 31337, ganache 1337, the local L2). */
+export const LOCAL_CHAIN_IDS: ReadonlySet<number> = new Set([31337, 1337, LOCAL_L2_CHAIN_ID]);
 
 /** Where a mnemonic kept in DATA_DIR lives. */
 export const MNEMONIC_FILE_NAME = 'wallet-mnemonic';

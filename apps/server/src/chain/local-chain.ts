@@ -4,7 +4,7 @@ import { createWalletClient, defineChain, type Hash, http, type PublicClient, pa
 import { mnemonicToAccount } from 'viem/accounts';
 import { type AnvilInstance, startAnvil } from './anvil.ts';
 import { createEvmClient, type EvmAddress, isValidEvmAddress } from './evm.ts';
-import { ANVIL_TEST_MNEMONIC } from './keys.ts';
+import { ANVIL_TEST_MNEMONIC, LOCAL_L2_CHAIN_ID } from './keys.ts';
 import { testTokenAbi, testTokenBytecode } from './test-token.ts';
 
 export type LocalTokenSymbol = 'USDT' | 'USDC';
@@ -20,10 +20,21 @@ export const LOCAL_TOKENS: Readonly<Record<LocalTokenSymbol, { name: string; sym
 export const HOT_FUNDING = { ETH: parseEther('1000'), tokens: 1_000_000n * 10n ** 6n } as const;
 
 export const LOCAL_CHAIN_ID = 31337;
+export { LOCAL_L2_CHAIN_ID };
+/** Seconds per block of the embedded L2 (shorter than the first chain's, as an L2's are). */
+export const LOCAL_L2_BLOCK_TIME = 1;
 export const ANVIL_STATE_FILE = 'anvil-state.json';
 export const LOCAL_CHAIN_FILE = 'local-chain.json';
 
+/** A local chain's files in DATA_DIR: the first chain's keep their names, another's carry its id. */
+export function localChainFiles(chainId: number): { state: string; chain: string } {
+  if (chainId === LOCAL_CHAIN_ID) return { state: ANVIL_STATE_FILE, chain: LOCAL_CHAIN_FILE };
+  return { state: `anvil-state-${chainId}.json`, chain: `local-chain-${chainId}.json` };
+}
+
 export interface LocalChainOptions {
+  /** default LOCAL_CHAIN_ID (31337) */
+  chainId?: number;
   /** state in DATA_DIR/anvil-state.json and token addresses in DATA_DIR/local-chain.json; unset = in memory */
   dataDir?: string;
   /** seconds per block (interval mining); unset = a block per transaction */
@@ -95,10 +106,11 @@ function writeChainFile(path: string, data: LocalChainFile): void {
 export async function startLocalChain(opts: LocalChainOptions): Promise<LocalChain> {
   if (!isValidEvmAddress(opts.hot)) throw new Error(`startLocalChain: invalid hot wallet address ${opts.hot}`);
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
+  const chainId = opts.chainId ?? LOCAL_CHAIN_ID;
   const anvil = await startAnvil({
-    chainId: LOCAL_CHAIN_ID,
+    chainId,
     blockTime: opts.blockTime,
-    stateFile: opts.dataDir ? join(opts.dataDir, ANVIL_STATE_FILE) : undefined,
+    stateFile: opts.dataDir ? join(opts.dataDir, localChainFiles(chainId).state) : undefined,
   });
   try {
     return await setUp(anvil, opts);
@@ -136,7 +148,7 @@ async function setUp(anvil: AnvilInstance, opts: LocalChainOptions): Promise<Loc
     await rpc('anvil_setBalance', [account.address, `0x${parseEther('10000').toString(16)}`]);
   }
 
-  const filePath = opts.dataDir ? join(opts.dataDir, LOCAL_CHAIN_FILE) : null;
+  const filePath = opts.dataDir ? join(opts.dataDir, localChainFiles(anvil.chainId).chain) : null;
   let state = filePath ? readChainFile(filePath) : null;
   if (state && !(await tokensPresent(client, state.tokens))) state = null;
   if (!state || state.chainId !== anvil.chainId) {

@@ -26,6 +26,8 @@ interface NetworkRow {
   token_decimals: number;
   cold_address: string | null;
   owed: string;
+  /** what the currency's other networks booked against the world account */
+  owed_elsewhere: string;
   float: string;
   /** withdrawals settled in the ledger whose transaction was mined after the block */
   settled_after: string;
@@ -58,10 +60,23 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
 
 const show = (units: bigint, scale: number) => trimDecimal(formatUnits(units, scale));
 
+/**
+ * What the ledger booked against the world account for network o: deposits credited, deposits
+ * below the minimum and fundings booked to the float, less withdrawals settled and gas booked
+ * (the five SQL functions that post to the world account, each recording its network).
+ */
+const BOOKED_ON_NETWORK = `(
+  coalesce((select sum(d.amount) from deposits d where d.network_id = o.id
+     and (d.status = 'credited' or exists (select 1 from deposit_unclaimed u where u.deposit_id = d.id))), 0)
+  + coalesce((select sum(f.amount) from chain_fundings f where f.network_id = o.id), 0)
+  - coalesce((select sum(w.amount) from withdrawals w where w.network_id = o.id and w.status = 'completed'), 0)
+  - coalesce((select sum(g.amount) from chain_gas g where g.network_id = o.id), 0))`;
+
 const NETWORKS_SQL = `select n.id, n.name, c.code, n.native, n.contract, n.token_decimals, n.cold_address,
   (select (-coalesce(sum(a.balance), 0))::text from accounts a
    where a.currency_id = n.currency_id and a.user_id is null and a.kind = 'world') as owed,
   (select coalesce(sum(a.balance), 0)::text from accounts a where a.currency_id = n.currency_id and a.kind = 'float') as float,
+  (select coalesce(sum(${BOOKED_ON_NETWORK}), 0)::text from networks o where o.currency_id = n.currency_id and o.id <> n.id) as owed_elsewhere,
   (select coalesce(sum(w.amount), 0)::text from withdrawals w
    where w.network_id = n.id and w.status = 'completed' and w.block_number > $2) as settled_after,
   (select coalesce(sum(d.amount), 0)::text from deposits d
@@ -105,9 +120,11 @@ const NETWORKS_SQL = `select n.id, n.name, c.code, n.native, n.contract, n.token
  * network (unless openIncidents is false), which freezes its payouts (chain_payouts_frozen)
  * until an operator resolves it. A positive drift is coins nobody is known to own (a
  * stranger's transfer to the hot wallet until the operator books it with chain:fund), or a
- * booking missing; a negative one is a loss. `owed` is the currency's total over all its
- * networks: a currency with networks on several chains must be reconciled across them (not
- * done here).
+ * booking missing; a negative one is a loss. The world account is the currency's, over all
+ * its networks: a network's `owed` is that total less what the currency's other networks
+ * booked (BOOKED_ON_NETWORK), so each chain is reconciled on its own and a ledger total that
+ * disagrees with the networks' bookings shows as drift on the currency's networks
+ * (docs/decisions/050-several-networks.md).
  */
 export async function reconcile(opts: ReconcileOptions): Promise<ReconcileData> {
   const { database, client, wallet, chainId } = opts;
@@ -147,7 +164,8 @@ export async function reconcile(opts: ReconcileOptions): Promise<ReconcileData> 
     const inFlight = (await outbound(client, n.flight, block, scale, limit)) - units(n.settled_after);
     const gas = n.native ? gasUnbooked * up - units(n.gas_after) : 0n;
     const inbound = units(n.inbound_before) - units(n.booked_after);
-    const owed = units(n.owed);
+    // the ledger's total for the currency, less what its other networks (other chains) account for
+    const owed = units(n.owed) - units(n.owed_elsewhere);
     const drift = onChain + inFlight + gas - inbound - owed;
     const row = {
       networkId: n.id,

@@ -23,13 +23,21 @@ describe('chain runtime against a configured RPC node', () => {
   const config = (env: Record<string, string>) => loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
 
   /** A signer process of its own (as on its own host), with a mnemonic file and a policy for `chainId`. */
-  const startSignerFor = async (chainId: number) => {
+  const startSignerFor = async (...chainIds: number[]) => {
     const dir = fs.mkdtempSync(path.join(dataDir, 'signer-'));
     const mnemonicFile = path.join(dir, 'mnemonic');
     fs.writeFileSync(mnemonicFile, `${generateMnemonic(wordlist, 256)}\n`, { mode: 0o600 });
     const limits = { code: 'ETH', perTxMax: '1', perDayMax: '1' };
     const policy = {
-      chains: [{ chainId, coldAddress: null, maxFeeWei: '1', topUpMaxWei: '1', topUpPerDayWei: '1', native: limits, tokens: [] }],
+      chains: chainIds.map((chainId) => ({
+        chainId,
+        coldAddress: null,
+        maxFeeWei: '1',
+        topUpMaxWei: '1',
+        topUpPerDayWei: '1',
+        native: limits,
+        tokens: [],
+      })),
     };
     return startEmbeddedSigner({ dataDir: dir, mnemonicFile, policy, stderr: 'ignore' });
   };
@@ -87,5 +95,33 @@ describe('chain runtime against a configured RPC node', () => {
       await chain.stop();
       await signer.stop();
     }
+  });
+
+  it('EVM_RPC_URLS: one runtime per chain, the first is `live`, each reached by its id (docs/decisions/050)', async () => {
+    const signer = await startSignerFor(1, 31337);
+    const env = { SIGNER_URL: signer.url, SIGNER_SECRET_FILE: signer.secretFile };
+    const chain = await startChain({
+      config: config({ EVM_RPC_URLS: `1=${mainnetLike.url},31337=${local.url}`, ...env }),
+      database,
+      log: quiet,
+      loop: false,
+    });
+    try {
+      expect(chain.chainIds).toEqual([1, 31337]);
+      expect(chain.live?.chainId).toBe(1);
+      expect(chain.liveFor(31337)?.url).toBe(local.url);
+      expect(chain.liveFor(1)).toBe(chain.live);
+      expect(chain.liveFor(10)).toBeUndefined();
+      await chain.liveFor(31337)!.tick();
+      const cursors = await database.sql.query<{ chain_id: number }>('select chain_id from chain_cursors where chain_id = 31337');
+      expect(cursors).toHaveLength(1);
+    } finally {
+      await chain.stop();
+    }
+    // a node that answers another chain than its pair says is refused at start, naming both ids
+    await expect(
+      startChain({ config: config({ EVM_RPC_URLS: `1=${mainnetLike.url},10=${local.url}`, ...env }), database, log: quiet, loop: false }),
+    ).rejects.toThrow(/EVM_RPC_URLS: the node at http:\/\/127\.0\.0\.1:\d+ answers chain id 31337, not 10/);
+    await signer.stop();
   });
 });

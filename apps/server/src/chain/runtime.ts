@@ -1,32 +1,21 @@
 import { parseUnits } from 'viem';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { EventHub, pruneEvents } from '../modules/events/index.ts';
-import { createEvmClient, type EvmAddress, EvmChainAdapter, normalizeEvmAddress } from './evm.ts';
+import { EventHub } from '../modules/events/index.ts';
 import { openKeys } from '../signer/open.ts';
-import { uncappedNetworks } from './fee-policy.ts';
-import type { HdWallet } from './keys.ts';
-import { type Leadership, takeLeadership } from './leader.ts';
-import { isUnspendableEvmAddress } from './unspendable.ts';
-import { LOCAL_CHAIN_ID, type LocalChain, startLocalChain } from './local-chain.ts';
+import { type ChainLive, type ChainWorker, type RunningChain, runChain, type WorkerContext } from './chain-live.ts';
+import { createEvmClient, type EvmAddress, normalizeEvmAddress } from './evm.ts';
 import { bookGenesisFunding } from './funding.ts';
+import type { HdWallet } from './keys.ts';
+import { LOCAL_CHAIN_ID, LOCAL_L2_BLOCK_TIME, LOCAL_L2_CHAIN_ID, type LocalChain, startLocalChain } from './local-chain.ts';
 import { syncLocalTokenContracts } from './local-contracts.ts';
-import { type Clock, type HealthChange, LoopHealth, recordRpcHealth } from './loop-health.ts';
-import { payoutWorkers } from './payouts.ts';
-import { DepositWatcher, type WatcherLog } from './watcher.ts';
+import type { Clock } from './loop-health.ts';
+import { isUnspendableEvmAddress } from './unspendable.ts';
+import type { WatcherLog } from './watcher.ts';
 
 /** Test coins the faucet sends per call, in each currency's unit. */
 export const FAUCET_AMOUNTS: Readonly<Record<string, string>> = { ETH: '1', USDT: '1000', USDC: '1000' };
-/** Operator events older than this are pruned about once an hour. */
-const PRUNE_EVERY_TICKS = 3600;
-/** advisory lock key of the chain leader (one per database). */
-export const CHAIN_LEADER_LOCK = 7341011;
-
-/** One unit of singleton chain work run by the leader on each tick (watcher, sender, sweeper). */
-export interface ChainWorker {
-  name: string;
-  tick(): Promise<unknown>;
-}
+export { CHAIN_LEADER_LOCK_BASE, type ChainLive, type ChainWorker, chainLeaderLock, type WorkerContext } from './chain-live.ts';
 
 /** What the API modules use of the chain (AppDeps.chain). */
 export interface ChainServices {
@@ -44,19 +33,12 @@ export interface ChainServices {
   events: EventHub;
   /** Something changed (a withdrawal was queued, approved): run the workers soon and push events. */
   notify(): void;
-  /** Running chain pieces, when a chain is connected. */
-  live?: {
-    url: string;
-    chainId: number;
-    adapter: EvmChainAdapter;
-    watcher: DepositWatcher;
-    local?: LocalChain;
-    /** Runs every worker once, in order (tests drive the chain step by step with this). */
-    tick(): Promise<void>;
-    /** The loop's health: unhealthy while ticks fail (the RPC node down), with the wait before the next. */
-    health(): HealthChange & { nextDelayMs: number };
-    addWorker(worker: ChainWorker): void;
-  };
+  /** The first chain's running pieces, when a chain is connected (EVM_RPC_URL, the first of EVM_RPC_URLS, or 31337). */
+  live?: ChainLive;
+  /** Every connected chain's running pieces, by chain id (the first is `live`). */
+  lives: ReadonlyMap<number, ChainLive>;
+  /** The running pieces of a chain, if this server connects it. */
+  liveFor(chainId: number): ChainLive | undefined;
   stop(): Promise<void>;
 }
 
@@ -74,25 +56,23 @@ export interface ChainOptions {
   clock?: Clock;
 }
 
-export interface WorkerContext {
-  database: Database;
-  adapter: EvmChainAdapter;
-  wallet: HdWallet;
-  chainId: number;
-  log: WatcherLog;
-  config: Config;
+/** The local chains embedded mode runs: 31337, and the L2 unless LOCAL_L2=off. */
+export function embeddedChainIds(config: Config): number[] {
+  return config.LOCAL_L2 ? [LOCAL_CHAIN_ID, LOCAL_L2_CHAIN_ID] : [LOCAL_CHAIN_ID];
 }
 
 /**
- * Starts what the chain side needs (DESIGN §4, §7): the HD wallet from configuration (or,
- * embedded, generated into DATA_DIR), the local anvil chain when EVM_RPC_URL is unset, and a
- * leader loop (one per database) that runs the deposit watcher and the payout workers.
+ * Starts what the chain side needs: the HD wallet from configuration (or, embedded, generated
+ * into DATA_DIR), the local anvil chains when no node is configured, and per chain a leader
+ * loop (one per database and chain) that runs its deposit watcher and payout workers
+ * (docs/decisions/050-several-networks.md).
  */
 export async function startChain(opts: ChainOptions): Promise<ChainServices> {
   const { config, database, log } = opts;
-  const embedded = !config.EVM_RPC_URL;
+  const embedded = config.evmChains.length === 0;
+  const localIds = embeddedChainIds(config);
   // The keys: the separate signer (docs/decisions/039-separate-signer.md) or, in tests, this process.
-  const keys = await openKeys({ config, database, log, connect: opts.connect !== false });
+  const keys = await openKeys({ config, database, log, connect: opts.connect !== false, embeddedChainIds: localIds });
   const wallet = keys.wallet;
   const hot = wallet.hotAddress;
   const events = new EventHub(database);
@@ -108,9 +88,12 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
   };
 
   if (opts.connect === false) {
+    const known = config.evmChains.flatMap((c) => (c.chainId === null ? [] : [c.chainId]));
     return {
       ...base,
-      chainIds: [LOCAL_CHAIN_ID],
+      chainIds: embedded ? localIds : known.length > 0 ? known : [LOCAL_CHAIN_ID],
+      lives: new Map(),
+      liveFor: () => undefined,
       notify: () => events.wake(),
       stop: async () => {
         events.stop();
@@ -119,146 +102,115 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
     };
   }
 
-  let local: LocalChain | undefined;
-  if (embedded) {
-    local = await startLocalChain({
-      dataDir: opts.loop === false ? undefined : config.dataDir,
-      blockTime: opts.loop === false ? undefined : config.LOCAL_CHAIN_BLOCK_TIME,
-      hot,
-    });
-    await syncLocalTokenContracts(database, local.client, LOCAL_CHAIN_ID, local.tokens);
-    await keys.refreshPolicy?.();
-    // the local chain's funding of the hot wallet is the operator's float (docs/decisions/038)
-    await bookGenesisFunding(database, local.client, LOCAL_CHAIN_ID, hot, local.hotFunding);
-  }
-  const url = local?.url ?? (config.EVM_RPC_URL as string);
-  const client = local?.client ?? createEvmClient(url);
-  const adapter = new EvmChainAdapter({ client, xpub: wallet.xpub });
-  const chainId = await adapter.chainId();
-  keys.checkChain(chainId);
-  const uncapped = await uncappedNetworks(database, chainId);
-  if (uncapped.length > 0) {
-    log.error(
-      { chainId, networks: uncapped },
-      'networks without a gas price cap (networks.gas_price_cap_wei) on a real chain: they pay out nothing until an operator sets one',
-    );
-  }
-  const watcher = new DepositWatcher(database, adapter, chainId, { log });
-  const workers: ChainWorker[] = [{ name: 'watcher', tick: () => watcher.tick() }];
-  const ctx: WorkerContext = { database, adapter, wallet, chainId, log, config };
-  workers.push(
-    ...(opts.workers?.(ctx) ??
-      payoutWorkers(ctx, {
-        reconcileEveryMs: config.RECONCILE_INTERVAL_SECONDS * 1000,
-        sender: { bumpAfterMs: config.WITHDRAW_BUMP_AFTER_SECONDS * 1000 },
-        sweeper: { bumpAfterMs: config.WITHDRAW_BUMP_AFTER_SECONDS * 1000 },
-      })),
-  );
-
-  let ticking: Promise<void> | undefined;
-  let ticks = 0;
-  const health = new LoopHealth(opts.clock ?? Date.now, config.CHAIN_POLL_INTERVAL_MS);
-  // each worker's last error: a failure is logged when it starts or changes, not every tick
-  const lastErrors = new Map<string, string>();
-  const tickOnce = async () => {
-    let failure: string | null = null;
-    for (const worker of workers) {
-      try {
-        await worker.tick();
-        if (lastErrors.delete(worker.name)) log.info({ worker: worker.name }, 'chain worker recovered');
-      } catch (err) {
-        const e = describe(err);
-        failure ??= `${worker.name}: ${e.message}`;
-        if (lastErrors.get(worker.name) !== e.message)
-          log.error({ worker: worker.name, err: e }, 'chain worker failed; retrying with back-off');
-        lastErrors.set(worker.name, e.message);
-      }
+  const locals = embedded
+    ? await startLocalChains(opts, localIds, hot, keys.refreshPolicy).catch(async (err) => {
+        await keys.stop();
+        throw err;
+      })
+    : [];
+  const running: RunningChain[] = [];
+  try {
+    const nodes = embedded
+      ? locals.map((l) => ({ url: l.url, client: l.client, local: l, chainId: l.chainId as number | null }))
+      : config.evmChains.map((c) => ({ url: c.url, client: createEvmClient(c.url), local: undefined, chainId: c.chainId }));
+    for (const node of nodes) {
+      const { chainId: expectedChainId, ...rest } = node;
+      running.push(
+        await runChain({
+          ...rest,
+          expectedChainId,
+          config,
+          database,
+          log,
+          wallet,
+          events,
+          checkChain: (id) => keys.checkChain(id),
+          ...loopOptions(opts),
+        }),
+      );
     }
-    if (++ticks % PRUNE_EVERY_TICKS === 0) await pruneEvents(database).catch(() => {});
-    events.wake();
-    noteHealth(failure);
-  };
-  const noteHealth = (failure: string | null) => {
-    const changed = health.record(failure);
-    if (!changed) return;
-    if (changed.healthy) log.info({ chainId }, 'chain loop healthy again');
-    else log.warn({ chainId, error: changed.error, nextDelayMs: health.nextDelayMs() }, 'chain loop unhealthy: backing off');
-    void recordRpcHealth(database, chainId, changed).catch(() => {});
-  };
-  const tick = () => {
-    ticking ??= tickOnce().finally(() => {
-      ticking = undefined;
-    });
-    return ticking;
-  };
-
-  let leadership: Leadership | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  const loop = async () => {
-    if (stopped) return;
-    try {
-      leadership ??= (await takeLeadership(database, CHAIN_LEADER_LOCK)) ?? undefined;
-      if (leadership && !leadership.held()) leadership = undefined;
-      if (leadership) await tick();
-    } catch (err) {
-      noteHealth(`loop: ${describe(err).message}`);
-    }
-    if (!stopped) timer = setTimeout(loop, health.nextDelayMs());
-  };
-  if (opts.loop !== false) timer = setTimeout(loop, 0);
-
-  const faucet = local
-    ? async (networkId: number, to: string) => {
-        const [row] = await database.sql.query<{ code: string; token_decimals: number }>(
-          'select c.code, n.token_decimals from networks n join currencies c on c.id = n.currency_id where n.id = $1 and n.chain_id = $2',
-          [networkId, chainId],
-        );
-        const amount = row ? FAUCET_AMOUNTS[row.code] : undefined;
-        const address = normalizeEvmAddress(to);
-        if (!row || !amount || !address || !local) throw new Error('faucet: unknown network or address');
-        const txHash = await local.faucet(address, row.code as 'ETH' | 'USDT' | 'USDC', parseUnits(amount, row.token_decimals));
-        return { txHash, amount };
-      }
-    : undefined;
+  } catch (err) {
+    await Promise.all(running.map((r) => r.stop()));
+    await Promise.all(locals.map((l) => l.stop()));
+    await keys.stop();
+    throw err;
+  }
+  const lives = new Map(running.map((r) => [r.live.chainId, r.live] as const));
+  const faucet = locals.length > 0 ? localFaucet(database, lives) : undefined;
 
   return {
     ...base,
-    chainIds: [chainId],
+    chainIds: [...lives.keys()],
     faucet: config.FAUCET && faucet ? faucet : undefined,
     notify: () => {
       events.wake();
-      if (leadership && opts.loop !== false) void tick();
+      for (const r of running) r.notify();
     },
-    live: {
-      url,
-      chainId,
-      adapter,
-      watcher,
-      local,
-      tick,
-      addWorker: (w) => workers.push(w),
-      health: () => ({ ...health.state(), nextDelayMs: health.nextDelayMs() }),
-    },
+    live: running[0]?.live,
+    lives,
+    liveFor: (chainId) => lives.get(chainId),
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
       events.stop();
-      await ticking?.catch(() => {});
-      await leadership?.release();
-      await local?.stop();
+      await Promise.all(running.map((r) => r.stop()));
+      await Promise.all(locals.map((l) => l.stop()));
       await keys.stop();
     },
   };
 }
 
-/** An error for the log: its kind and message, never SQL parameters or request data. */
-function describe(err: unknown): { name: string; message: string; code?: string } {
-  // Drizzle's wrapper repeats the query and its parameters in its message: use the cause's.
-  const e = ((err as { cause?: unknown })?.cause ?? err) as { name?: string; message?: string; code?: unknown };
-  return {
-    name: e?.name ?? 'Error',
-    message: String(e?.message ?? err).slice(0, 300),
-    ...(typeof e?.code === 'string' && { code: e.code }),
+function loopOptions(opts: ChainOptions) {
+  return { loop: opts.loop, workers: opts.workers, clock: opts.clock };
+}
+
+/**
+ * The embedded anvils, started side by side (each a process of its own), their test tokens
+ * set on the networks of their chain, and the hot wallet's funding booked as the operator's
+ * float (docs/decisions/038) on each.
+ */
+async function startLocalChains(
+  opts: ChainOptions,
+  chainIds: number[],
+  hot: EvmAddress,
+  refreshPolicy: (() => Promise<void>) | undefined,
+): Promise<LocalChain[]> {
+  const { config, database } = opts;
+  const timed = opts.loop !== false;
+  const started = await Promise.allSettled(
+    chainIds.map((chainId) =>
+      startLocalChain({
+        chainId,
+        dataDir: timed ? config.dataDir : undefined,
+        blockTime: timed ? (chainId === LOCAL_L2_CHAIN_ID ? LOCAL_L2_BLOCK_TIME : config.LOCAL_CHAIN_BLOCK_TIME) : undefined,
+        hot,
+      }),
+    ),
+  );
+  const locals = started.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+  try {
+    const failed = started.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
+    for (const local of locals) await syncLocalTokenContracts(database, local.client, local.chainId, local.tokens);
+    await refreshPolicy?.();
+    for (const local of locals) await bookGenesisFunding(database, local.client, local.chainId, hot, local.hotFunding);
+    return locals;
+  } catch (err) {
+    await Promise.all(locals.map((l) => l.stop()));
+    throw err;
+  }
+}
+
+/** The local chains' faucet: test coins of a network, sent on that network's chain. */
+function localFaucet(database: Database, lives: ReadonlyMap<number, ChainLive>) {
+  return async (networkId: number, to: string) => {
+    const [row] = await database.sql.query<{ code: string; token_decimals: number; chain_id: number }>(
+      'select c.code, n.token_decimals, n.chain_id from networks n join currencies c on c.id = n.currency_id where n.id = $1',
+      [networkId],
+    );
+    const local = row ? lives.get(row.chain_id)?.local : undefined;
+    const amount = row ? FAUCET_AMOUNTS[row.code] : undefined;
+    const address = normalizeEvmAddress(to);
+    if (!row || !amount || !address || !local) throw new Error('faucet: unknown network or address');
+    const txHash = await local.faucet(address, row.code as 'ETH' | 'USDT' | 'USDC', parseUnits(amount, row.token_decimals));
+    return { txHash, amount };
   };
 }

@@ -41,13 +41,13 @@ await withConfiguredDatabase(async (database) => {
   const config = loadConfig();
   const hot = (await cliKeyring(config)).hotAddress;
   let local: LocalChain | undefined;
-  if (!config.EVM_RPC_URL) {
+  if (config.evmChains.length === 0) {
     if (config.DATABASE_URL) throw new Error('set EVM_RPC_URL: the embedded local chain belongs to the running server');
     if (!existsSync(join(config.dataDir, LOCAL_CHAIN_FILE))) throw new Error(`no local chain in ${config.dataDir}`);
     local = await startLocalChain({ dataDir: config.dataDir, hot });
   }
   try {
-    const client = local?.client ?? createEvmClient(config.EVM_RPC_URL as string);
+    const client = local?.client ?? createEvmClient(config.evmChains[0]?.url as string);
     const booked = await bookFunding(database, client, hot, {
       networkId: Number(values.network),
       hash: (values.tx as string).toLowerCase() as Hex,

@@ -39,7 +39,7 @@ await withConfiguredDatabase(async (database) => {
   // Addresses only: the signer's xpub with a chain node (docs/decisions/039-separate-signer.md), else DATA_DIR's mnemonic.
   const wallet = await cliKeyring(config);
   let local: LocalChain | undefined;
-  if (!config.EVM_RPC_URL) {
+  if (config.evmChains.length === 0) {
     if (config.DATABASE_URL) {
       throw new Error('set EVM_RPC_URL: the embedded local chain belongs to the running server and is not reachable from here');
     }
@@ -49,7 +49,7 @@ await withConfiguredDatabase(async (database) => {
     local = await startLocalChain({ dataDir: config.dataDir, hot: wallet.hotAddress });
   }
   try {
-    const client = local?.client ?? createEvmClient(config.EVM_RPC_URL as string);
+    const client = local?.client ?? createEvmClient(config.evmChains[0]?.url as string);
     const chainId = await client.getChainId();
     if (local) {
       const known = await database.sql.query<{ contract: string | null }>(

@@ -81,14 +81,16 @@ const show = (v: unknown) => (v === null ? 'none' : String(v));
  * any other change needs nothing but the database.
  */
 async function chainAccess(config: Config, opts: { needChain: boolean; needHot: boolean }) {
-  const embeddedChain = opts.needChain && !config.EVM_RPC_URL && !config.DATABASE_URL && existsSync(join(config.dataDir, LOCAL_CHAIN_FILE));
+  const embeddedChain =
+    opts.needChain && config.evmChains.length === 0 && !config.DATABASE_URL && existsSync(join(config.dataDir, LOCAL_CHAIN_FILE));
   let hotAddress = '';
   if (opts.needHot || embeddedChain) {
     hotAddress = (await cliKeyring(config)).hotAddress;
   }
   let local: LocalChain | undefined;
   let client: PublicClient | undefined;
-  if (opts.needChain && config.EVM_RPC_URL) client = createEvmClient(config.EVM_RPC_URL);
+  const firstNode = config.evmChains[0]?.url;
+  if (opts.needChain && firstNode) client = createEvmClient(firstNode);
   else if (embeddedChain) {
     local = await startLocalChain({ dataDir: config.dataDir, hot: hotAddress as `0x${string}` });
     client = local.client;

@@ -24,7 +24,7 @@ export function runPrimary(config: Config, log: (msg: string) => void = (m) => c
   // The same rule as the chain runtime (generated only without a chain node); an unreadable
   // or refused phrase stops the start here, once, instead of in every worker.
   // With a chain node the keys are in the separate signer (docs/decisions/039-separate-signer.md): nothing to read here.
-  if (!config.EVM_RPC_URL) {
+  if (config.evmChains.length === 0) {
     loadMnemonic({
       mnemonic: config.WALLET_MNEMONIC,
       mnemonicFile: config.WALLET_MNEMONIC_FILE,

@@ -15,7 +15,7 @@ const KNOWN_WRITERS = ['transfers', 'swaps'];
 export interface MetricsDeps {
   config: Pick<Config, 'DATABASE_POOL_SIZE'>;
   database: Database;
-  chain: { live?: { chainId: number; adapter: { head(): Promise<{ number: bigint }> } } };
+  chain: { lives: ReadonlyMap<number, { chainId: number; adapter: { head(): Promise<{ number: bigint }> } }> };
 }
 
 /** What a source answered in this scrape: its value, or undefined when it failed. */
@@ -113,23 +113,27 @@ export function collectors(deps: MetricsDeps, registry: Registry, failed: (sourc
     },
   });
 
-  const live = deps.chain.live;
-  if (live) {
-    const chainId = String(live.chainId);
-    const lag = source('chain_lag', async () => {
-      const [head, [cursor]] = await Promise.all([
-        withTimeout(live.adapter.head(), CHAIN_HEAD_TIMEOUT_MS, 'chain head'),
-        deps.database.sql.query<{ block_number: number }>('select block_number from chain_cursors where chain_id = $1', [live.chainId]),
-      ]);
-      return { head: Number(head.number), cursor: cursor ? Number(cursor.block_number) : null };
-    });
+  // one series per connected chain (docs/decisions/050-several-networks.md)
+  const lives = [...deps.chain.lives.values()];
+  if (lives.length > 0) {
+    const chainIds = lives.map((l) => l.chainId);
+    const lags = lives.map((live) => ({
+      chainId: String(live.chainId),
+      lag: source('chain_lag', async () => {
+        const [head, [cursor]] = await Promise.all([
+          withTimeout(live.adapter.head(), CHAIN_HEAD_TIMEOUT_MS, 'chain head'),
+          deps.database.sql.query<{ block_number: number }>('select block_number from chain_cursors where chain_id = $1', [live.chainId]),
+        ]);
+        return { head: Number(head.number), cursor: cursor ? Number(cursor.block_number) : null };
+      }),
+    }));
     new Gauge({
       name: 'coffer_chain_rpc_up',
       help: 'The chain node answered the head request of this scrape (1) or not (0)',
       labelNames: ['chain_id'] as const,
       registers,
       collect() {
-        this.set({ chain_id: chainId }, lag().ok ? 1 : 0);
+        for (const { chainId, lag } of lags) this.set({ chain_id: chainId }, lag().ok ? 1 : 0);
       },
     });
     new Gauge({
@@ -139,9 +143,11 @@ export function collectors(deps: MetricsDeps, registry: Registry, failed: (sourc
       registers,
       collect() {
         this.reset();
-        const answer = lag();
-        if (answer.ok && answer.value.cursor !== null) {
-          this.set({ chain_id: chainId }, Math.max(0, answer.value.head - answer.value.cursor));
+        for (const { chainId, lag } of lags) {
+          const answer = lag();
+          if (answer.ok && answer.value.cursor !== null) {
+            this.set({ chain_id: chainId }, Math.max(0, answer.value.head - answer.value.cursor));
+          }
         }
       },
     });
@@ -183,8 +189,8 @@ export function collectors(deps: MetricsDeps, registry: Registry, failed: (sourc
 
     const openIncidents = source('chain_incidents', () =>
       deps.database.sql.query<{ kind: string; n: number }>(
-        'select kind, count(*)::int as n from chain_incidents where resolved_at is null and chain_id = $1 group by kind',
-        [live.chainId],
+        'select kind, count(*)::int as n from chain_incidents where resolved_at is null and chain_id = any($1::int[]) group by kind',
+        [chainIds],
       ),
     );
     new Gauge({
@@ -201,9 +207,9 @@ export function collectors(deps: MetricsDeps, registry: Registry, failed: (sourc
 
     // docs/decisions/037: the chain loop's health as the leader wrote it (why payouts wait: withdrawal-waits.ts)
     const loopHealth = source('chain_rpc_health', () =>
-      deps.database.sql.query<{ healthy: boolean; since: number }>(
-        'select healthy, extract(epoch from since)::float8 as since from chain_rpc_health where chain_id = $1',
-        [live.chainId],
+      deps.database.sql.query<{ chain_id: number; healthy: boolean; since: number }>(
+        'select chain_id, healthy, extract(epoch from since)::float8 as since from chain_rpc_health where chain_id = any($1::int[])',
+        [chainIds],
       ),
     );
     new Gauge({
@@ -213,8 +219,8 @@ export function collectors(deps: MetricsDeps, registry: Registry, failed: (sourc
       registers,
       collect() {
         this.reset();
-        const row = loopHealth();
-        if (row.ok && row.value[0]) this.set({ chain_id: chainId }, row.value[0].healthy ? 1 : 0);
+        const rows = loopHealth();
+        if (rows.ok) for (const row of rows.value) this.set({ chain_id: String(row.chain_id) }, row.healthy ? 1 : 0);
       },
     });
   }

@@ -205,7 +205,7 @@ describe('metrics', () => {
     const metrics = createMetrics({
       config: t.config,
       database: t.database,
-      chain: { live: { chainId, adapter: { head: () => head() } } },
+      chain: { lives: new Map([[chainId, { chainId, adapter: { head: () => head() } }]]) },
     });
     try {
       await t.database.sql.query(`insert into chain_cursors (chain_id, block_number, block_hash) values ($1, 100, '0xabc')`, [chainId]);
@@ -245,7 +245,7 @@ describe('metrics', () => {
     }
 
     const broken = { ...t.database, sql: { query: () => Promise.reject(new Error('database gone')) } } as Database;
-    const alone = createMetrics({ config: t.config, database: broken, chain: {} });
+    const alone = createMetrics({ config: t.config, database: broken, chain: { lives: new Map() } });
     const text = await alone.scrape();
     expect(sample(text, 'coffer_metrics_collect_errors_total', { collector: 'ledger_audit' })).toBe(1);
     expect(sample(text, 'coffer_ledger_audit_last_failed')).toBe(0);

@@ -5,9 +5,6 @@ import { readSecretFile } from './channel.ts';
 import { SignerClient, SignerKeyring } from './client.ts';
 import { type PolicyJson, startEmbeddedSigner } from './embedded.ts';
 
-/** The local chain's id (anvil); the embedded signer's policy covers it only. */
-const EMBEDDED_CHAIN_ID = 31337;
-
 export interface OpenedKeys {
   wallet: Keyring;
   /** Throws unless these keys may serve `chainId` (the signer's policy lists it; no public test mnemonic off local chains). */
@@ -26,14 +23,21 @@ interface Log {
  * configured signer (SIGNER_URL, required with EVM_RPC_URL), else in embedded mode a signer
  * child process, or with SIGNER=in-process (tests) or without a chain the mnemonic here.
  */
-export async function openKeys(opts: { config: Config; database: Database; log: Log; connect: boolean }): Promise<OpenedKeys> {
+export async function openKeys(opts: {
+  config: Config;
+  database: Database;
+  log: Log;
+  connect: boolean;
+  /** The embedded local chains (anvil) the embedded signer's policy covers. */
+  embeddedChainIds: readonly number[];
+}): Promise<OpenedKeys> {
   const { config, database, log } = opts;
   if (config.SIGNER_URL) {
     const client = new SignerClient(config.SIGNER_URL, readSecretFile(config.SIGNER_SECRET_FILE as string));
     const info = await client.info();
     return { wallet: await SignerKeyring.connect(client), checkChain: servedBy(info.chainIds), stop: async () => {} };
   }
-  if (config.EVM_RPC_URL) throw new Error('SIGNER_URL is required with EVM_RPC_URL');
+  if (config.evmChains.length > 0) throw new Error('SIGNER_URL is required with EVM_RPC_URL(S)');
   if (config.SIGNER === 'in-process' || !opts.connect) {
     const loaded = loadMnemonic({
       mnemonic: config.WALLET_MNEMONIC,
@@ -54,15 +58,15 @@ export async function openKeys(opts: { config: Config; database: Database; log: 
     dataDir: config.dataDir,
     mnemonic: config.WALLET_MNEMONIC,
     mnemonicFile: config.WALLET_MNEMONIC_FILE,
-    policy: await embeddedPolicy(database, EMBEDDED_CHAIN_ID),
+    policy: await embeddedPolicy(database, opts.embeddedChainIds),
     stderr: config.LOG_LEVEL === 'silent' ? 'ignore' : 'inherit',
   });
   try {
     const wallet = await SignerKeyring.connect(new SignerClient(child.url, readSecretFile(child.secretFile)));
     return {
       wallet,
-      checkChain: servedBy([EMBEDDED_CHAIN_ID]),
-      refreshPolicy: async () => child.reload(await embeddedPolicy(database, EMBEDDED_CHAIN_ID)),
+      checkChain: servedBy([...opts.embeddedChainIds]),
+      refreshPolicy: async () => child.reload(await embeddedPolicy(database, opts.embeddedChainIds)),
       stop: () => child.stop(),
     };
   } catch (err) {
@@ -71,7 +75,7 @@ export async function openKeys(opts: { config: Config; database: Database; log: 
   }
 }
 
-function servedBy(chainIds: number[]): (chainId: number) => void {
+function servedBy(chainIds: readonly number[]): (chainId: number) => void {
   return (chainId) => {
     if (!chainIds.includes(chainId))
       throw new Error(`the signer's policy does not cover chain ${chainId} (it serves ${chainIds.join(', ')})`);
@@ -82,10 +86,16 @@ function servedBy(chainIds: number[]): (chainId: number) => void {
 const units = (whole: bigint, decimals: number) => (whole * 10n ** BigInt(decimals)).toString();
 
 /**
- * The embedded signer's policy, from the local chain's networks: its token contracts and cold
- * address, and limits wide enough for test coins (a production signer has its own file).
+ * The embedded signer's policy, from the local chains' networks: their token contracts and cold
+ * addresses, and limits wide enough for test coins (a production signer has its own file).
  */
-export async function embeddedPolicy(database: Database, chainId: number): Promise<PolicyJson> {
+export async function embeddedPolicy(database: Database, chainIds: readonly number[]): Promise<PolicyJson> {
+  const chains: PolicyJson['chains'] = [];
+  for (const chainId of chainIds) chains.push(await embeddedChainPolicy(database, chainId));
+  return { chains };
+}
+
+async function embeddedChainPolicy(database: Database, chainId: number): Promise<Record<string, unknown>> {
   const rows = await database.sql.query<{
     code: string;
     native: boolean;
@@ -104,16 +114,12 @@ export async function embeddedPolicy(database: Database, chainId: number): Promi
     perDayMax: units(10_000_000n, r.token_decimals),
   });
   return {
-    chains: [
-      {
-        chainId,
-        coldAddress: rows.find((r) => r.cold_address)?.cold_address ?? null,
-        maxFeeWei: units(1n, 18),
-        topUpMaxWei: units(1n, 17),
-        topUpPerDayWei: units(1000n, 18),
-        native: limits(native ?? { code: 'ETH', token_decimals: 18 }),
-        tokens: rows.filter((r) => !r.native && r.contract !== null).map((r) => ({ ...limits(r), contract: r.contract })),
-      },
-    ],
+    chainId,
+    coldAddress: rows.find((r) => r.cold_address)?.cold_address ?? null,
+    maxFeeWei: units(1n, 18),
+    topUpMaxWei: units(1n, 17),
+    topUpPerDayWei: units(1000n, 18),
+    native: limits(native ?? { code: 'ETH', token_decimals: 18 }),
+    tokens: rows.filter((r) => !r.native && r.contract !== null).map((r) => ({ ...limits(r), contract: r.contract })),
   };
 }

@@ -106,6 +106,8 @@ export async function createTestApp(
     LOG_LEVEL: opts.logStream ? 'info' : 'silent',
     // keys in this process: tests about the separate signer start it themselves
     SIGNER: 'in-process',
+    // one anvil per file: a test that needs the second local chain sets LOCAL_L2=on
+    LOCAL_L2: 'off',
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     CONSOLE_DIST_DIR: path.join(dataDir, 'no-console'),
     ...env,

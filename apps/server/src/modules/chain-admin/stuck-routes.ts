@@ -32,8 +32,13 @@ async function refusing<T>(run: () => Promise<T>): Promise<T> {
 export async function stuckPayoutRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { database, chain } = app.deps;
-  const deps = (): StuckPayoutDeps => {
-    const live = chain.live;
+  // the chain of the withdrawal's network (docs/decisions/050-several-networks.md)
+  const deps = async (withdrawalId: number): Promise<StuckPayoutDeps> => {
+    const [row] = await database.sql.query<{ chain_id: number }>(
+      'select n.chain_id from withdrawals w join networks n on n.id = w.network_id where w.id = $1',
+      [withdrawalId],
+    );
+    const live = row ? chain.liveFor(row.chain_id) : chain.live;
     if (!live) throw new BizError(ErrorCode.NOT_ALLOWED_IN_STATE);
     return { database, client: live.adapter.client, hot: chain.wallet.hotAccount({ purpose: 'cancel' }), chainId: live.chainId };
   };
@@ -73,7 +78,7 @@ export async function stuckPayoutRoutes(fastify: FastifyInstance) {
           before,
           after,
         });
-      await refusing(() => cancelOnChain(deps(), id, audit));
+      await refusing(async () => cancelOnChain(await deps(id), id, audit));
       return ok(await status(id), requestLocale(request));
     },
   );
@@ -105,7 +110,7 @@ export async function stuckPayoutRoutes(fastify: FastifyInstance) {
           before,
           after,
         });
-      await refusing(() => failUnmineable(deps(), id, reason, request.user.id, audit));
+      await refusing(async () => failUnmineable(await deps(id), id, reason, request.user.id, audit));
       return ok(await status(id), requestLocale(request));
     },
   );

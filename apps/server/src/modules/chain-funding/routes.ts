@@ -32,10 +32,11 @@ export async function chainFundingRoutes(fastify: FastifyInstance) {
     },
     async (request) => {
       const { networkId, txHash, reason } = request.body;
-      const client = chain.live?.adapter.client;
-      if (!client) throw new BizError(ErrorCode.FUNDING_REFUSED, 'no chain connected');
+      if (!chain.live) throw new BizError(ErrorCode.FUNDING_REFUSED, 'no chain connected');
       const [net] = await database.sql.query<{ chain_id: number }>('select chain_id from networks where id = $1', [networkId]);
-      if (!net || net.chain_id !== chain.live?.chainId) throw new BizError(ErrorCode.NOT_FOUND);
+      // the funding is checked on the network's own chain
+      const client = net ? chain.liveFor(net.chain_id)?.adapter.client : undefined;
+      if (!client) throw new BizError(ErrorCode.NOT_FOUND);
       try {
         const booked = await bookFunding(database, client, chain.hotAddress, {
           networkId,

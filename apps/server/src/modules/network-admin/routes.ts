@@ -17,7 +17,7 @@ export async function networkAdminRoutes(fastify: FastifyInstance) {
   const { database, chain } = app.deps;
   const guard = { preHandler: app.requireOperator };
   const ctx: NetworkChangeContext = {
-    clients: (chainId) => (chain.live && chain.live.chainId === chainId ? chain.live.adapter.client : undefined),
+    clients: (chainId) => chain.liveFor(chainId)?.adapter.client,
     servedChainIds: chain.chainIds,
     hotAddress: chain.hotAddress,
   };

@@ -19,6 +19,7 @@ interface RawNetwork {
   contract: string | null;
   token_decimals: number;
   confirmations: number;
+  block_seconds: number;
   min_deposit: string;
   withdraw_fee: string;
   min_withdraw: string;
@@ -31,7 +32,7 @@ interface RawNetwork {
 }
 
 const SELECT_NETWORKS = `
-  select n.id, n.currency_id, c.code, n.name, n.family, n.chain_id, n.contract, n.token_decimals, n.confirmations,
+  select n.id, n.currency_id, c.code, n.name, n.family, n.chain_id, n.contract, n.token_decimals, n.confirmations, n.block_seconds,
          n.min_deposit::text, n.withdraw_fee::text, n.min_withdraw::text, n.max_withdraw::text,
          n.daily_withdraw_limit::text, n.review_threshold::text, n.deposit_enabled and c.enabled as deposit_enabled,
          n.withdraw_enabled and c.enabled as withdraw_enabled, chain_payouts_frozen(n.id) as frozen
@@ -48,6 +49,7 @@ function toNetwork(r: RawNetwork): NetworkRow {
     contract: r.contract,
     tokenDecimals: r.token_decimals,
     confirmations: r.confirmations,
+    blockSeconds: r.block_seconds,
     minDeposit: formatAmount(r.min_deposit),
     withdrawFee: formatAmount(r.withdraw_fee),
     minWithdraw: formatAmount(r.min_withdraw),

@@ -99,7 +99,7 @@ async function gasNow(chain: FeeChain, n: QuoteNetwork, to: Address | null, unit
  */
 export async function quoteWithdrawFee(
   database: Database,
-  chain: FeeChain | null,
+  chainFor: (chainId: number) => FeeChain | null,
   rules: AddressRules,
   rates: RateSource,
   userId: number,
@@ -107,6 +107,7 @@ export async function quoteWithdrawFee(
 ): Promise<WithdrawQuoteData> {
   const net = await networkFor(database, body.networkId, body.currencyId);
   if (!net.withdrawEnabled) throw new BizError(ErrorCode.CURRENCY_UNAVAILABLE, 'networkId');
+  const chain = chainFor(net.chainId);
   if (!chain || chain.chainId !== net.chainId) throw NODE_DOWN();
   const n = await quoteNetwork(database, net.id);
   const decimals = Math.min(n.currency_decimals, n.token_decimals);

@@ -49,7 +49,11 @@ export async function withdrawRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const { database, chain, config } = app.deps;
   const rates = createRateSource(config, database);
-  const feeChain = () => (chain.live ? { chainId: chain.live.chainId, client: chain.live.adapter.client, hot: chain.hotAddress } : null);
+  // each network's fee is quoted on its own chain (docs/decisions/050-several-networks.md)
+  const feeChain = (chainId: number) => {
+    const live = chain.liveFor(chainId);
+    return live ? { chainId, client: live.adapter.client, hot: chain.hotAddress } : null;
+  };
 
   app.post(
     '/withdraw/quote',
@@ -80,7 +84,7 @@ export async function withdrawRoutes(fastify: FastifyInstance) {
       },
     },
     async (request) =>
-      ok(await quoteWithdrawFee(database, feeChain(), chain.rules, rates, request.user.id, request.body), requestLocale(request)),
+      ok(await quoteWithdrawFee(database, feeChain, chain.rules, rates, request.user.id, request.body), requestLocale(request)),
   );
 
   app.post(

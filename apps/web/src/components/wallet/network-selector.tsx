@@ -2,22 +2,36 @@ import type { Network } from '@coffer/contract/chain';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 
+/** Seconds a transfer takes to confirm on a network, about: its confirmations × its block time. */
+export function confirmSeconds(network: Pick<Network, 'confirmations' | 'blockSeconds'>): number {
+  return network.confirmations * network.blockSeconds;
+}
+
 /**
- * The network choice of a currency as a row of 44 px chips (a radio group). With a single
- * network the choice is shown, not asked.
+ * The network choice of a currency as a row of 44 px chips (a radio group), each with what
+ * tells the networks apart: its fee (withdrawals), confirmations and about how long they take.
+ * With a single network the choice is shown, not asked.
  */
 export function NetworkSelector({
   networks,
   selectedId,
   onSelect,
   testId,
+  use = 'deposit',
 }: {
   networks: readonly Network[];
   selectedId: number | undefined;
   onSelect: (network: Network) => void;
   testId: string;
+  use?: 'deposit' | 'withdraw';
 }) {
   const { t } = useTranslation();
+  const detail = (network: Network) => {
+    const seconds = confirmSeconds(network);
+    const time = seconds < 60 ? t('chain.aboutSeconds', { count: seconds }) : t('chain.aboutMinutes', { count: Math.ceil(seconds / 60) });
+    const values = { confirmations: network.confirmations, time, fee: network.withdrawFee, code: network.code };
+    return use === 'withdraw' ? t('chain.networkDetailWithdraw', values) : t('chain.networkDetailDeposit', values);
+  };
   const labelId = useId();
   return (
     <div className="network-selector" data-testid={testId}>
@@ -38,7 +52,10 @@ export function NetworkSelector({
               onClick={() => onSelect(network)}
               data-testid={`network-option-${network.id}`}
             >
-              {network.name}
+              <span className="network-option-name">{network.name}</span>
+              <span className="network-option-detail" data-testid={`network-detail-${network.id}`}>
+                {detail(network)}
+              </span>
             </button>
           );
         })}

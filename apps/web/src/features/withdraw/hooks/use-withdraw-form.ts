@@ -1,6 +1,7 @@
 import { type Network, type WithdrawRecord, withdrawApplyBody } from '@coffer/contract/chain';
 import { ErrorCode } from '@coffer/contract/errors';
 import type { Currency } from '@coffer/contract/ledger';
+import { addressFamily } from '@coffer/contract/rules';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { amountErrorText } from '../../../components/wallet/amount-error';
@@ -88,7 +89,9 @@ export function useWithdrawForm() {
       ? t(`withdraw.check.${remote.problem}`, { left: waitLeft(remote.entry?.secondsLeft ?? 0) })
       : null;
   /** Worth a second look but not refused: the user's own deposit address, a lookalike of a past one. */
+  const typedFamily = addressFamily(address);
   const addressNotes = [
+    ...(network && typedFamily && typedFamily !== network.family ? [t('withdraw.check.otherFamily', { network: network.name })] : []),
     ...(remote?.entry && !remote.problem ? [t('withdraw.check.inBook', { label: remote.entry.label })] : []),
     ...(remote?.warnings ?? []).map((w) => t(`withdraw.check.${w}`, { address: remote?.resembles ?? '' })),
   ];

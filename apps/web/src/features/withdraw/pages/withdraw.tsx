@@ -70,7 +70,13 @@ export default function WithdrawPage() {
             testId="withdraw-currency"
           />
         </div>
-        <NetworkSelector networks={form.currencyNetworks} selectedId={network.id} onSelect={change.network} testId="withdraw-network" />
+        <NetworkSelector
+          networks={form.currencyNetworks}
+          selectedId={network.id}
+          onSelect={change.network}
+          testId="withdraw-network"
+          use="withdraw"
+        />
         {form.frozen ? (
           <div className="chain-warning mt-3" role="alert" data-testid="withdraw-frozen">
             {t('withdraw.frozen')}
