@@ -973,7 +973,7 @@ describe('house limits from configuration', () => {
           where a.kind = 'house' and a.user_id is null order by c.code`,
       );
       const floors = Object.fromEntries(rows.map((r) => [r.code, plain(r.min_balance)]));
-      expect(floors).toEqual({ BTC: '0', ETH: '-0.5', USDC: '0', USDT: '-5' });
+      expect(floors).toEqual({ BTC: '0', ETH: '-0.5', LTC: '0', USDC: '0', USDT: '-5' });
       const u = await makeUser(t.database);
       await credit(t.database, u.uid, 'ETH', '1');
       const res = await client(t)('POST', '/api/swap/apply', {
