@@ -5,9 +5,10 @@ import type { Database } from '../../db/client.ts';
 import { formatAmount } from '../../ledger/amounts.ts';
 import { networkFor } from '../networks/index.ts';
 
-/** Derives the address of an HD index (the wallet's xpub side only). */
+/** Derives the address of an HD index on a chain (public keys only); a UTXO chain without a node is not served. */
 export interface AddressDeriver {
-  depositAddress(index: number): string;
+  serves(chainId: number): boolean;
+  depositAddress(index: number, chainId: number): string;
 }
 
 interface RawAddress {
@@ -29,6 +30,7 @@ export async function depositAddressFor(
   networkId: number,
 ): Promise<DepositAddress> {
   const net = await networkFor(database, networkId, currencyId);
+  if (!wallet.serves(net.chainId)) throw new BizError(ErrorCode.NETWORK_NOT_SERVED, 'networkId');
   if (!net.depositEnabled) throw new BizError(ErrorCode.CURRENCY_UNAVAILABLE, 'networkId');
   let [row] = await database.sql.query<RawAddress>(
     'select address, created_at from deposit_addresses where user_id = $1 and chain_id = $2',
@@ -41,7 +43,7 @@ export async function depositAddressFor(
     await database.sql.query(
       `insert into deposit_addresses (user_id, chain_id, address_index, address) values ($1, $2, $3, $4)
        on conflict (user_id, chain_id) do nothing`,
-      [userId, net.chainId, i, wallet.depositAddress(i)],
+      [userId, net.chainId, i, wallet.depositAddress(i, net.chainId)],
     );
     [row] = await database.sql.query<RawAddress>('select address, created_at from deposit_addresses where user_id = $1 and chain_id = $2', [
       userId,
