@@ -113,8 +113,15 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
     };
   }
 
+  // The UTXO node starts beside the anvils (its first start mines 101 blocks, about 3 s).
+  const utxoStarting = startUtxoChain({ ...opts, events, embedded, localAccountXpub: (p) => embeddedAccountXpub(config, p) }).then(
+    (running) => ({ running }),
+    (error: unknown) => ({ running: null, error }),
+  );
+  const stopUtxo = async () => (await utxoStarting).running?.stop();
   const locals = embedded
     ? await startLocalChains(opts, localIds, hot, keys.refreshPolicy).catch(async (err) => {
+        await stopUtxo();
         await keys.stop();
         throw err;
       })
@@ -140,21 +147,15 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
         }),
       );
     }
+    const started = await utxoStarting;
+    if ('error' in started) throw started.error;
   } catch (err) {
-    await Promise.all(running.map((r) => r.stop()));
+    await Promise.all([...running.map((r) => r.stop()), stopUtxo()]);
     await Promise.all(locals.map((l) => l.stop()));
     await keys.stop();
     throw err;
   }
-  let utxo: RunningUtxo | null;
-  try {
-    utxo = await startUtxoChain({ ...opts, events, embedded, localAccountXpub: (p) => embeddedAccountXpub(config, p) });
-  } catch (err) {
-    await Promise.all(running.map((r) => r.stop()));
-    await Promise.all(locals.map((l) => l.stop()));
-    await keys.stop();
-    throw err;
-  }
+  const utxo: RunningUtxo | null = (await utxoStarting).running;
   const lives = new Map(running.map((r) => [r.live.chainId, r.live] as const));
   const faucet = locals.length > 0 || utxo?.live.local ? localFaucet(database, lives, utxo?.live) : undefined;
 

@@ -23,6 +23,8 @@ export interface RegtestNode {
   /** RPC of the node (no wallet) */
   rpc: UtxoRpc;
   url: string;
+  /** RPC credentials (random per start), for a client of its own such as UTXO_RPC_URL */
+  auth: { user: string; password: string };
   pid: number;
   /** An address of the faucet wallet (where `mine` sends the coinbase). */
   faucetAddress: string;
@@ -135,7 +137,13 @@ export async function startRegtest(opts: { binary?: string; datadir?: string } =
       () => spawnError,
       () => stderr,
     );
-    return await withFaucet(rpc, url, child.pid ?? -1, stop, existsSync(join(datadir, 'regtest', 'wallets', FAUCET_WALLET)));
+    return await withFaucet(
+      rpc,
+      { url, user, password },
+      child.pid ?? -1,
+      stop,
+      existsSync(join(datadir, 'regtest', 'wallets', FAUCET_WALLET)),
+    );
   } catch (err) {
     await stop();
     throw err;
@@ -163,7 +171,13 @@ async function waitReady(rpc: UtxoRpc, child: ChildProcess, spawnError: () => Er
   }
 }
 
-async function withFaucet(rpc: UtxoRpc, url: string, pid: number, stop: () => Promise<void>, walletExists: boolean): Promise<RegtestNode> {
+async function withFaucet(
+  rpc: UtxoRpc,
+  { url, user, password }: { url: string; user: string; password: string },
+  pid: number,
+  stop: () => Promise<void>,
+  walletExists: boolean,
+): Promise<RegtestNode> {
   await rpc.call(walletExists ? 'loadwallet' : 'createwallet', [FAUCET_WALLET]).catch((err: unknown) => {
     // -35: loaded already (a wallet may be set to load on start)
     if (!(err instanceof UtxoRpcError && err.code === RPC_WALLET_ALREADY_LOADED)) throw err;
@@ -177,6 +191,7 @@ async function withFaucet(rpc: UtxoRpc, url: string, pid: number, stop: () => Pr
   return {
     rpc,
     url,
+    auth: { user, password },
     pid,
     faucetAddress,
     mine,

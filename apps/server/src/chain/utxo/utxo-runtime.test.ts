@@ -2,9 +2,13 @@ import type { Balance, DepositAddress, DepositRecord, FaucetData, PageResponse }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, testDbKind } from '../../test/harness.ts';
 import { client, createUser, type TestUser } from '../../test/users.ts';
+import { loadConfig } from '../../config.ts';
+import { EventHub } from '../../modules/events/index.ts';
+import { silentLog } from '../../core/log.ts';
+import { deriveBip84Address, utxoAccountXpub } from './address.ts';
 import { UTXO_NETWORKS } from './params.ts';
 import { regtestBinary } from './regtest.ts';
-import type { UtxoLive } from './runtime.ts';
+import { startUtxoChain, type UtxoLive } from './runtime.ts';
 
 const bin = regtestBinary();
 if (!bin && process.env.CI)
@@ -105,5 +109,39 @@ describe.skipIf(!bin)(`the embedded Litecoin regtest node (${testDbKind})`, () =
     const zh = await createAddress(bare, carol, 'zh-CN');
     expect(zh).toMatchObject({ code: 3063, message: expect.stringMatching(/尚未配置该网络/) });
     expect(bare.chain.chainIds).not.toContain(params.chainId);
+  });
+
+  it('UTXO_RPC_URL: watches the configured node with UTXO_ACCOUNT_XPUB, and refuses a node of another network', async () => {
+    const seed = new Uint8Array(64).map((_, i) => 64 - i);
+    const { url, auth } = utxo.local!;
+    const nodeUrl = `http://${auth.user}:${auth.password}@${new URL(url).host}`;
+    const start = (network: 'litecoin' | 'litecoin-regtest') => {
+      const env = { UTXO_RPC_URL: nodeUrl, UTXO_NETWORK: network, UTXO_ACCOUNT_XPUB: utxoAccountXpub(seed, UTXO_NETWORKS[network]) };
+      const events = new EventHub(t.database);
+      const running = startUtxoChain({
+        config: loadConfig({ ...env, DATA_DIR: t.config.dataDir }),
+        database: t.database,
+        log: silentLog,
+        events,
+        embedded: false,
+        localAccountXpub: () => {
+          throw new Error('not embedded');
+        },
+        loop: false,
+      });
+      return running.finally(() => events.stop());
+    };
+    await expect(start('litecoin')).rejects.toThrow(/runs the "regtest" chain, not Litecoin \(UTXO_NETWORK=litecoin\)/);
+    const running = (await start('litecoin-regtest'))!;
+    try {
+      expect(running.live.local).toBeUndefined();
+      expect(running.live.adapter.deriveDepositAddress(7)).toBe(deriveBip84Address(utxoAccountXpub(seed, params), 7, params));
+      await running.live.tick();
+      expect((await running.live.adapter.head()).number).toBeGreaterThan(100n);
+    } finally {
+      await running.stop();
+    }
+    // stopping a client of the node leaves the node running
+    expect(Number(await utxo.local!.rpc.call('getblockcount'))).toBeGreaterThan(100);
   });
 });
