@@ -23,6 +23,7 @@ describe.skipIf(!bin)(`the embedded Litecoin regtest node (${testDbKind})`, () =
   let bare: TestApp;
   let utxo: UtxoLive;
   let ltc: { id: number; currency_id: number };
+  let alice: TestUser;
 
   const createAddress = (app: TestApp, u: TestUser, lang?: string) =>
     client(app)<DepositAddress>('POST', '/api/deposit/createAddress', {
@@ -68,7 +69,8 @@ describe.skipIf(!bin)(`the embedded Litecoin regtest node (${testDbKind})`, () =
   });
 
   it('hands each user their own BIP-84 address; the faucet pays it; pending n/N, then credited once', async () => {
-    const [alice, bob] = [await createUser(t), await createUser(t)];
+    alice = await createUser(t);
+    const bob = await createUser(t);
     const first = await createAddress(t, alice);
     expect(first.code).toBe(0);
     expect(first.data.address).toMatch(/^rltc1q[02-9ac-hj-np-z]{38}$/);
@@ -109,6 +111,11 @@ describe.skipIf(!bin)(`the embedded Litecoin regtest node (${testDbKind})`, () =
     const zh = await createAddress(bare, carol, 'zh-CN');
     expect(zh).toMatchObject({ code: 3063, message: expect.stringMatching(/尚未配置该网络/) });
     expect(bare.chain.chainIds).not.toContain(params.chainId);
+    // an address handed out while a node served the chain is not listed where none does
+    const listed = async (app: TestApp) =>
+      (await client(app)<DepositAddress[]>('GET', '/api/deposit/getAddressList', { token: alice.token })).data.map((a) => a.networkId);
+    expect(await listed(t)).toContain(ltc.id);
+    expect(await listed(bare)).not.toContain(ltc.id);
   });
 
   it('UTXO_RPC_URL: watches the configured node with UTXO_ACCOUNT_XPUB, and refuses a node of another network', async () => {

@@ -53,7 +53,7 @@ export async function depositRoutes(fastify: FastifyInstance) {
       preHandler: app.authenticate,
       schema: { tags, security, summary: "The user's deposit addresses", response: apiResponse(depositAddressList) },
     },
-    async (request) => ok(await listAddresses(database, request.user.id), requestLocale(request)),
+    async (request) => ok(await listAddresses(database, chain.addresses, request.user.id), requestLocale(request)),
   );
 
   app.post(

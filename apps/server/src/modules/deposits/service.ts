@@ -63,9 +63,14 @@ export async function depositAddressFor(
   };
 }
 
-/** Every network for which the user already has an address (one row per network). */
-export async function depositAddressList(database: Database, userId: number): Promise<DepositAddress[]> {
+/** Every network for which the user already has an address (one row per network), on the chains served here. */
+export async function depositAddressList(
+  database: Database,
+  wallet: Pick<AddressDeriver, 'serves'>,
+  userId: number,
+): Promise<DepositAddress[]> {
   const rows = await database.sql.query<{
+    chain_id: number;
     currency_id: number;
     network_id: number;
     code: string;
@@ -75,21 +80,23 @@ export async function depositAddressList(database: Database, userId: number): Pr
     confirmations: number;
     created_at: Date | string;
   }>(
-    `select n.currency_id, n.id as network_id, c.code, n.name, a.address, n.min_deposit::text, n.confirmations, a.created_at
+    `select n.chain_id, n.currency_id, n.id as network_id, c.code, n.name, a.address, n.min_deposit::text, n.confirmations, a.created_at
      from deposit_addresses a join networks n on n.chain_id = a.chain_id join currencies c on c.id = n.currency_id
      where a.user_id = $1 and n.deposit_enabled order by n.sort, n.id`,
     [userId],
   );
-  return rows.map((r) => ({
-    currencyId: r.currency_id,
-    networkId: r.network_id,
-    code: r.code,
-    networkName: r.name,
-    address: r.address,
-    minDeposit: formatAmount(r.min_deposit),
-    confirmations: r.confirmations,
-    createdAt: iso(r.created_at),
-  }));
+  return rows
+    .filter((r) => wallet.serves(r.chain_id))
+    .map((r) => ({
+      currencyId: r.currency_id,
+      networkId: r.network_id,
+      code: r.code,
+      networkName: r.name,
+      address: r.address,
+      minDeposit: formatAmount(r.min_deposit),
+      confirmations: r.confirmations,
+      createdAt: iso(r.created_at),
+    }));
 }
 
 interface RawDeposit {
