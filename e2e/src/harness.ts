@@ -173,6 +173,8 @@ export async function startStack(extraEnv: Readonly<Record<string, string>> = {}
       CHAIN_POLL_INTERVAL_MS: '300',
       // One local chain per stack; a file that needs the second ("L2 (local)") passes LOCAL_L2=on.
       LOCAL_L2: 'off',
+      // No local litecoind either (its first start mines 101 blocks); a file that needs it passes LOCAL_UTXO=on.
+      LOCAL_UTXO: 'off',
       // Users are funded through adjustments, not deposits: coins the chain does not hold, which
       // exact reconciliation (docs/decisions/038) would rightly call a drift and freeze payouts.
       // It runs once at start (drift 0), then not again during the suite.

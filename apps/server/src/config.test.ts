@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { utxoAccountXpub } from './chain/utxo/address.ts';
+import { UTXO_NETWORKS } from './chain/utxo/params.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 const signerEnv = { SIGNER_URL: 'http://signer:7400', SIGNER_SECRET_FILE: '/run/secrets/signer-secret' };
@@ -176,5 +178,32 @@ describe('several EVM chains (docs/decisions/050-several-networks.md)', () => {
       ...signerEnv,
     });
     expect(config.WORKERS).toBe(2);
+  });
+
+  it('reads a UTXO node (UTXO_RPC_URL with UTXO_NETWORK and UTXO_ACCOUNT_XPUB) and names what is missing', () => {
+    expect(loadConfig({}).utxoNode).toBeNull();
+    expect(loadConfig({}).LOCAL_UTXO).toBe(true);
+    expect(loadConfig({ LOCAL_UTXO: 'off' }).LOCAL_UTXO).toBe(false);
+    const seed = new Uint8Array(64).map((_, i) => i + 1);
+    const params = UTXO_NETWORKS.litecoin;
+    const xpub = utxoAccountXpub(seed, params);
+    const node = loadConfig({
+      UTXO_RPC_URL: 'http://coffer:s%40cret@10.0.0.5:9332',
+      UTXO_NETWORK: 'litecoin',
+      UTXO_ACCOUNT_XPUB: xpub,
+    }).utxoNode;
+    expect(node).toMatchObject({ url: 'http://10.0.0.5:9332', user: 'coffer', password: 's@cret', accountXpub: xpub });
+    expect(node?.params.chainId).toBe(params.chainId);
+    const bad = (env: Record<string, string>) => () => loadConfig(env);
+    expect(bad({ UTXO_RPC_URL: 'http://10.0.0.5:9332', UTXO_NETWORK: 'litecoin', UTXO_ACCOUNT_XPUB: xpub })).toThrow(/user and password/);
+    expect(bad({ UTXO_RPC_URL: 'http://u:p@h:9332', UTXO_ACCOUNT_XPUB: xpub })).toThrow(/UTXO_NETWORK is required/);
+    expect(bad({ UTXO_RPC_URL: 'http://u:p@h:9332', UTXO_NETWORK: 'dogecoin' })).toThrow(/UTXO_NETWORK/);
+    expect(bad({ UTXO_RPC_URL: 'http://u:p@h:9332', UTXO_NETWORK: 'litecoin' })).toThrow(/UTXO_ACCOUNT_XPUB is required/);
+    // a test network's key (tpub) for mainnet
+    const tpub = utxoAccountXpub(seed, UTXO_NETWORKS['litecoin-regtest']);
+    expect(bad({ UTXO_RPC_URL: 'http://u:p@h:9332', UTXO_NETWORK: 'litecoin', UTXO_ACCOUNT_XPUB: tpub })).toThrow(
+      /not an account public key of Litecoin/,
+    );
+    expect(bad({ UTXO_NETWORK: 'litecoin' })).toThrow(/need UTXO_RPC_URL/);
   });
 });

@@ -5,6 +5,7 @@ import { AMOUNT_RE, isAmountWithinLimits } from '@coffer/contract/rules';
 import { z } from 'zod';
 import { HOST_NAME, type WebAuthnSettings, webauthnSettings } from './config-webauthn.ts';
 import { checkSigner, checkWorkers, type EvmChainSetting, evmChains, parseEvmRpcUrls } from './config-chains.ts';
+import { UTXO_NETWORK_NAMES, type UtxoNodeSetting, utxoNode } from './config-utxo.ts';
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -120,6 +121,17 @@ const envSchema = z.object({
   /** One chain's node (its chain id read from it); or EVM_RPC_URLS, several: "1=https://…,42161=https://…". */
   EVM_RPC_URL: optionalUrl(['http://', 'https://', 'ws://', 'wss://']),
   EVM_RPC_URLS: z.string().trim().default('').transform(parseEvmRpcUrls),
+  /** A Bitcoin Core or Litecoin Core node, credentials in the URL: "http://user:pass@host:9332" (decision 048). */
+  UTXO_RPC_URL: optionalUrl(['http://', 'https://']),
+  /** The network UTXO_RPC_URL runs, e.g. litecoin or bitcoin. */
+  UTXO_NETWORK: z.enum(UTXO_NETWORK_NAMES as [string, ...string[]]).optional(),
+  /** The BIP-84 account public key deposits derive from (m/84'/coin'/0'): the server holds no UTXO private key. */
+  UTXO_ACCOUNT_XPUB: z.string().trim().optional(),
+  /** Embedded mode without UTXO_RPC_URL: a local litecoind regtest node when litecoind is on the PATH. */
+  LOCAL_UTXO: z
+    .enum(['on', 'off'])
+    .default('on')
+    .transform((v) => v === 'on'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().default(path.resolve(serverRoot, '../web/dist')),
   /** The operator console's build, served at /console/ (absent: /console answers 404). */
@@ -345,6 +357,8 @@ export type Config = z.infer<typeof envSchema> & {
   webauthn: WebAuthnSettings;
   /** EVM_RPC_URL or EVM_RPC_URLS as one list; empty: embedded mode (the local chains). */
   evmChains: EvmChainSetting[];
+  /** UTXO_RPC_URL with its network and account key; null: none configured. */
+  utxoNode: UtxoNodeSetting | null;
 };
 
 export type { WebAuthnSettings };
@@ -367,6 +381,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...parsed.data,
     evmChains: chains,
+    utxoNode: utxoNode(parsed.data, fail),
     dataDir: path.resolve(base, parsed.data.DATA_DIR),
     webauthn: webauthnSettings(parsed.data, fail),
   };

@@ -88,6 +88,8 @@ export const ErrorCode = {
   ADDRESS_OTHER_NETWORK: 3056,
   /** The withdrawal address belongs to another kind of chain (e.g. an EVM 0x address for Bitcoin). */
   ADDRESS_OTHER_FAMILY: 3057,
+  /** The network's chain has no node on this server (e.g. Litecoin without UTXO_RPC_URL or a local litecoind). */
+  NETWORK_NOT_SERVED: 3063,
   /** The alert is resolved (its condition cleared): there is nothing left to acknowledge. */
   ALERT_RESOLVED: 3050,
   /** The alert was already acknowledged (by this or another operator). */
@@ -170,6 +172,7 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3055: '该关联已被解除',
     3056: '该地址属于其他网络',
     3057: '该地址属于其他类型的区块链',
+    3063: '本服务器尚未配置该网络（没有连接它的区块链节点）',
     3050: '该告警已解除（情况已恢复），无需确认',
     3051: '该告警已被确认过',
     3045: '运营人员必须先启用第二重验证：请在钱包的安全中心绑定身份验证器或通行密钥',
@@ -235,6 +238,7 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3055: 'This link was removed already',
     3056: 'This address belongs to another network',
     3057: 'This address belongs to another kind of chain',
+    3063: 'This network is not configured on this server (no node of its chain is connected)',
     3050: 'This alert is resolved (its condition cleared): there is nothing to acknowledge',
     3051: 'This alert was already acknowledged',
     3045: "Operators need a second factor: enrol an authenticator or a passkey in the wallet's security centre first",

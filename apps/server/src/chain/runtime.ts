@@ -11,10 +11,12 @@ import { LOCAL_CHAIN_ID, LOCAL_L2_BLOCK_TIME, LOCAL_L2_CHAIN_ID, type LocalChain
 import { syncLocalTokenContracts } from './local-contracts.ts';
 import type { Clock } from './loop-health.ts';
 import { isUnspendableEvmAddress } from './unspendable.ts';
+import { utxoParamsByChainId } from './utxo/params.ts';
+import { embeddedAccountXpub, type RunningUtxo, startUtxoChain, type UtxoLive } from './utxo/runtime.ts';
 import type { WatcherLog } from './watcher.ts';
 
 /** Test coins the faucet sends per call, in each currency's unit. */
-export const FAUCET_AMOUNTS: Readonly<Record<string, string>> = { ETH: '1', USDT: '1000', USDC: '1000' };
+export const FAUCET_AMOUNTS: Readonly<Record<string, string>> = { ETH: '1', USDT: '1000', USDC: '1000', LTC: '1' };
 export { CHAIN_LEADER_LOCK_BASE, type ChainLive, type ChainWorker, chainLeaderLock, type WorkerContext } from './chain-live.ts';
 
 /** What the API modules use of the chain (AppDeps.chain). */
@@ -22,6 +24,12 @@ export interface ChainServices {
   /** The chains this server serves (networks of other chains are not listed). */
   chainIds: number[];
   wallet: HdWallet;
+  /** Deposit addresses per chain: the EVM wallet's, or the UTXO chain's BIP-84 ones when it is served. */
+  addresses: {
+    /** false: a UTXO chain this server has no node for */
+    serves(chainId: number): boolean;
+    depositAddress(index: number, chainId: number): string;
+  };
   hotAddress: EvmAddress;
   rules: {
     normalizeAddress(address: string): string | null;
@@ -37,6 +45,8 @@ export interface ChainServices {
   live?: ChainLive;
   /** Every connected chain's running pieces, by chain id (the first is `live`). */
   lives: ReadonlyMap<number, ChainLive>;
+  /** The UTXO chain's running pieces (deposits only), when a node serves one (docs/decisions/048-utxo-family.md). */
+  utxo?: UtxoLive;
   /** The running pieces of a chain, if this server connects it. */
   liveFor(chainId: number): ChainLive | undefined;
   stop(): Promise<void>;
@@ -78,6 +88,7 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
   const events = new EventHub(database);
   const base = {
     wallet,
+    addresses: addressesOf(wallet, undefined),
     hotAddress: hot,
     rules: {
       normalizeAddress: (a: string) => normalizeEvmAddress(a),
@@ -102,8 +113,15 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
     };
   }
 
+  // The UTXO node starts beside the anvils (its first start mines 101 blocks, about 3 s).
+  const utxoStarting = startUtxoChain({ ...opts, events, embedded, localAccountXpub: (p) => embeddedAccountXpub(config, p) }).then(
+    (running) => ({ running }),
+    (error: unknown) => ({ running: null, error }),
+  );
+  const stopUtxo = async () => (await utxoStarting).running?.stop();
   const locals = embedded
     ? await startLocalChains(opts, localIds, hot, keys.refreshPolicy).catch(async (err) => {
+        await stopUtxo();
         await keys.stop();
         throw err;
       })
@@ -129,32 +147,47 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
         }),
       );
     }
+    const started = await utxoStarting;
+    if ('error' in started) throw started.error;
   } catch (err) {
-    await Promise.all(running.map((r) => r.stop()));
+    await Promise.all([...running.map((r) => r.stop()), stopUtxo()]);
     await Promise.all(locals.map((l) => l.stop()));
     await keys.stop();
     throw err;
   }
+  const utxo: RunningUtxo | null = (await utxoStarting).running;
   const lives = new Map(running.map((r) => [r.live.chainId, r.live] as const));
-  const faucet = locals.length > 0 ? localFaucet(database, lives) : undefined;
+  const faucet = locals.length > 0 || utxo?.live.local ? localFaucet(database, lives, utxo?.live) : undefined;
 
   return {
     ...base,
-    chainIds: [...lives.keys()],
+    addresses: addressesOf(wallet, utxo?.live),
+    utxo: utxo?.live,
+    chainIds: [...lives.keys(), ...(utxo ? [utxo.live.chainId] : [])],
     faucet: config.FAUCET && faucet ? faucet : undefined,
     notify: () => {
       events.wake();
       for (const r of running) r.notify();
+      utxo?.notify();
     },
     live: running[0]?.live,
     lives,
     liveFor: (chainId) => lives.get(chainId),
     async stop() {
       events.stop();
-      await Promise.all(running.map((r) => r.stop()));
+      await Promise.all([...running.map((r) => r.stop()), utxo?.stop()]);
       await Promise.all(locals.map((l) => l.stop()));
       await keys.stop();
     },
+  };
+}
+
+/** The EVM wallet's deposit addresses, and the UTXO chain's from its account key; an unserved UTXO chain has none. */
+function addressesOf(wallet: HdWallet, utxo: UtxoLive | undefined): ChainServices['addresses'] {
+  return {
+    serves: (chainId) => chainId === utxo?.chainId || !utxoParamsByChainId(chainId),
+    depositAddress: (index, chainId) =>
+      chainId === utxo?.chainId ? utxo.adapter.deriveDepositAddress(index) : wallet.depositAddress(index),
   };
 }
 
@@ -199,13 +232,19 @@ async function startLocalChains(
   }
 }
 
-/** The local chains' faucet: test coins of a network, sent on that network's chain. */
-function localFaucet(database: Database, lives: ReadonlyMap<number, ChainLive>) {
+/** The local chains' faucet: test coins of a network, sent on that network's chain (anvil's, or the regtest node's wallet). */
+function localFaucet(database: Database, lives: ReadonlyMap<number, ChainLive>, utxo: UtxoLive | undefined) {
   return async (networkId: number, to: string) => {
     const [row] = await database.sql.query<{ code: string; token_decimals: number; chain_id: number }>(
       'select c.code, n.token_decimals, n.chain_id from networks n join currencies c on c.id = n.currency_id where n.id = $1',
       [networkId],
     );
+    if (row && utxo?.local && row.chain_id === utxo.chainId) {
+      const amount = FAUCET_AMOUNTS[row.code];
+      const address = utxo.adapter.normalizeAddress(to);
+      if (!amount || !address) throw new Error('faucet: unknown network or address');
+      return { txHash: await utxo.local.send(address, amount), amount };
+    }
     const local = row ? lives.get(row.chain_id)?.local : undefined;
     const amount = row ? FAUCET_AMOUNTS[row.code] : undefined;
     const address = normalizeEvmAddress(to);

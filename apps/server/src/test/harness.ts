@@ -108,6 +108,8 @@ export async function createTestApp(
     SIGNER: 'in-process',
     // one anvil per file: a test that needs the second local chain sets LOCAL_L2=on
     LOCAL_L2: 'off',
+    // no local litecoind unless a test asks (LOCAL_UTXO=on with chain: true)
+    LOCAL_UTXO: 'off',
     WEB_DIST_DIR: path.join(dataDir, 'no-web'),
     CONSOLE_DIST_DIR: path.join(dataDir, 'no-console'),
     ...env,

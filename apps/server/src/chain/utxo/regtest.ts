@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../anvil.ts';
-import { type RpcValue, UtxoRpc, UtxoRpcError, UtxoRpcTransportError } from './rpc.ts';
+import { type RpcValue, rpcInt, UtxoRpc, UtxoRpcError, UtxoRpcTransportError } from './rpc.ts';
 
 /** A fresh node answers RPC within about a second; this bounds the wait, in ms. */
 export const REGTEST_READY_TIMEOUT_MS = 30_000;
@@ -17,11 +17,14 @@ export const REGTEST_FALLBACK_FEE = '0.0002';
 /** The Debian package that ships the node. */
 export const REGTEST_PACKAGE = 'litecoind';
 const FAUCET_WALLET = 'faucet';
+const RPC_WALLET_ALREADY_LOADED = -35;
 
 export interface RegtestNode {
   /** RPC of the node (no wallet) */
   rpc: UtxoRpc;
   url: string;
+  /** RPC credentials (random per start), for a client of its own such as UTXO_RPC_URL */
+  auth: { user: string; password: string };
   pid: number;
   /** An address of the faucet wallet (where `mine` sends the coinbase). */
   faucetAddress: string;
@@ -31,7 +34,7 @@ export interface RegtestNode {
   send(address: string, amount: string): Promise<string>;
   /** One transaction paying several addresses (decimal strings in coins); answers the txid. */
   sendMany(payments: Readonly<Record<string, string>>): Promise<string>;
-  /** SIGTERM (SIGKILL after a bound), then the data directory is removed. Idempotent. */
+  /** SIGTERM (SIGKILL after a bound), then a temporary data directory is removed. Idempotent. */
   stop(): Promise<void>;
 }
 
@@ -63,15 +66,18 @@ function waitExit(child: ChildProcess, ms: number): Promise<boolean> {
 }
 
 /**
- * Starts a throw-away regtest node (Litecoin Core here: a Bitcoin Core fork with the same
- * RPC) in a temporary data directory on free loopback ports, with a funded faucet wallet.
+ * Starts a regtest node (Litecoin Core here: a Bitcoin Core fork with the same RPC) on free
+ * loopback ports, with a funded faucet wallet: in a throw-away temporary data directory, or
+ * in `datadir` (kept, so that the chain and the faucet wallet survive a restart).
  */
-export async function startRegtest(opts: { binary?: string } = {}): Promise<RegtestNode> {
+export async function startRegtest(opts: { binary?: string; datadir?: string } = {}): Promise<RegtestNode> {
   const bin = opts.binary ?? regtestBinary();
   if (!bin) {
     throw new Error(`litecoind is not on the PATH: install the Debian package "${REGTEST_PACKAGE}" (apt-get install ${REGTEST_PACKAGE})`);
   }
-  const datadir = mkdtempSync(join(tmpdir(), 'coffer-regtest-'));
+  const kept = opts.datadir !== undefined;
+  if (opts.datadir !== undefined) mkdirSync(opts.datadir, { recursive: true, mode: 0o700 });
+  const datadir = opts.datadir ?? mkdtempSync(join(tmpdir(), 'coffer-regtest-'));
   const [port, rpcport] = [await freePort(), await freePort()];
   const user = 'coffer';
   const password = randomBytes(16).toString('hex');
@@ -117,7 +123,7 @@ export async function startRegtest(opts: { binary?: string } = {}): Promise<Regt
       }
       running.delete(child);
       child.stderr?.destroy();
-      rmSync(datadir, { recursive: true, force: true });
+      if (!kept) rmSync(datadir, { recursive: true, force: true });
     })();
     return stopping;
   };
@@ -131,7 +137,13 @@ export async function startRegtest(opts: { binary?: string } = {}): Promise<Regt
       () => spawnError,
       () => stderr,
     );
-    return await withFaucet(rpc, url, child.pid ?? -1, stop);
+    return await withFaucet(
+      rpc,
+      { url, user, password },
+      child.pid ?? -1,
+      stop,
+      existsSync(join(datadir, 'regtest', 'wallets', FAUCET_WALLET)),
+    );
   } catch (err) {
     await stop();
     throw err;
@@ -159,15 +171,27 @@ async function waitReady(rpc: UtxoRpc, child: ChildProcess, spawnError: () => Er
   }
 }
 
-async function withFaucet(rpc: UtxoRpc, url: string, pid: number, stop: () => Promise<void>): Promise<RegtestNode> {
-  await rpc.call('createwallet', [FAUCET_WALLET]);
+async function withFaucet(
+  rpc: UtxoRpc,
+  { url, user, password }: { url: string; user: string; password: string },
+  pid: number,
+  stop: () => Promise<void>,
+  walletExists: boolean,
+): Promise<RegtestNode> {
+  await rpc.call(walletExists ? 'loadwallet' : 'createwallet', [FAUCET_WALLET]).catch((err: unknown) => {
+    // -35: loaded already (a wallet may be set to load on start)
+    if (!(err instanceof UtxoRpcError && err.code === RPC_WALLET_ALREADY_LOADED)) throw err;
+  });
   const wallet = rpc.wallet(FAUCET_WALLET);
   const faucetAddress = String(await wallet.call('getnewaddress', ['', 'bech32']));
   const mine = async (n: number, to = faucetAddress) => (await rpc.call('generatetoaddress', [n, to])) as string[];
-  await mine(REGTEST_FAUCET_BLOCKS);
+  // a kept chain mined its faucet blocks on its first start
+  const height = rpcInt(await rpc.call('getblockcount'));
+  if (height < REGTEST_FAUCET_BLOCKS) await mine(REGTEST_FAUCET_BLOCKS - height);
   return {
     rpc,
     url,
+    auth: { user, password },
     pid,
     faucetAddress,
     mine,

@@ -36,14 +36,14 @@ export async function depositRoutes(fastify: FastifyInstance) {
         tags,
         security,
         summary: "The user's deposit address for a network (allocated once, same answer every time)",
-        description: 'Errors: 3003 network unknown, disabled or not of this currency.',
+        description: 'Errors: 3003 network unknown, disabled or not of this currency; 3063 no node serves its chain here.',
         body: createAddressBody,
         response: apiResponse(depositAddress),
       },
     },
     async (request) => {
       const { currencyId, networkId } = request.body;
-      return ok(await depositAddressFor(database, chain.wallet, request.user.id, currencyId, networkId), requestLocale(request));
+      return ok(await depositAddressFor(database, chain.addresses, request.user.id, currencyId, networkId), requestLocale(request));
     },
   );
 
@@ -53,7 +53,7 @@ export async function depositRoutes(fastify: FastifyInstance) {
       preHandler: app.authenticate,
       schema: { tags, security, summary: "The user's deposit addresses", response: apiResponse(depositAddressList) },
     },
-    async (request) => ok(await listAddresses(database, request.user.id), requestLocale(request)),
+    async (request) => ok(await listAddresses(database, chain.addresses, request.user.id), requestLocale(request)),
   );
 
   app.post(
@@ -107,7 +107,7 @@ export async function depositRoutes(fastify: FastifyInstance) {
         request.body.networkId,
       ]);
       if (!net) throw new BizError(ErrorCode.CURRENCY_UNAVAILABLE, 'networkId');
-      const address = await depositAddressFor(database, chain.wallet, request.user.id, net.currency_id, request.body.networkId);
+      const address = await depositAddressFor(database, chain.addresses, request.user.id, net.currency_id, request.body.networkId);
       const sent = await faucet(request.body.networkId, address.address);
       return ok({ ...sent, address: address.address }, requestLocale(request));
     },

@@ -5,9 +5,10 @@ import type { Database } from '../../db/client.ts';
 import { formatAmount } from '../../ledger/amounts.ts';
 import { networkFor } from '../networks/index.ts';
 
-/** Derives the address of an HD index (the wallet's xpub side only). */
+/** Derives the address of an HD index on a chain (public keys only); a UTXO chain without a node is not served. */
 export interface AddressDeriver {
-  depositAddress(index: number): string;
+  serves(chainId: number): boolean;
+  depositAddress(index: number, chainId: number): string;
 }
 
 interface RawAddress {
@@ -29,6 +30,7 @@ export async function depositAddressFor(
   networkId: number,
 ): Promise<DepositAddress> {
   const net = await networkFor(database, networkId, currencyId);
+  if (!wallet.serves(net.chainId)) throw new BizError(ErrorCode.NETWORK_NOT_SERVED, 'networkId');
   if (!net.depositEnabled) throw new BizError(ErrorCode.CURRENCY_UNAVAILABLE, 'networkId');
   let [row] = await database.sql.query<RawAddress>(
     'select address, created_at from deposit_addresses where user_id = $1 and chain_id = $2',
@@ -41,7 +43,7 @@ export async function depositAddressFor(
     await database.sql.query(
       `insert into deposit_addresses (user_id, chain_id, address_index, address) values ($1, $2, $3, $4)
        on conflict (user_id, chain_id) do nothing`,
-      [userId, net.chainId, i, wallet.depositAddress(i)],
+      [userId, net.chainId, i, wallet.depositAddress(i, net.chainId)],
     );
     [row] = await database.sql.query<RawAddress>('select address, created_at from deposit_addresses where user_id = $1 and chain_id = $2', [
       userId,
@@ -61,9 +63,14 @@ export async function depositAddressFor(
   };
 }
 
-/** Every network for which the user already has an address (one row per network). */
-export async function depositAddressList(database: Database, userId: number): Promise<DepositAddress[]> {
+/** Every network for which the user already has an address (one row per network), on the chains served here. */
+export async function depositAddressList(
+  database: Database,
+  wallet: Pick<AddressDeriver, 'serves'>,
+  userId: number,
+): Promise<DepositAddress[]> {
   const rows = await database.sql.query<{
+    chain_id: number;
     currency_id: number;
     network_id: number;
     code: string;
@@ -73,21 +80,23 @@ export async function depositAddressList(database: Database, userId: number): Pr
     confirmations: number;
     created_at: Date | string;
   }>(
-    `select n.currency_id, n.id as network_id, c.code, n.name, a.address, n.min_deposit::text, n.confirmations, a.created_at
+    `select n.chain_id, n.currency_id, n.id as network_id, c.code, n.name, a.address, n.min_deposit::text, n.confirmations, a.created_at
      from deposit_addresses a join networks n on n.chain_id = a.chain_id join currencies c on c.id = n.currency_id
      where a.user_id = $1 and n.deposit_enabled order by n.sort, n.id`,
     [userId],
   );
-  return rows.map((r) => ({
-    currencyId: r.currency_id,
-    networkId: r.network_id,
-    code: r.code,
-    networkName: r.name,
-    address: r.address,
-    minDeposit: formatAmount(r.min_deposit),
-    confirmations: r.confirmations,
-    createdAt: iso(r.created_at),
-  }));
+  return rows
+    .filter((r) => wallet.serves(r.chain_id))
+    .map((r) => ({
+      currencyId: r.currency_id,
+      networkId: r.network_id,
+      code: r.code,
+      networkName: r.name,
+      address: r.address,
+      minDeposit: formatAmount(r.min_deposit),
+      confirmations: r.confirmations,
+      createdAt: iso(r.created_at),
+    }));
 }
 
 interface RawDeposit {
