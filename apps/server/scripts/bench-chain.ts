@@ -4,8 +4,9 @@
 // the start: tokens only, then native + tokens. Reference in the same run: the raw scan
 // (EvmChainAdapter.scanDeposits over the same blocks, no database). Then deposit-to-credit
 // latency at N=1 with the leader loop running. Ends with the exactly-once check and the audit.
+// Then the UTXO watcher on a litecoind regtest node (scripts/bench-chain-utxo.ts).
 // Database: PGlite in memory, or BENCH_DATABASE_URL (PostgreSQL, a fresh database is made).
-// Usage: npm run bench:chain [-- blocks=2000]
+// Usage: npm run bench:chain [-- blocks=2000] [-- only=utxo]
 import { createWalletClient, encodeFunctionData, http, parseEther } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
@@ -19,6 +20,7 @@ import { DepositWatcher } from '../src/chain/watcher.ts';
 import { type Database, migrateDatabase, openPglite, openPostgres } from '../src/db/client.ts';
 import { createScratchDatabase } from '../src/db/scratch.ts';
 import { auditLedger } from '../src/ledger/audit.ts';
+import { benchUtxoWatcher } from './bench-chain-utxo.ts';
 
 const BLOCKS = Number(process.argv.find((a) => a.startsWith('blocks='))?.split('=')[1] ?? 2000);
 const TOKEN_DEPOSITS = 400;
@@ -46,6 +48,8 @@ async function openDatabase(): Promise<Database> {
     },
   };
 }
+
+if (process.argv.includes('only=utxo')) process.exit((await benchUtxoWatcher(openDatabase)) ? 0 : 1);
 
 const wallet = new HdWallet(generateMnemonic(wordlist, 256));
 const chain = await startLocalChain({ hot: wallet.hotAccount().address });
@@ -225,7 +229,8 @@ console.log(
 const exact = counts!.deposits === WATCHED && counts!.credited === WATCHED && counts!.entries === WATCHED && audit.ok;
 await database.close();
 await chain.stop();
-if (!exact) {
+const utxoExact = await benchUtxoWatcher(openDatabase);
+if (!exact || !utxoExact) {
   console.error('exactly-once check FAILED');
   process.exit(1);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { amountOrZero, decimalString } from './common.ts';
 import { operatorReason } from './admin.ts';
+import { chainFamily } from './chain.ts';
 
 /**
  * Network settings as operator data (docs/decisions/041-network-settings.md):
@@ -38,6 +39,8 @@ export const adminNetwork = z.object({
   currencyId: z.number().int(),
   code: z.string(),
   name: z.string(),
+  /** evm: gas settings and token contracts apply; utxo: a coin chain without either. */
+  family: chainFamily,
   chainId: z.number().int(),
   /** The chain's own coin (no contract). */
   native: z.boolean(),

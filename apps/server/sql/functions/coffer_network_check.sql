@@ -12,7 +12,9 @@ BEGIN
     WHEN n.contract IS NOT NULL AND (n.native OR n.contract !~ '^0x[0-9a-fA-F]{40}$'
          OR EXISTS (SELECT 1 FROM networks o WHERE o.chain_id = n.chain_id AND o.id <> n.id AND lower(o.contract) = lower(n.contract)))
       THEN 'contract'
-    WHEN n.token_decimals IS NULL OR n.token_decimals NOT BETWEEN 0 AND 36 OR (n.native AND n.token_decimals <> 18) THEN 'tokenDecimals'
+    WHEN n.token_decimals IS NULL OR n.token_decimals NOT BETWEEN 0 AND 36
+         OR (n.native AND n.family = 'evm' AND n.token_decimals <> 18) OR (n.family = 'utxo' AND n.token_decimals <> 8)
+      THEN 'tokenDecimals'
     WHEN n.confirmations IS NULL OR n.confirmations NOT BETWEEN 1 AND 1000 THEN 'confirmations'
     WHEN n.min_deposit IS NULL OR n.min_deposit <= 0 OR n.min_deposit <> round(n.min_deposit, v_dec) THEN 'minDeposit'
     WHEN n.withdraw_fee IS NULL OR n.withdraw_fee < 0 OR n.withdraw_fee <> round(n.withdraw_fee, v_dec) THEN 'withdrawFee'
@@ -23,7 +25,8 @@ BEGIN
     WHEN n.review_threshold <= 0 OR n.review_threshold <> round(n.review_threshold, v_dec) THEN 'reviewThreshold'
     WHEN n.deposit_enabled IS NULL THEN 'depositEnabled'
     WHEN n.withdraw_enabled IS NULL THEN 'withdrawEnabled'
-    WHEN n.gas_price_cap_wei <= 0 OR n.gas_price_cap_wei <> trunc(n.gas_price_cap_wei) THEN 'gasPriceCapWei'
+    WHEN n.gas_price_cap_wei <= 0 OR n.gas_price_cap_wei <> trunc(n.gas_price_cap_wei)
+         OR (n.family = 'utxo' AND n.gas_price_cap_wei IS NOT NULL) THEN 'gasPriceCapWei'
     WHEN n.max_fee_bumps IS NULL OR n.max_fee_bumps NOT BETWEEN 0 AND 50 THEN 'maxFeeBumps'
     WHEN n.fee_margin_percent IS NULL OR n.fee_margin_percent NOT BETWEEN 0 AND 500 THEN 'feeMarginPercent'
     WHEN n.hot_ceiling <= 0 OR n.hot_ceiling <> round(n.hot_ceiling, v_dec) THEN 'hotCeiling'
@@ -38,9 +41,10 @@ BEGIN
   IF v_bad IS NOT NULL THEN
     RAISE EXCEPTION 'network setting invalid: %', v_bad USING ERRCODE = 'CN027';
   END IF;
-  -- Payouts on a real chain are signed under a price ceiling: an uncapped fee spike would
-  -- drain the hot wallet's float (docs/decisions/041-network-settings.md).
-  IF n.gas_price_cap_wei IS NULL AND n.chain_id NOT IN (31337, 1337) THEN
+  -- Payouts on a real EVM chain are signed under a price ceiling: an uncapped fee spike would
+  -- drain the hot wallet's float (docs/decisions/041-network-settings.md). A UTXO chain has no
+  -- gas: its payouts' fee rate gets its own floor and cap (docs/decisions/048-utxo-family.md).
+  IF n.family = 'evm' AND n.gas_price_cap_wei IS NULL AND n.chain_id NOT IN (31337, 1337) THEN
     RAISE EXCEPTION 'network setting invalid: gasPriceCapWei' USING ERRCODE = 'CN028';
   END IF;
   -- The cold address is watch-only: a key Coffer holds (hot wallet, deposit addresses) would

@@ -112,4 +112,14 @@ describe('network:set command line', () => {
       after: { confirmations: 6, minWithdraw: '0.01', reviewThreshold: null },
     });
   }, 180_000);
+  it('edits the UTXO network (LTC regtest) without a gas cap, and refuses one on it', () => {
+    const ltc = /#(\d+) LTC /.exec(run(['--list']).out)?.[1] as string;
+    expect(ltc).toMatch(/^\d+$/);
+    const ok = run(['--network', ltc, '--set', 'confirmations=6', '--set', 'withdraw_fee=0.002', '--reason', 'deeper on LTC']);
+    expect(ok.out).toContain('confirmations: 2 -> 6');
+    expect(ok.status, ok.out).toBe(0);
+    const gas = run(['--network', ltc, '--set', 'gas_price_cap_wei=30000000000', '--reason', 'no gas on LTC']);
+    expect(gas.status).toBe(1);
+    expect(gas.out).toContain('error 3027: Invalid network setting: gasPriceCapWei');
+  }, 180_000);
 });

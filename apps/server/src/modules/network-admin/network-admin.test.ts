@@ -271,6 +271,27 @@ describe('admin: network settings', () => {
     await t.database.sql.query('delete from networks where id = $1', [row!.id]);
   });
 
+  it('a UTXO network (LTC regtest) is edited without a gas cap; EVM-only settings on it are refused (3027)', async () => {
+    const ltc = (await list()).find((n) => n.chainId === 2147418146)!;
+    expect(ltc).toMatchObject({ code: 'LTC', family: 'utxo', native: true, contract: null, tokenDecimals: 8, gasPriceCapWei: null });
+    expect(await set(ltc.id, { confirmations: 6 }, 'deeper on LTC')).toMatchObject({ code: 0, data: { confirmations: 6, changed: true } });
+    expect(await set(ltc.id, { withdrawFee: '0.002', maxFeeBumps: 3 }, 'fee')).toMatchObject({
+      code: 0,
+      data: { withdrawFee: '0.002', maxFeeBumps: 3, changed: true },
+    });
+    expect((await actions()).at(-1)).toMatchObject({ reason: 'fee', target_id: String(ltc.id) });
+    const evmOnly: [Record<string, unknown>, string][] = [
+      [{ gasPriceCapWei: '30000000000' }, 'gasPriceCapWei'],
+      [{ contract: local().tokens.USDT }, 'contract'],
+      [{ tokenDecimals: 18 }, 'tokenDecimals'],
+    ];
+    for (const [changes, field] of evmOnly) {
+      const res = await set(ltc.id, changes, 'evm only', 'en-US');
+      expect(res, field).toMatchObject({ code: 3027, message: `Invalid network setting: ${field}` });
+    }
+    expect((await list()).find((n) => n.id === ltc.id)).toMatchObject({ confirmations: 6, gasPriceCapWei: null, contract: null });
+  });
+
   it('refuses a cold address the server holds the key of: the hot wallet or a deposit address (3029)', async () => {
     const id = nets.USDC!.id;
     const { address } = (

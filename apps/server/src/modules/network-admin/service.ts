@@ -31,6 +31,7 @@ interface RawNetwork {
   currency_id: number;
   code: string;
   name: string;
+  family: AdminNetwork['family'];
   chain_id: number;
   native: boolean;
   amount_decimals: number;
@@ -59,7 +60,7 @@ interface RawNetwork {
 // The row as the operator set it (deposit_enabled without the currency's switch, unlike the
 // public list), straight from the table: nothing here is cached, so neither is anything else.
 const SELECT = `
-  select n.id, n.currency_id, c.code, n.name, n.chain_id, n.native, least(c.decimals, n.token_decimals) as amount_decimals,
+  select n.id, n.currency_id, c.code, n.name, n.family, n.chain_id, n.native, least(c.decimals, n.token_decimals) as amount_decimals,
          n.contract, n.token_decimals, n.confirmations, n.min_deposit::text, n.withdraw_fee::text, n.min_withdraw::text,
          n.max_withdraw::text, n.daily_withdraw_limit::text, n.review_threshold::text, n.deposit_enabled, n.withdraw_enabled,
          n.gas_price_cap_wei::text, n.max_fee_bumps, n.fee_margin_percent, n.hot_ceiling::text, n.hot_floor::text,
@@ -74,6 +75,7 @@ function toAdminNetwork(r: RawNetwork, served: readonly number[]): AdminNetwork 
     currencyId: r.currency_id,
     code: r.code,
     name: r.name,
+    family: r.family,
     chainId: r.chain_id,
     native: r.native,
     local: LOCAL_CHAIN_IDS.includes(r.chain_id),

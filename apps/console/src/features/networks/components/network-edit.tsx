@@ -10,7 +10,7 @@ import {
   changesBody,
   changesOf,
   formValues,
-  SETTINGS,
+  settingsOf,
   type SettingChange,
   type SettingKind,
   type SettingsForm,
@@ -31,7 +31,7 @@ function SettingInput({ kind, optional, ...field }: { kind: SettingKind; optiona
   return <Input {...field} inputMode={kind === 'wei' ? 'numeric' : 'text'} placeholder={placeholder} spellCheck={false} />;
 }
 
-/** The settings' fields; a native coin has no contract to set. */
+/** The settings' fields the network has (settingsOf). */
 function SettingsFields({ network }: { network: AdminNetwork }) {
   const { t } = useTranslation();
   const rulesFor = (kind: SettingKind) => {
@@ -44,7 +44,7 @@ function SettingsFields({ network }: { network: AdminNetwork }) {
   };
   return (
     <Space wrap size="middle" align="start">
-      {SETTINGS.filter((s) => !(network.native && s.key === 'contract')).map((s) => (
+      {settingsOf(network).map((s) => (
         <Form.Item
           key={s.key}
           name={s.key}

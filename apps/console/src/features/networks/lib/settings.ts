@@ -27,6 +27,14 @@ export const SETTINGS: readonly { key: NetworkSettingKey; kind: SettingKind; opt
   { key: 'explorerUrl', kind: 'url', optional: true },
 ];
 
+/** Settings of the EVM family only: a UTXO chain has no gas, no token contracts, and its coin's decimals are fixed. */
+const EVM_ONLY: readonly NetworkSettingKey[] = ['contract', 'tokenDecimals', 'gasPriceCapWei'];
+
+/** The settings a network's form offers: a native coin has no contract to set, a UTXO network no EVM settings. */
+export function settingsOf(n: AdminNetwork): typeof SETTINGS {
+  return SETTINGS.filter((s) => !(n.native && s.key === 'contract') && !(n.family === 'utxo' && EVM_ONLY.includes(s.key)));
+}
+
 /** What the form holds: text for amounts, addresses and wei (empty = none), numbers, switches. */
 export type SettingsForm = Partial<Record<NetworkSettingKey, string | number | boolean | null>>;
 

@@ -45,7 +45,11 @@ function networkColumns(t: TFunction, words: Words, edit: (n: AdminNetwork) => v
     amount('reviewThreshold'),
     amount('secondApprovalAbove'),
     { title: t('networks.field.contract'), key: 'contract', render: (_, n) => (n.native ? t('networks.nativeCoin') : address(n.contract)) },
-    { title: t('networks.field.gasPriceCapWei'), key: 'cap', render: (_, n) => showSetting('wei', n.gasPriceCapWei, n.code, words) },
+    {
+      title: t('networks.field.gasPriceCapWei'),
+      key: 'cap',
+      render: (_, n) => (n.family === 'utxo' ? t('networks.noGas') : showSetting('wei', n.gasPriceCapWei, n.code, words)),
+    },
     amount('hotCeiling'),
     amount('hotFloor'),
     { title: t('networks.field.coldAddress'), key: 'cold', render: (_, n) => address(n.coldAddress) },
