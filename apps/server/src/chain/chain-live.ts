@@ -1,34 +1,17 @@
 import type { PublicClient } from 'viem';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { type EventHub, pruneEvents } from '../modules/events/index.ts';
+import type { EventHub } from '../modules/events/index.ts';
 import { EvmChainAdapter } from './evm.ts';
 import { uncappedNetworks } from './fee-policy.ts';
 import type { HdWallet } from './keys.ts';
-import { type Leadership, takeLeadership } from './leader.ts';
+import { type ChainWorker, startLeaderLoop } from './leader-loop.ts';
 import type { LocalChain } from './local-chain.ts';
-import { type Clock, type HealthChange, LoopHealth, recordRpcHealth } from './loop-health.ts';
+import type { Clock, HealthChange } from './loop-health.ts';
 import { payoutWorkers } from './payouts.ts';
 import { DepositWatcher, type WatcherLog } from './watcher.ts';
 
-/** Operator events older than this are pruned about once an hour. */
-const PRUNE_EVERY_TICKS = 3600;
-/**
- * Advisory lock keys of the chain leaders: one per chain id (base + chain id), so the chains
- * of one server run at once and several processes still elect one leader per chain. The base
- * leaves room for any PostgreSQL integer chain id and stays a safe JS integer.
- */
-export const CHAIN_LEADER_LOCK_BASE = 0x7341 * 2 ** 32;
-
-export function chainLeaderLock(chainId: number): number {
-  return CHAIN_LEADER_LOCK_BASE + chainId;
-}
-
-/** One unit of singleton chain work run by the leader on each tick (watcher, sender, sweeper). */
-export interface ChainWorker {
-  name: string;
-  tick(): Promise<unknown>;
-}
+export { CHAIN_LEADER_LOCK_BASE, type ChainWorker, chainLeaderLock } from './leader-loop.ts';
 
 export interface WorkerContext {
   database: Database;
@@ -109,58 +92,16 @@ export async function runChain(opts: RunChainOptions): Promise<RunningChain> {
       })),
   );
 
-  let ticking: Promise<void> | undefined;
-  let ticks = 0;
-  const health = new LoopHealth(opts.clock ?? Date.now, config.CHAIN_POLL_INTERVAL_MS);
-  // each worker's last error: a failure is logged when it starts or changes, not every tick
-  const lastErrors = new Map<string, string>();
-  const noteHealth = (failure: string | null) => {
-    const changed = health.record(failure);
-    if (!changed) return;
-    if (changed.healthy) log.info({ chainId }, 'chain loop healthy again');
-    else log.warn({ chainId, error: changed.error, nextDelayMs: health.nextDelayMs() }, 'chain loop unhealthy: backing off');
-    void recordRpcHealth(database, chainId, changed).catch(() => {});
-  };
-  const tickOnce = async () => {
-    let failure: string | null = null;
-    for (const worker of workers) {
-      try {
-        await worker.tick();
-        if (lastErrors.delete(worker.name)) log.info({ chainId, worker: worker.name }, 'chain worker recovered');
-      } catch (err) {
-        const e = describe(err);
-        failure ??= `${worker.name}: ${e.message}`;
-        if (lastErrors.get(worker.name) !== e.message)
-          log.error({ chainId, worker: worker.name, err: e }, 'chain worker failed; retrying with back-off');
-        lastErrors.set(worker.name, e.message);
-      }
-    }
-    if (++ticks % PRUNE_EVERY_TICKS === 0) await pruneEvents(database).catch(() => {});
-    events.wake();
-    noteHealth(failure);
-  };
-  const tick = () => {
-    ticking ??= tickOnce().finally(() => {
-      ticking = undefined;
-    });
-    return ticking;
-  };
-
-  let leadership: Leadership | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  const loop = async () => {
-    if (stopped) return;
-    try {
-      leadership ??= (await takeLeadership(database, chainLeaderLock(chainId))) ?? undefined;
-      if (leadership && !leadership.held()) leadership = undefined;
-      if (leadership) await tick();
-    } catch (err) {
-      noteHealth(`loop: ${describe(err).message}`);
-    }
-    if (!stopped) timer = setTimeout(loop, health.nextDelayMs());
-  };
-  if (opts.loop !== false) timer = setTimeout(loop, 0);
+  const loop = startLeaderLoop({
+    database,
+    chainId,
+    log,
+    events,
+    workers,
+    pollIntervalMs: config.CHAIN_POLL_INTERVAL_MS,
+    timed: opts.loop !== false,
+    clock: opts.clock ?? Date.now,
+  });
 
   return {
     live: {
@@ -169,19 +110,12 @@ export async function runChain(opts: RunChainOptions): Promise<RunningChain> {
       adapter,
       watcher,
       local: opts.local,
-      tick,
-      addWorker: (w) => workers.push(w),
-      health: () => ({ ...health.state(), nextDelayMs: health.nextDelayMs() }),
+      tick: loop.tick,
+      addWorker: loop.addWorker,
+      health: loop.health,
     },
-    notify: () => {
-      if (leadership && opts.loop !== false) void tick();
-    },
-    async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await ticking?.catch(() => {});
-      await leadership?.release();
-    },
+    notify: loop.notify,
+    stop: loop.stop,
   };
 }
 
@@ -192,15 +126,4 @@ function redactUrl(url: string): string {
   } catch {
     return 'the configured URL';
   }
-}
-
-/** An error for the log: its kind and message, never SQL parameters or request data. */
-function describe(err: unknown): { name: string; message: string; code?: string } {
-  // Drizzle's wrapper repeats the query and its parameters in its message: use the cause's.
-  const e = ((err as { cause?: unknown })?.cause ?? err) as { name?: string; message?: string; code?: unknown };
-  return {
-    name: e?.name ?? 'Error',
-    message: String(e?.message ?? err).slice(0, 300),
-    ...(typeof e?.code === 'string' && { code: e.code }),
-  };
 }

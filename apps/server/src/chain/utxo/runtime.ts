@@ -3,9 +3,8 @@ import { mnemonicToSeedSync } from '@scure/bip39';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
 import type { EventHub } from '../../modules/events/index.ts';
-import { chainLeaderLock } from '../chain-live.ts';
-import { type Leadership, takeLeadership } from '../leader.ts';
-import { type Clock, LoopHealth } from '../loop-health.ts';
+import { startLeaderLoop } from '../leader-loop.ts';
+import type { Clock } from '../loop-health.ts';
 import { DepositWatcher, type WatcherLog } from '../watcher.ts';
 import { loadMnemonic } from '../keys.ts';
 import { UtxoChainAdapter } from './adapter.ts';
@@ -95,47 +94,17 @@ function runUtxoChain(opts: UtxoChainOptions, rpc: UtxoRpc, params: UtxoParams, 
   const chainId = params.chainId;
   const adapter = new UtxoChainAdapter(rpc, params, accountXpub);
   const watcher = new DepositWatcher(database, adapter, chainId, { log });
-  const health = new LoopHealth(opts.clock ?? Date.now, config.CHAIN_POLL_INTERVAL_MS);
-  let lastError: string | null = null;
-  let ticking: Promise<void> | undefined;
-  const tickOnce = async () => {
-    let failure: string | null = null;
-    try {
-      await watcher.tick();
-    } catch (err) {
-      failure = (err as Error).message.slice(0, 300);
-    }
-    if (failure !== lastError) {
-      if (failure) log.error({ chainId, worker: 'watcher', err: { message: failure } }, 'chain worker failed; retrying with back-off');
-      else log.info({ chainId, worker: 'watcher' }, 'chain worker recovered');
-    }
-    lastError = failure;
-    health.record(failure);
-    events.wake();
-  };
-  const tick = () => {
-    ticking ??= tickOnce().finally(() => {
-      ticking = undefined;
-    });
-    return ticking;
-  };
-
-  let leadership: Leadership | undefined;
-  let timer: NodeJS.Timeout | undefined;
-  let stopped = false;
-  const loop = async () => {
-    if (stopped) return;
-    try {
-      leadership ??= (await takeLeadership(database, chainLeaderLock(chainId))) ?? undefined;
-      if (leadership && !leadership.held()) leadership = undefined;
-      if (leadership) await tick();
-    } catch (err) {
-      health.record(`loop: ${(err as Error).message}`);
-    }
-    if (!stopped) timer = setTimeout(loop, health.nextDelayMs());
-  };
   const timed = opts.loop !== false;
-  if (timed) timer = setTimeout(loop, 0);
+  const loop = startLeaderLoop({
+    database,
+    chainId,
+    log,
+    events,
+    workers: [{ name: 'watcher', tick: () => watcher.tick() }],
+    pollIntervalMs: config.CHAIN_POLL_INTERVAL_MS,
+    timed,
+    clock: opts.clock ?? Date.now,
+  });
   // The local node mines on a clock like anvil's block time; a test mines itself.
   const miner =
     local && timed
@@ -146,16 +115,11 @@ function runUtxoChain(opts: UtxoChainOptions, rpc: UtxoRpc, params: UtxoParams, 
       : undefined;
 
   return {
-    live: { chainId, params, adapter, watcher, local, tick },
-    notify: () => {
-      if (leadership && timed) void tick();
-    },
+    live: { chainId, params, adapter, watcher, local, tick: loop.tick },
+    notify: loop.notify,
     async stop() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
       if (miner) clearInterval(miner);
-      await ticking?.catch(() => {});
-      await leadership?.release();
+      await loop.stop();
       await local?.stop();
     },
   };
