@@ -132,6 +132,12 @@ const envSchema = z.object({
     .enum(['on', 'off'])
     .default('on')
     .transform((v) => v === 'on'),
+  /** UTXO payouts (decision 051): a batch once the oldest queued withdrawal waited this long ... */
+  UTXO_BATCH_SECONDS: z.coerce.number().int().min(1).max(86_400).default(60),
+  /** ... or once this many are queued (also the most one batch transaction pays). */
+  UTXO_BATCH_SIZE: z.coerce.number().int().min(1).max(500).default(50),
+  /** A batch transaction not mined after this long is replaced at a higher fee (replace-by-fee). */
+  UTXO_BUMP_AFTER_SECONDS: z.coerce.number().int().min(5).max(86_400).default(1800),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().default(path.resolve(serverRoot, '../web/dist')),
   /** The operator console's build, served at /console/ (absent: /console answers 404). */

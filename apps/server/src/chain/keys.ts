@@ -6,6 +6,9 @@ import { generateMnemonic, mnemonicToSeedSync, validateMnemonic } from '@scure/b
 import { wordlist } from '@scure/bip39/wordlists/english.js';
 import { bytesToHex, type LocalAccount } from 'viem';
 import { privateKeyToAccount, publicKeyToAddress } from 'viem/accounts';
+import { bip84PrivateKey, deriveBip84Address, utxoAccountXpub as accountXpubOf } from './utxo/address.ts';
+import type { UtxoParams } from './utxo/params.ts';
+import { signPayout, type UtxoSigned, type UtxoSignRequest } from './utxo/payout-tx.ts';
 
 /** anvil's (and hardhat's) prefunded dev mnemonic. Public knowledge: local chains only. */
 export const ANVIL_TEST_MNEMONIC = 'test test test test test test test test test test test junk';
@@ -166,6 +169,10 @@ export interface Keyring {
   depositAccount(index: number): LocalAccount;
   /** The hot wallet (withdrawals, gas top-ups, moves to cold); `hint` says why, for a separate signer. */
   hotAccount(hint?: SignHint): LocalAccount;
+  /** The BIP-84 account key m/84'/coin'/0' of a UTXO network (xpub/tpub): its deposit and change addresses. */
+  utxoAccountXpub(params: UtxoParams): Promise<string>;
+  /** Signs a UTXO payout transaction exactly as asked (chain/utxo/payout-tx.ts). */
+  signUtxo(params: UtxoParams, req: UtxoSignRequest): Promise<UtxoSigned>;
 }
 
 /** The wallet's HD tree from its mnemonic (BIP-39 seed, no passphrase), keys in this process. */
@@ -174,12 +181,14 @@ export class MnemonicKeyring implements Keyring {
   readonly xpub: string;
   readonly hotAddress: `0x${string}`;
   private readonly root: HDKey;
+  private readonly seed: Uint8Array;
   private readonly depositExternal: HDKey;
   private readonly deriver: XpubDeriver;
 
   constructor(mnemonic: string) {
     const phrase = checked(mnemonic, 'HdWallet');
-    this.root = HDKey.fromMasterSeed(mnemonicToSeedSync(phrase));
+    this.seed = mnemonicToSeedSync(phrase);
+    this.root = HDKey.fromMasterSeed(this.seed);
     const account = this.root.derive(DEPOSIT_ACCOUNT_PATH);
     this.xpub = account.publicExtendedKey;
     this.depositExternal = account.deriveChild(0);
@@ -201,6 +210,21 @@ export class MnemonicKeyring implements Keyring {
   /** The hot wallet (m/44'/60'/1'/0/0) that signs withdrawals. The hint is for a separate signer only. */
   hotAccount(_hint?: SignHint): LocalAccount {
     return nodeAccount(this.root.derive(HOT_WALLET_PATH));
+  }
+
+  async utxoAccountXpub(params: UtxoParams): Promise<string> {
+    return accountXpubOf(this.seed, params);
+  }
+
+  async signUtxo(params: UtxoParams, req: UtxoSignRequest): Promise<UtxoSigned> {
+    const key = (branch: 0 | 1, index: number) => {
+      assertIndex(index);
+      return bip84PrivateKey(this.seed, params, index, branch);
+    };
+    const xpub = await this.utxoAccountXpub(params);
+    const changeAddress = req.change ? deriveBip84Address(xpub, req.change.index, params, 1) : '';
+    const { hex, txid, vsize } = signPayout(req, params, key, changeAddress);
+    return { hex, txid, vsize };
   }
 }
 

@@ -16,6 +16,9 @@ export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 export const SWEEP_STATUSES = ['gas_required', 'waiting_for_gas', 'ready', 'sent', 'done', 'failed'] as const;
 export type SweepStatus = (typeof SWEEP_STATUSES)[number];
 
+export const UTXO_BATCH_STATUSES = ['broadcast', 'confirming', 'completed'] as const;
+export type UtxoBatchStatus = (typeof UTXO_BATCH_STATUSES)[number];
+
 type Moves<S extends string> = Readonly<Record<S, readonly S[]>>;
 
 /**
@@ -58,6 +61,18 @@ export const SWEEP_MOVES: Moves<SweepStatus> = {
   failed: [],
 };
 
+/**
+ * A UTXO payout batch (docs/decisions/051-utxo-payouts.md): one transaction paying several
+ * withdrawals, signed and stored (broadcast), one of its attempts mined (confirming), then N
+ * deep and settled (completed, by coffer_utxo_batch_complete).
+ */
+export const UTXO_BATCH_MOVES: Moves<UtxoBatchStatus> = {
+  broadcast: ['confirming'],
+  // broadcast: the block of the mined attempt was reorged away
+  confirming: ['broadcast', 'completed'],
+  completed: [],
+};
+
 export interface MachineSpec<S extends string> {
   /** the table holding the machine's rows (id bigint, status text, updated_at) */
   table: string;
@@ -70,6 +85,7 @@ export interface MachineSpec<S extends string> {
 export const MACHINES = {
   withdrawal: { table: 'withdrawals', statuses: WITHDRAWAL_STATUSES, moves: WITHDRAWAL_MOVES, userEvent: 'withdraw' },
   sweep: { table: 'sweeps', statuses: SWEEP_STATUSES, moves: SWEEP_MOVES },
+  utxo_batch: { table: 'utxo_batches', statuses: UTXO_BATCH_STATUSES, moves: UTXO_BATCH_MOVES },
 } as const satisfies Record<string, MachineSpec<string>>;
 
 export type MachineName = keyof typeof MACHINES;

@@ -3,6 +3,9 @@ import { toAccount } from 'viem/accounts';
 import { type Keyring, type SignHint, XpubDeriver } from '../chain/keys.ts';
 import { authHeaders, MAC_HEADER, macEquals, NONCE_HEADER, responseMac } from './channel.ts';
 import type { SignKey } from './policy.ts';
+import type { UtxoParams } from '../chain/utxo/params.ts';
+import type { UtxoSigned, UtxoSignRequest } from '../chain/utxo/payout-tx.ts';
+import { utxoWire } from './utxo-request.ts';
 
 /** How long the API waits for the signer per request (milliseconds). */
 export const SIGNER_TIMEOUT_MS = 10_000;
@@ -22,6 +25,8 @@ export interface SignerInfo {
   xpub: string;
   hotAddress: Address;
   chainIds: number[];
+  /** the BIP-84 account key of each UTXO chain of its policy, by chain id */
+  utxoXpubs?: Record<string, string>;
 }
 
 /** Talks to the signer: every request MAC'd, every answer's MAC checked (an impostor's answer is refused). */
@@ -72,6 +77,14 @@ export class SignerClient {
     if (status !== 200 || !body.signed) throw new SignerRefusedError(body.refused ?? String(status), body.message ?? '');
     return body.signed;
   }
+
+  async signUtxo(req: UtxoSignRequest): Promise<UtxoSigned> {
+    const { status, body } = await this.post<Partial<UtxoSigned> & { refused?: string; message?: string }>('/v1/sign-utxo', utxoWire(req));
+    if (status !== 200 || !body.hex || !body.txid || !body.vsize) {
+      throw new SignerRefusedError(body.refused ?? String(status), body.message ?? '');
+    }
+    return { hex: body.hex, txid: body.txid, vsize: body.vsize };
+  }
 }
 
 /** A transaction as JSON (bigints as decimal strings); only legacy and EIP-1559 with a recipient are signed. */
@@ -113,13 +126,14 @@ export class SignerKeyring implements Keyring {
     readonly client: SignerClient,
     readonly xpub: string,
     readonly hotAddress: Address,
+    private readonly utxoXpubs: Record<string, string>,
   ) {
     this.deriver = new XpubDeriver(xpub);
   }
 
   static async connect(client: SignerClient): Promise<SignerKeyring> {
     const info = await client.info();
-    return new SignerKeyring(client, info.xpub, info.hotAddress);
+    return new SignerKeyring(client, info.xpub, info.hotAddress, info.utxoXpubs ?? {});
   }
 
   depositAddress(index: number): Address {
@@ -132,6 +146,16 @@ export class SignerKeyring implements Keyring {
 
   hotAccount(hint?: SignHint): LocalAccount {
     return this.account(this.hotAddress, { kind: 'hot' }, hint);
+  }
+
+  async utxoAccountXpub(params: UtxoParams): Promise<string> {
+    const xpub = this.utxoXpubs[String(params.chainId)];
+    if (!xpub) throw new SignerRefusedError('unknown_chain', `the signer's policy does not cover ${params.label}`);
+    return xpub;
+  }
+
+  signUtxo(_params: UtxoParams, req: UtxoSignRequest): Promise<UtxoSigned> {
+    return this.client.signUtxo(req);
   }
 
   private account(address: Address, key: SignKey, hint?: SignHint): LocalAccount {

@@ -13,7 +13,7 @@ export const SIGNER_POLICY_FILE_NAME = 'signer-policy.json';
 export const SIGNER_JOURNAL_FILE_NAME = 'signer-journal.jsonl';
 
 /** A policy as JSON (amounts already decimal strings), what the child reads from its file. */
-export type PolicyJson = { chains: Record<string, unknown>[] };
+export type PolicyJson = { chains: Record<string, unknown>[]; utxoChains?: Record<string, unknown>[] };
 
 export interface EmbeddedSignerOptions {
   dataDir: string;

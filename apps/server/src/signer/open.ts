@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { assertMnemonicAllowed, type Keyring, loadMnemonic, MNEMONIC_FILE_NAME, MnemonicKeyring } from '../chain/keys.ts';
 import { readSecretFile } from './channel.ts';
+import { UTXO_NETWORKS } from '../chain/utxo/params.ts';
 import { SignerClient, SignerKeyring } from './client.ts';
 import { type PolicyJson, startEmbeddedSigner } from './embedded.ts';
 
@@ -92,7 +93,15 @@ const units = (whole: bigint, decimals: number) => (whole * 10n ** BigInt(decima
 export async function embeddedPolicy(database: Database, chainIds: readonly number[]): Promise<PolicyJson> {
   const chains: PolicyJson['chains'] = [];
   for (const chainId of chainIds) chains.push(await embeddedChainPolicy(database, chainId));
-  return { chains };
+  // the local UTXO regtest chain (its coins are worthless): payouts up to 1,000 LTC, fee up to 0.1
+  const utxoChains = Object.values(UTXO_NETWORKS)
+    .filter((p) => p.local)
+    .map((p) => ({
+      chainId: p.chainId,
+      native: { code: p.coin, perTxMax: units(1000n, 8), perDayMax: units(100_000n, 8) },
+      maxFee: units(1n, 7),
+    }));
+  return { chains, utxoChains };
 }
 
 async function embeddedChainPolicy(database: Database, chainId: number): Promise<Record<string, unknown>> {

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { type Address, decodeFunctionData, erc20Abi, getAddress, type Hex, isAddress } from 'viem';
 import { z } from 'zod';
 import { assertMnemonicAllowed, type SignHint } from '../chain/keys.ts';
+import { utxoParamsByChainId } from '../chain/utxo/params.ts';
 
 /**
  * The signer's own policy (docs/decisions/039-separate-signer.md), read from its own
@@ -42,7 +43,20 @@ const chainPolicy = z.object({
   tokens: z.array(assetLimits.extend({ contract: address })),
 });
 
-export const signerPolicySchema = z.object({ chains: z.array(chainPolicy).min(1) });
+/** A UTXO chain (docs/decisions/051-utxo-payouts.md): its coin's payout limits and the most one transaction may pay the miner. */
+const utxoChainPolicy = z.object({
+  /** the network's synthetic chain id (chain/utxo/params.ts) */
+  chainId: z.number().int().positive(),
+  native: assetLimits,
+  /** most one payout transaction may leave to the miner (base units) */
+  maxFee: baseUnits,
+});
+
+export const signerPolicySchema = z.object({
+  chains: z.array(chainPolicy).min(1),
+  utxoChains: z.array(utxoChainPolicy).default([]),
+});
+export type UtxoChainPolicy = SignerPolicy['utxoChains'][number];
 export type SignerPolicy = z.infer<typeof signerPolicySchema>;
 export type ChainPolicy = SignerPolicy['chains'][number];
 
@@ -54,6 +68,12 @@ export function readPolicy(path: string, mnemonic: string): SignerPolicy {
     throw new Error(`signer policy ${path}: ${first?.path.join('.')}: ${first?.message}`);
   }
   for (const chain of parsed.data.chains) assertMnemonicAllowed(mnemonic, chain.chainId);
+  for (const chain of parsed.data.utxoChains) {
+    const params = utxoParamsByChainId(chain.chainId);
+    if (!params) throw new Error(`signer policy ${path}: utxoChains: ${chain.chainId} is not a UTXO network`);
+    // the public test mnemonics hold worthless coins only on a local chain
+    if (!params.local) assertMnemonicAllowed(mnemonic, 1);
+  }
   return parsed.data;
 }
 

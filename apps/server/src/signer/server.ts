@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { MAC_HEADER, NONCE_HEADER, RequestGuard, responseMac } from './channel.ts';
 import { type SignerService, signRequestSchema } from './service.ts';
+import { utxoSignRequestSchema } from './utxo-request.ts';
 
 /** Largest request body read (a signing request is a few hundred bytes). */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -30,7 +31,7 @@ export function createSignerServer(service: SignerService, secret: Buffer, log: 
     const path = req.url ?? '';
     // for monitoring: alive and serving; says nothing about keys or limits
     if (req.method === 'GET' && path === '/healthz') return answer(res, 200, { ok: true });
-    if (req.method !== 'POST' || (path !== '/v1/info' && path !== '/v1/sign')) return answer(res, 404, { refused: 'not_found' });
+    if (req.method !== 'POST' || !['/v1/info', '/v1/sign', '/v1/sign-utxo'].includes(path)) return answer(res, 404, { refused: 'not_found' });
     const refusal = guard.check(req.method, path, req.headers, body, clock());
     if (refusal) {
       log.warn({ refusal, path }, 'signer request refused at the channel');
@@ -42,7 +43,8 @@ export function createSignerServer(service: SignerService, secret: Buffer, log: 
       res.writeHead(status, { 'content-type': 'application/json', [MAC_HEADER]: responseMac(secret, nonce, status, text) });
       res.end(text);
     };
-    if (path === '/v1/info') return reply(200, service.info());
+    if (path === '/v1/info') return reply(200, await service.info());
+    if (path === '/v1/sign-utxo') return signUtxo(body, reply);
     let parsed: ReturnType<typeof signRequestSchema.safeParse>;
     try {
       parsed = signRequestSchema.safeParse(JSON.parse(body));
@@ -54,6 +56,27 @@ export function createSignerServer(service: SignerService, secret: Buffer, log: 
       const outcome = await service.sign(parsed.data);
       if ('refused' in outcome) {
         log.warn({ refusal: outcome.refused, message: outcome.message, key: parsed.data.key.kind }, 'signer refused a transaction');
+        return reply(403, outcome);
+      }
+      return reply(200, outcome);
+    } catch (err) {
+      log.warn({ err: (err as Error).message }, 'signer failed');
+      return reply(500, { refused: 'signer_error', message: 'the signer could not sign or journal' });
+    }
+  }
+
+  async function signUtxo(body: string, reply: (status: number, value: object) => void) {
+    let parsed: ReturnType<typeof utxoSignRequestSchema.safeParse>;
+    try {
+      parsed = utxoSignRequestSchema.safeParse(JSON.parse(body));
+    } catch {
+      return reply(400, { refused: 'bad_request', message: 'body is not JSON' });
+    }
+    if (!parsed.success) return reply(400, { refused: 'bad_request', message: parsed.error.issues[0]?.message ?? 'bad request' });
+    try {
+      const outcome = await service.signUtxo(parsed.data);
+      if ('refused' in outcome) {
+        log.warn({ refusal: outcome.refused, message: outcome.message, chainId: parsed.data.chainId }, 'signer refused a UTXO payout');
         return reply(403, outcome);
       }
       return reply(200, outcome);

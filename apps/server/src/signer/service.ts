@@ -3,6 +3,9 @@ import { z } from 'zod';
 import type { Keyring } from '../chain/keys.ts';
 import type { SignerJournal } from './journal.ts';
 import { classify, dailyCap, PolicyRefusal, type SignerPolicy, type TxFields } from './policy.ts';
+import { normalizeUtxoAddress } from '../chain/utxo/address.ts';
+import { utxoParamsByChainId } from '../chain/utxo/params.ts';
+import type { UtxoSigned, UtxoSignRequest } from '../chain/utxo/payout-tx.ts';
 
 const uint = z
   .string()
@@ -50,6 +53,9 @@ export const signRequestSchema = z.object({
 export type SignRequest = z.infer<typeof signRequestSchema>;
 
 export type SignOutcome = { signed: Hex; seq: number } | { refused: string; message: string };
+export type UtxoSignOutcome = (UtxoSigned & { seq: number }) | { refused: string; message: string };
+
+const total = (values: bigint[]) => values.reduce((a, b) => a + b, 0n);
 
 /**
  * The signer's core: policy check, daily limits from the journal, signature, journal line
@@ -71,8 +77,70 @@ export class SignerService {
     this.policy = policy;
   }
 
-  info() {
-    return { xpub: this.keys.xpub, hotAddress: this.keys.hotAddress, chainIds: this.policy.chains.map((c) => c.chainId) };
+  async info() {
+    const utxoXpubs: Record<string, string> = {};
+    for (const c of this.policy.utxoChains) {
+      const params = utxoParamsByChainId(c.chainId);
+      if (params) utxoXpubs[String(c.chainId)] = await this.keys.utxoAccountXpub(params);
+    }
+    return {
+      xpub: this.keys.xpub,
+      hotAddress: this.keys.hotAddress,
+      chainIds: [...this.policy.chains.map((c) => c.chainId), ...this.policy.utxoChains.map((c) => c.chainId)],
+      utxoXpubs,
+    };
+  }
+
+  signUtxo(req: UtxoSignRequest): Promise<UtxoSignOutcome> {
+    const run = this.queue.then(() => this.signUtxoNow(req));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * A UTXO payout (docs/decisions/051-utxo-payouts.md): the signer computes the miner fee from
+   * the request (inputs - payouts - change; a wrong input value makes the signature invalid,
+   * BIP-143), derives the change address itself, and counts the payouts against its limits.
+   * Replacements spend the same inputs: counted once per first input, like a nonce on EVM.
+   */
+  private async signUtxoNow(req: UtxoSignRequest): Promise<UtxoSignOutcome> {
+    const now = this.clock();
+    const chain = this.policy.utxoChains.find((c) => c.chainId === req.chainId);
+    const params = utxoParamsByChainId(req.chainId);
+    const refuse = (refused: string, message: string) => ({ refused, message });
+    if (!chain || !params) return refuse('unknown_chain', `chain ${req.chainId} is not in the signer's UTXO policy`);
+    for (const p of req.payouts) {
+      if (normalizeUtxoAddress(p.address, params) !== p.address || p.value <= 0n) {
+        return refuse('no_recipient', `payout to ${p.address} is not a valid ${params.label} payment`);
+      }
+    }
+    const paid = total(req.payouts.map((p) => p.value));
+    const fee = total(req.inputs.map((i) => i.value)) - paid - (req.change?.value ?? 0n);
+    if (fee <= 0n || fee > chain.maxFee) return refuse('fee_over_cap', `miner fee ${fee} outside (0, ${chain.maxFee}] base units`);
+    if (paid > chain.native.perTxMax) {
+      return refuse('over_tx_limit', `payouts of ${paid} base units above the per-transaction limit ${chain.native.perTxMax}`);
+    }
+    const first = req.inputs.map((i) => `${i.txid}:${i.vout}`).sort()[0] as string;
+    const used = this.journal.windowTotal(req.chainId, 'withdrawal', 'native', now);
+    const counted = this.journal.countedForNonce(req.chainId, 'withdrawal', 'native', first, 0);
+    const added = paid > counted ? paid - counted : 0n;
+    if (used + added > chain.native.perDayMax) {
+      return refuse('over_daily_limit', `${used} of ${chain.native.perDayMax} base units used in the last 24 hours; ${paid} more is refused`);
+    }
+    const signed = await this.keys.signUtxo(params, req);
+    const entry = this.journal.append({
+      at: now,
+      chainId: req.chainId,
+      from: first,
+      nonce: 0,
+      purpose: 'withdrawal',
+      asset: 'native',
+      to: req.payouts.length === 1 ? (req.payouts[0] as { address: string }).address : `${req.payouts.length} payouts`,
+      amount: paid.toString(),
+      fee: fee.toString(),
+      txHash: signed.txid,
+    });
+    return { ...signed, seq: entry.seq };
   }
 
   sign(req: SignRequest): Promise<SignOutcome> {

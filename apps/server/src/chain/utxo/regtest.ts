@@ -96,6 +96,8 @@ export async function startRegtest(opts: { binary?: string; datadir?: string } =
     `-rpcuser=${user}`,
     `-rpcpassword=${password}`,
     `-fallbackfee=${REGTEST_FALLBACK_FEE}`,
+    // payouts read their mined transactions by id (getrawtransaction), as on a production node
+    '-txindex=1',
   ];
   const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

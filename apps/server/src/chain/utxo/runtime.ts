@@ -6,9 +6,10 @@ import type { EventHub } from '../../modules/events/index.ts';
 import { startLeaderLoop } from '../leader-loop.ts';
 import type { Clock } from '../loop-health.ts';
 import { DepositWatcher, type WatcherLog } from '../watcher.ts';
-import { loadMnemonic } from '../keys.ts';
+import { type Keyring, loadMnemonic } from '../keys.ts';
 import { UtxoChainAdapter } from './adapter.ts';
-import { utxoAccountXpub } from './address.ts';
+import { normalizeAccountXpub, utxoAccountXpub } from './address.ts';
+import { UtxoPayouts } from './payouts.ts';
 import { UTXO_NETWORKS, type UtxoParams } from './params.ts';
 import { type RegtestNode, regtestBinary, startRegtest } from './regtest.ts';
 import { UtxoRpc } from './rpc.ts';
@@ -28,7 +29,9 @@ export interface UtxoLive {
   watcher: DepositWatcher;
   /** The embedded regtest node (its faucet wallet; tests mine with it). */
   local?: RegtestNode;
-  /** Runs the deposit watcher once (tests drive the chain with this). */
+  /** The payout worker, when the keys can sign for this chain (null: deposits only). */
+  payouts: UtxoPayouts | null;
+  /** Runs the deposit watcher and the payouts once (tests drive the chain with this). */
   tick(): Promise<void>;
 }
 
@@ -48,6 +51,8 @@ export interface UtxoChainOptions {
   embedded: boolean;
   /** The embedded wallet's BIP-84 account key of a network (from the mnemonic in DATA_DIR). */
   localAccountXpub(params: UtxoParams): string;
+  /** The keys that sign payouts (the signer); without them, or for another account key, deposits only. */
+  keys?: Keyring;
   loop?: boolean;
   clock?: Clock;
 }
@@ -73,7 +78,12 @@ export async function startUtxoChain(opts: UtxoChainOptions): Promise<RunningUtx
   try {
     // The local node's network row starts disabled (migration 0048): deposits open with the node.
     await database.sql.query(`update networks set deposit_enabled = true where chain_id = $1 and family = 'utxo'`, [params.chainId]);
-    return runUtxoChain(opts, local.rpc, params, opts.localAccountXpub(params), local);
+    const running = await runUtxoChain(opts, local.rpc, params, opts.localAccountXpub(params), local);
+    // ... and its withdrawals with the payouts
+    if (running.live.payouts) {
+      await database.sql.query(`update networks set withdraw_enabled = true where chain_id = $1 and family = 'utxo'`, [params.chainId]);
+    }
+    return running;
   } catch (err) {
     await local.stop();
     throw err;
@@ -89,21 +99,29 @@ async function checkNodeChain(rpc: UtxoRpc, params: UtxoParams): Promise<void> {
   }
 }
 
-function runUtxoChain(opts: UtxoChainOptions, rpc: UtxoRpc, params: UtxoParams, accountXpub: string, local?: RegtestNode): RunningUtxo {
+async function runUtxoChain(
+  opts: UtxoChainOptions,
+  rpc: UtxoRpc,
+  params: UtxoParams,
+  accountXpub: string,
+  local?: RegtestNode,
+): Promise<RunningUtxo> {
   const { config, database, log, events } = opts;
   const chainId = params.chainId;
   const adapter = new UtxoChainAdapter(rpc, params, accountXpub);
   const watcher = new DepositWatcher(database, adapter, chainId, { log });
   const timed = opts.loop !== false;
+  const clock = opts.clock ?? Date.now;
+  const payouts = await payoutsFor(opts, rpc, params, accountXpub, clock);
   const loop = startLeaderLoop({
     database,
     chainId,
     log,
     events,
-    workers: [{ name: 'watcher', tick: () => watcher.tick() }],
+    workers: [{ name: 'watcher', tick: () => watcher.tick() }, ...(payouts ? [{ name: 'payouts', tick: () => payouts.tick() }] : [])],
     pollIntervalMs: config.CHAIN_POLL_INTERVAL_MS,
     timed,
-    clock: opts.clock ?? Date.now,
+    clock,
   });
   // The local node mines on a clock like anvil's block time; a test mines itself.
   const miner =
@@ -115,7 +133,7 @@ function runUtxoChain(opts: UtxoChainOptions, rpc: UtxoRpc, params: UtxoParams, 
       : undefined;
 
   return {
-    live: { chainId, params, adapter, watcher, local, tick: loop.tick },
+    live: { chainId, params, adapter, watcher, payouts, local, tick: loop.tick },
     notify: loop.notify,
     async stop() {
       if (miner) clearInterval(miner);
@@ -123,6 +141,45 @@ function runUtxoChain(opts: UtxoChainOptions, rpc: UtxoRpc, params: UtxoParams, 
       await local?.stop();
     },
   };
+}
+
+/**
+ * The payout worker of the chain (docs/decisions/051-utxo-payouts.md), when the keys sign for
+ * it with the same account key the deposit addresses derive from; otherwise payouts stay off
+ * (a change address or an input of another key would never be spendable) and it says why.
+ */
+async function payoutsFor(
+  opts: UtxoChainOptions,
+  rpc: UtxoRpc,
+  params: UtxoParams,
+  accountXpub: string,
+  clock: Clock,
+): Promise<UtxoPayouts | null> {
+  const { config, database, log, keys } = opts;
+  if (!keys) return null;
+  let signerXpub: string;
+  try {
+    signerXpub = await keys.utxoAccountXpub(params);
+  } catch (err) {
+    log.warn({ chainId: params.chainId, err: { message: (err as Error).message } }, 'UTXO payouts off: the signer does not serve this chain');
+    return null;
+  }
+  if (normalizeAccountXpub(signerXpub, params) !== normalizeAccountXpub(accountXpub, params)) {
+    log.error({ chainId: params.chainId }, 'UTXO payouts off: the signer holds another account key than UTXO_ACCOUNT_XPUB');
+    return null;
+  }
+  return new UtxoPayouts({
+    database,
+    rpc,
+    params,
+    keys,
+    accountXpub,
+    clock,
+    log,
+    batchIntervalMs: config.UTXO_BATCH_SECONDS * 1000,
+    batchSize: config.UTXO_BATCH_SIZE,
+    bumpAfterMs: config.UTXO_BUMP_AFTER_SECONDS * 1000,
+  });
 }
 
 /**

@@ -166,10 +166,12 @@ export async function checkDestination(
   const typed = body.address.trim();
   const judged = await judgeDestination(database, rules, net, typed);
   const none = { warnings: [] as AddressWarning[], resembles: null, entry: null };
-  if (!judged.address) return { address: null, problem: HEX_ADDRESS.test(typed) ? 'checksum' : 'format', ...none };
+  if (!judged.address) {
+    return { address: null, problem: judged.problem === 'invalid' && HEX_ADDRESS.test(typed) ? 'checksum' : 'format', ...none };
+  }
   const address = judged.address;
   const entry = await entryFor(database, userId, net.id, address);
-  let problem: AddressProblem | null = judged.problem === 'invalid' ? 'format' : judged.problem;
+  let problem: AddressProblem | null = judged.problem === 'invalid' || judged.problem === 'other_network' || judged.problem === 'other_family' ? 'format' : judged.problem;
   if (!problem) problem = (await bookProblem(database, userId, net.id, address))?.kind ?? null;
 
   const warnings: AddressWarning[] = [];

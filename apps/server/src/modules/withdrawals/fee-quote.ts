@@ -18,12 +18,26 @@ export const TOKEN_TRANSFER_GAS_FALLBACK = 65_000n;
 /** Recipient of the estimate when the user has not typed an address yet: a fresh holder, the dearer case. */
 const ESTIMATE_RECIPIENT = '0x000000000000000000000000000000000000fee1' as Address;
 
-/** What the quote needs of the chain: the node's client and the hot wallet that pays. */
-export interface FeeChain {
+/** What the quote needs of an EVM chain: the node's client and the hot wallet that pays. */
+export interface EvmFeeChain {
   chainId: number;
   client: PublicClient;
   hot: Address;
 }
+
+/** What it needs of a UTXO chain: the fee rate a payout pays now (base units per vbyte, before the network's cap). */
+export interface UtxoFeeChain {
+  chainId: number;
+  feeRate(networkId: number): Promise<bigint>;
+}
+
+export type FeeChain = EvmFeeChain | UtxoFeeChain;
+
+/**
+ * The vbytes a UTXO withdrawal is priced at: its output (43 vB for the largest, P2TR/P2WSH)
+ * and one input it may need (68 vB for P2WPKH), the batch's overhead shared.
+ */
+export const UTXO_PAYOUT_VBYTES = 111n;
 
 interface QuoteNetwork {
   native: boolean;
@@ -47,7 +61,7 @@ export async function chainGasPrice(client: PublicClient): Promise<bigint> {
 }
 
 /** Gas units of the payout as the sender will send it, estimated from the hot wallet. */
-async function payoutGas(chain: FeeChain, n: QuoteNetwork, to: Address | null, units: bigint | null): Promise<bigint> {
+async function payoutGas(chain: EvmFeeChain, n: QuoteNetwork, to: Address | null, units: bigint | null): Promise<bigint> {
   if (n.native) {
     if (to === null) return NATIVE_TRANSFER_GAS;
     // value 0: the hot wallet may not hold the amount yet; the gas does not depend on it.
@@ -63,7 +77,8 @@ async function payoutGas(chain: FeeChain, n: QuoteNetwork, to: Address | null, u
 async function quoteNetwork(database: Database, networkId: number): Promise<QuoteNetwork & { native_currency_id: number }> {
   const [n] = await database.sql.query<QuoteNetwork>(
     `select n.native, n.contract, n.token_decimals, c.decimals as currency_decimals, nat.currency_id as native_currency_id,
-            nat.token_decimals as native_decimals, n.fee_margin_percent, n.gas_price_cap_wei::text as gas_price_cap_wei
+            nat.token_decimals as native_decimals, n.fee_margin_percent,
+            coalesce(n.gas_price_cap_wei, n.fee_rate_cap)::text as gas_price_cap_wei
        from networks n join currencies c on c.id = n.currency_id
        left join networks nat on nat.chain_id = n.chain_id and nat.native
       where n.id = $1`,
@@ -82,8 +97,17 @@ async function coinPrice(rates: RateSource, currencyId: number, n: QuoteNetwork 
   return tokensPerCoin(rateAfterSpread(pair.midRate, pair.spreadBps));
 }
 
-/** The payout's gas and the chain's gas price now; 3003 when the node does not answer. */
-async function gasNow(chain: FeeChain, n: QuoteNetwork, to: Address | null, units: bigint | null) {
+/**
+ * The payout's gas and the chain's gas price now; on a UTXO chain the vbytes of one payout and
+ * the fee rate. 3003 when the node does not answer.
+ */
+async function gasNow(chain: FeeChain, n: QuoteNetwork & { id: number }, to: Address | null, units: bigint | null) {
+  if ('feeRate' in chain) {
+    const chainPrice = await chain.feeRate(n.id).catch(() => {
+      throw NODE_DOWN();
+    });
+    return { gasLimit: UTXO_PAYOUT_VBYTES, chainPrice };
+  }
   try {
     const [gasLimit, chainPrice] = await Promise.all([payoutGas(chain, n, to, units), chainGasPrice(chain.client)]);
     return { gasLimit, chainPrice };
@@ -114,7 +138,7 @@ export async function quoteWithdrawFee(
   const amount = body.amount === undefined ? null : parseAmount(body.amount, { decimals }, { limits: false });
   const to = body.address === undefined ? null : ((await payableDestination(database, rules, net, body.address)) as Address);
   const perCoin = await coinPrice(rates, net.currencyId, n);
-  const { gasLimit, chainPrice } = await gasNow(chain, n, to, amount === null ? null : parseUnits(amount, n.token_decimals));
+  const { gasLimit, chainPrice } = await gasNow(chain, { ...n, id: net.id }, to, amount === null ? null : parseUnits(amount, n.token_decimals));
   const cap = n.gas_price_cap_wei === null ? null : BigInt(n.gas_price_cap_wei);
   const feesHigh = cap !== null && chainPrice > cap;
   // Above the cap the payout waits and then pays at most the cap: that is what the fee covers.

@@ -19,7 +19,7 @@ import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
 import { idempotencyKeyOf } from '../../core/idempotency-key.ts';
 import { createRateSource } from '../swap/index.ts';
-import { quoteWithdrawFee } from './fee-quote.ts';
+import { type FeeChain, quoteWithdrawFee } from './fee-quote.ts';
 import {
   applyWithdrawal,
   cancelWithdrawal,
@@ -50,7 +50,9 @@ export async function withdrawRoutes(fastify: FastifyInstance) {
   const { database, chain, config } = app.deps;
   const rates = createRateSource(config, database);
   // each network's fee is quoted on its own chain (docs/decisions/050-several-networks.md)
-  const feeChain = (chainId: number) => {
+  const feeChain = (chainId: number): FeeChain | null => {
+    const payouts = chain.utxo?.chainId === chainId ? chain.utxo.payouts : null;
+    if (payouts) return { chainId, feeRate: (networkId: number) => payouts.quoteRate(networkId) };
     const live = chain.liveFor(chainId);
     return live ? { chainId, client: live.adapter.client, hot: chain.hotAddress } : null;
   };
