@@ -34,7 +34,6 @@ CREATE TABLE utxo_batches (
   block_number bigint,
   block_hash text,
   miner_fee bigint,
-  entry_id bigint REFERENCES journal_entries(id),
   wait_reason text,
   created_at timestamptz NOT NULL DEFAULT now(),
   updated_at timestamptz NOT NULL DEFAULT now(),
@@ -42,7 +41,7 @@ CREATE TABLE utxo_batches (
   CONSTRAINT utxo_batches_status_check CHECK (status IN ('broadcast', 'confirming', 'completed')),
   CONSTRAINT utxo_batches_amounts_check CHECK (payout_total > 0 AND input_total > payout_total),
   CONSTRAINT utxo_batches_completed_check CHECK (
-    status <> 'completed' OR (tx_hash IS NOT NULL AND block_number IS NOT NULL AND miner_fee > 0 AND entry_id IS NOT NULL))
+    status <> 'completed' OR (tx_hash IS NOT NULL AND block_number IS NOT NULL AND miner_fee > 0))
 );
 --> statement-breakpoint
 CREATE INDEX utxo_batches_open_idx ON utxo_batches (network_id, id) WHERE status <> 'completed';
@@ -108,7 +107,8 @@ CREATE TRIGGER utxo_batches_state_transition BEFORE UPDATE OF status ON utxo_bat
 -- Settles a batch whose mined attempt p_tx is N deep, in one transaction: its withdrawals
 -- settle (frozen -> world, fee -> fees: coffer_withdraw_settle), its inputs become spent by
 -- the mined txid, the change output (if any) becomes available, and the miner fee (inputs -
--- outputs) is booked float -> world once (utxo_fees), as gas is on an EVM chain. Returns
+-- outputs) is booked float -> world once (utxo_fees, entries of kind 'miner_fee'), as gas is
+-- on an EVM chain. Returns
 -- false when the batch is not confirming any more (someone settled it first).
 CREATE FUNCTION coffer_utxo_batch_complete(p_batch bigint, p_tx bigint, p_block bigint, p_block_hash text)
  RETURNS boolean
@@ -142,7 +142,7 @@ BEGIN
     PERFORM coffer_withdraw_settle(v_w.id, v_t.tx_hash, p_block);
   END LOOP;
   v_fee := v_t.fee / power(10::numeric, v_net.token_decimals);
-  v_entry := ledger_open_entry('gas', NULL, NULL, NULL, 'miner fee of payout batch ' || p_batch || ' ' || v_t.tx_hash);
+  v_entry := ledger_open_entry('miner_fee', NULL, NULL, NULL, 'miner fee of payout batch ' || p_batch || ' ' || v_t.tx_hash);
   PERFORM ledger_post(v_entry, ARRAY[ledger_float_account(v_net.id), ledger_account(NULL, v_net.currency_id, 'world')],
     ARRAY[-v_fee, v_fee]);
   INSERT INTO utxo_fees (batch_id, network_id, amount, block_number, entry_id) VALUES (p_batch, v_net.id, v_fee, p_block, v_entry);
@@ -155,7 +155,7 @@ BEGIN
   END IF;
   UPDATE utxo_batch_txs SET status = CASE WHEN id = p_tx THEN 'mined' ELSE 'replaced' END WHERE batch_id = p_batch;
   UPDATE utxo_batches SET status = 'completed', tx_hash = v_t.tx_hash, block_number = p_block, block_hash = p_block_hash,
-         miner_fee = v_t.fee, entry_id = v_entry, wait_reason = NULL, updated_at = now(), completed_at = now()
+         miner_fee = v_t.fee, wait_reason = NULL, updated_at = now(), completed_at = now()
    WHERE id = p_batch;
   RETURN true;
 END $$;

@@ -62,15 +62,16 @@ const show = (units: bigint, scale: number) => trimDecimal(formatUnits(units, sc
 
 /**
  * What the ledger booked against the world account for network o: deposits credited, deposits
- * below the minimum and fundings booked to the float, less withdrawals settled and gas booked
- * (the five SQL functions that post to the world account, each recording its network).
+ * below the minimum and fundings booked to the float, less withdrawals settled, gas booked and
+ * UTXO miner fees (the SQL functions that post to the world account, each recording its network).
  */
-const BOOKED_ON_NETWORK = `(
+export const BOOKED_ON_NETWORK = `(
   coalesce((select sum(d.amount) from deposits d where d.network_id = o.id
      and (d.status = 'credited' or exists (select 1 from deposit_unclaimed u where u.deposit_id = d.id))), 0)
   + coalesce((select sum(f.amount) from chain_fundings f where f.network_id = o.id), 0)
   - coalesce((select sum(w.amount) from withdrawals w where w.network_id = o.id and w.status = 'completed'), 0)
-  - coalesce((select sum(g.amount) from chain_gas g where g.network_id = o.id), 0))`;
+  - coalesce((select sum(g.amount) from chain_gas g where g.network_id = o.id), 0)
+  - coalesce((select sum(f.amount) from utxo_fees f where f.network_id = o.id), 0))`;
 
 const NETWORKS_SQL = `select n.id, n.name, c.code, n.native, n.contract, n.token_decimals, n.cold_address,
   (select (-coalesce(sum(a.balance), 0))::text from accounts a
@@ -221,7 +222,7 @@ async function unbookedGas(database: Database, client: PublicClient, chainId: nu
 }
 
 /** The latest figures per network, for the console's dashboard. */
-async function keepSnapshot(database: Database, row: ReconcileData['rows'][number]): Promise<void> {
+export async function keepSnapshot(database: Database, row: ReconcileData['rows'][number]): Promise<void> {
   await database.sql.query(
     `insert into reconcile_snapshots (network_id, block_number, hot, cold, deposit_addresses, float, drift, ok, taken_at)
      values ($1, $2, $3::numeric, $4::numeric, $5::numeric, $6::numeric, $7::numeric, $8, now())

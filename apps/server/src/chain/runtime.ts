@@ -114,7 +114,13 @@ export async function startChain(opts: ChainOptions): Promise<ChainServices> {
   }
 
   // The UTXO node starts beside the anvils (its first start mines 101 blocks, about 3 s).
-  const utxoStarting = startUtxoChain({ ...opts, events, embedded, keys: wallet, localAccountXpub: (p) => embeddedAccountXpub(config, p) }).then(
+  const utxoStarting = startUtxoChain({
+    ...opts,
+    events,
+    embedded,
+    keys: wallet,
+    localAccountXpub: (p) => embeddedAccountXpub(config, p),
+  }).then(
     (running) => ({ running }),
     (error: unknown) => ({ running: null, error }),
   );

@@ -21,6 +21,7 @@ const BUSINESS_KINDS: { table: string; kind: string }[] = [
   { table: 'activity_winners', kind: 'activity_prize' },
   { table: 'chain_fundings', kind: 'float_fund' },
   { table: 'chain_gas', kind: 'gas' },
+  { table: 'utxo_fees', kind: 'miner_fee' },
   { table: 'deposit_unclaimed', kind: 'unclaimed_deposit' },
 ];
 

@@ -31,7 +31,8 @@ export function createSignerServer(service: SignerService, secret: Buffer, log: 
     const path = req.url ?? '';
     // for monitoring: alive and serving; says nothing about keys or limits
     if (req.method === 'GET' && path === '/healthz') return answer(res, 200, { ok: true });
-    if (req.method !== 'POST' || !['/v1/info', '/v1/sign', '/v1/sign-utxo'].includes(path)) return answer(res, 404, { refused: 'not_found' });
+    if (req.method !== 'POST' || !['/v1/info', '/v1/sign', '/v1/sign-utxo'].includes(path))
+      return answer(res, 404, { refused: 'not_found' });
     const refusal = guard.check(req.method, path, req.headers, body, clock());
     if (refusal) {
       log.warn({ refusal, path }, 'signer request refused at the channel');

@@ -125,7 +125,10 @@ export class SignerService {
     const counted = this.journal.countedForNonce(req.chainId, 'withdrawal', 'native', first, 0);
     const added = paid > counted ? paid - counted : 0n;
     if (used + added > chain.native.perDayMax) {
-      return refuse('over_daily_limit', `${used} of ${chain.native.perDayMax} base units used in the last 24 hours; ${paid} more is refused`);
+      return refuse(
+        'over_daily_limit',
+        `${used} of ${chain.native.perDayMax} base units used in the last 24 hours; ${paid} more is refused`,
+      );
     }
     const signed = await this.keys.signUtxo(params, req);
     const entry = this.journal.append({

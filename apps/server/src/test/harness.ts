@@ -96,7 +96,7 @@ export async function createTestDatabase(): Promise<Database> {
  */
 export async function createTestApp(
   env: Record<string, string> = {},
-  opts: { logStream?: NodeJS.WritableStream; chain?: boolean; database?: Database } = {},
+  opts: { logStream?: NodeJS.WritableStream; chain?: boolean; database?: Database; clock?: () => number } = {},
 ) {
   const mailbox = await startMailbox();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'coffer-test-'));
@@ -126,7 +126,7 @@ export async function createTestApp(
     },
     close: () => smtp.close(),
   };
-  const chain = await startChain({ config, database, log: silentLog, connect: opts.chain === true, loop: false });
+  const chain = await startChain({ config, database, log: silentLog, connect: opts.chain === true, loop: false, clock: opts.clock });
   const app = await buildApp({ config, database, mailer, chain }, opts.logStream ? { logStream: opts.logStream } : { logger: false });
   await app.ready();
   return {

@@ -94,10 +94,13 @@ export async function formBatch(
   const inputTotal = plan.inputs.reduce((a, o) => a + o.value, 0n);
   const payoutTotal = payouts.reduce((a, p) => a + p.value, 0n);
   const stored = await inTransaction(database, async (q) => {
-    await q(
-      `insert into utxo_batches (id, network_id, input_total, payout_total, change_address) values ($1, $2, $3, $4, $5)`,
-      [batchId, net.id, inputTotal.toString(), payoutTotal.toString(), changeAddress],
-    );
+    await q(`insert into utxo_batches (id, network_id, input_total, payout_total, change_address) values ($1, $2, $3, $4, $5)`, [
+      batchId,
+      net.id,
+      inputTotal.toString(),
+      payoutTotal.toString(),
+      changeAddress,
+    ]);
     const reserved = await q(
       `update utxo_outputs set state = 'reserved', batch_id = $1, updated_at = now()
         where network_id = $2 and state = 'available' and (txid || ':' || vout) = any(string_to_array($3, ','))
@@ -165,4 +168,3 @@ function scriptHexOf(accountXpub: string, params: UtxoParams, branch: 0 | 1, ind
   }
   return script;
 }
-

@@ -106,7 +106,9 @@ export function planBatch(opts: {
   });
   const change = sum(chosen.map((o) => o.value)) - sum(payouts.map((p) => p.value)) - picked.fee;
   if (change < 0n) return null;
-  return change < CHANGE_DUST_LIMIT ? { inputs: chosen, fee: picked.fee + change, change: 0n } : { inputs: chosen, fee: picked.fee, change };
+  return change < CHANGE_DUST_LIMIT
+    ? { inputs: chosen, fee: picked.fee + change, change: 0n }
+    : { inputs: chosen, fee: picked.fee, change };
 }
 
 /**

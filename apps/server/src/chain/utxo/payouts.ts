@@ -152,9 +152,10 @@ export class UtxoPayouts {
 
   /** The rate a withdrawal's fee quote is priced at (the caller compares it with the network's cap). */
   async quoteRate(networkId: number): Promise<bigint> {
-    const [row] = await this.opts.database.sql.query<{ floor: string | null }>('select fee_rate_floor::text as floor from networks where id = $1', [
-      networkId,
-    ]);
+    const [row] = await this.opts.database.sql.query<{ floor: string | null }>(
+      'select fee_rate_floor::text as floor from networks where id = $1',
+      [networkId],
+    );
     return this.rateNow(BigInt(row?.floor ?? '1'));
   }
 
@@ -312,7 +313,15 @@ export class UtxoPayouts {
       await q(`update utxo_batch_txs set status = 'replaced' where batch_id = $1 and status = 'sent'`, [b.id]);
       await q(
         `insert into utxo_batch_txs (batch_id, tx_hash, raw_tx, fee, fee_rate, vsize, change_value) values ($1, $2, $3, $4, $5, $6, $7)`,
-        [b.id, signed.txid, signed.hex, fee.fee.toString(), (fee.fee / BigInt(signed.vsize)).toString(), signed.vsize, fee.change.toString()],
+        [
+          b.id,
+          signed.txid,
+          signed.hex,
+          fee.fee.toString(),
+          (fee.fee / BigInt(signed.vsize)).toString(),
+          signed.vsize,
+          fee.change.toString(),
+        ],
       );
       await q(`update withdrawals set tx_hash = $2, updated_at = now() where batch_id = $1 and status = 'broadcast'`, [b.id, signed.txid]);
     });
@@ -338,7 +347,13 @@ export class UtxoPayouts {
       [batchId],
     );
     return {
-      inputs: inputs.map((i) => ({ txid: i.txid, vout: i.vout, value: BigInt(i.value), branch: i.branch === 1 ? (1 as const) : (0 as const), index: i.index })),
+      inputs: inputs.map((i) => ({
+        txid: i.txid,
+        vout: i.vout,
+        value: BigInt(i.value),
+        branch: i.branch === 1 ? (1 as const) : (0 as const),
+        index: i.index,
+      })),
       payouts: payouts.map((p) => ({ address: p.address, value: BigInt(p.value) })),
     };
   }

@@ -98,6 +98,8 @@ export async function startRegtest(opts: { binary?: string; datadir?: string } =
     `-fallbackfee=${REGTEST_FALLBACK_FEE}`,
     // payouts read their mined transactions by id (getrawtransaction), as on a production node
     '-txindex=1',
+    // Litecoin Core refuses replace-by-fee unless told (its default is 0); payouts bump by it
+    '-mempoolreplacement=1',
   ];
   const child = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

@@ -10,6 +10,7 @@ import { type Keyring, loadMnemonic } from '../keys.ts';
 import { UtxoChainAdapter } from './adapter.ts';
 import { normalizeAccountXpub, utxoAccountXpub } from './address.ts';
 import { UtxoPayouts } from './payouts.ts';
+import { reconcileUtxo } from './reconcile.ts';
 import { UTXO_NETWORKS, type UtxoParams } from './params.ts';
 import { type RegtestNode, regtestBinary, startRegtest } from './regtest.ts';
 import { UtxoRpc } from './rpc.ts';
@@ -118,7 +119,15 @@ async function runUtxoChain(
     chainId,
     log,
     events,
-    workers: [{ name: 'watcher', tick: () => watcher.tick() }, ...(payouts ? [{ name: 'payouts', tick: () => payouts.tick() }] : [])],
+    workers: [
+      { name: 'watcher', tick: () => watcher.tick() },
+      // a drift found here freezes the payouts before they run in the same tick
+      {
+        name: 'reconcile',
+        tick: reconcileEvery(config.RECONCILE_INTERVAL_SECONDS * 1000, clock, () => reconcileUtxo({ database, rpc, params, log })),
+      },
+      ...(payouts ? [{ name: 'payouts', tick: () => payouts.tick() }] : []),
+    ],
     pollIntervalMs: config.CHAIN_POLL_INTERVAL_MS,
     timed,
     clock,
@@ -143,6 +152,16 @@ async function runUtxoChain(
   };
 }
 
+/** Runs `run` when at least `everyMs` passed (by the clock) since it last ran; the first tick runs it. */
+function reconcileEvery(everyMs: number, clock: Clock, run: () => Promise<unknown>): () => Promise<unknown> {
+  let last = Number.NEGATIVE_INFINITY;
+  return async () => {
+    if (clock() - last < everyMs) return null;
+    last = clock();
+    return run();
+  };
+}
+
 /**
  * The payout worker of the chain (docs/decisions/051-utxo-payouts.md), when the keys sign for
  * it with the same account key the deposit addresses derive from; otherwise payouts stay off
@@ -161,7 +180,10 @@ async function payoutsFor(
   try {
     signerXpub = await keys.utxoAccountXpub(params);
   } catch (err) {
-    log.warn({ chainId: params.chainId, err: { message: (err as Error).message } }, 'UTXO payouts off: the signer does not serve this chain');
+    log.warn(
+      { chainId: params.chainId, err: { message: (err as Error).message } },
+      'UTXO payouts off: the signer does not serve this chain',
+    );
     return null;
   }
   if (normalizeAccountXpub(signerXpub, params) !== normalizeAccountXpub(accountXpub, params)) {

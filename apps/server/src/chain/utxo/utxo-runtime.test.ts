@@ -65,7 +65,8 @@ describe.skipIf(!bin)(`the embedded Litecoin regtest node (${testDbKind})`, () =
       'select deposit_enabled, withdraw_enabled from networks where id = $1',
       [ltc.id],
     );
-    expect(row).toEqual({ deposit_enabled: true, withdraw_enabled: false });
+    // withdrawals open with the payouts (the signer serves the local chain)
+    expect(row).toEqual({ deposit_enabled: true, withdraw_enabled: true });
   });
 
   it('hands each user their own BIP-84 address; the faucet pays it; pending n/N, then credited once', async () => {

@@ -171,7 +171,8 @@ export async function checkDestination(
   }
   const address = judged.address;
   const entry = await entryFor(database, userId, net.id, address);
-  let problem: AddressProblem | null = judged.problem === 'invalid' || judged.problem === 'other_network' || judged.problem === 'other_family' ? 'format' : judged.problem;
+  let problem: AddressProblem | null =
+    judged.problem === 'invalid' || judged.problem === 'other_network' || judged.problem === 'other_family' ? 'format' : judged.problem;
   if (!problem) problem = (await bookProblem(database, userId, net.id, address))?.kind ?? null;
 
   const warnings: AddressWarning[] = [];

@@ -138,7 +138,12 @@ export async function quoteWithdrawFee(
   const amount = body.amount === undefined ? null : parseAmount(body.amount, { decimals }, { limits: false });
   const to = body.address === undefined ? null : ((await payableDestination(database, rules, net, body.address)) as Address);
   const perCoin = await coinPrice(rates, net.currencyId, n);
-  const { gasLimit, chainPrice } = await gasNow(chain, { ...n, id: net.id }, to, amount === null ? null : parseUnits(amount, n.token_decimals));
+  const { gasLimit, chainPrice } = await gasNow(
+    chain,
+    { ...n, id: net.id },
+    to,
+    amount === null ? null : parseUnits(amount, n.token_decimals),
+  );
   const cap = n.gas_price_cap_wei === null ? null : BigInt(n.gas_price_cap_wei);
   const feesHigh = cap !== null && chainPrice > cap;
   // Above the cap the payout waits and then pays at most the cap: that is what the fee covers.

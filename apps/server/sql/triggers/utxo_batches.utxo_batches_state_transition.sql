@@ -1,0 +1,1 @@
+CREATE TRIGGER utxo_batches_state_transition BEFORE UPDATE OF status ON public.utxo_batches FOR EACH ROW WHEN ((old.status IS DISTINCT FROM new.status)) EXECUTE FUNCTION coffer_state_transition_guard('utxo_batch');
