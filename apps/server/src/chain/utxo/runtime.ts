@@ -9,6 +9,7 @@ import { DepositWatcher, type WatcherLog } from '../watcher.ts';
 import { loadMnemonic } from '../keys.ts';
 import { UtxoChainAdapter } from './adapter.ts';
 import { utxoAccountXpub } from './address.ts';
+import { UtxoMempoolWatcher } from './mempool.ts';
 import { UTXO_NETWORKS, type UtxoParams } from './params.ts';
 import { type RegtestNode, regtestBinary, startRegtest } from './regtest.ts';
 import { UtxoRpc } from './rpc.ts';
@@ -26,6 +27,8 @@ export interface UtxoLive {
   params: UtxoParams;
   adapter: UtxoChainAdapter;
   watcher: DepositWatcher;
+  /** Unconfirmed deposits: outputs to deposit addresses in the node's mempool (decision 056). */
+  mempool: UtxoMempoolWatcher;
   /** The embedded regtest node (its faucet wallet; tests mine with it). */
   local?: RegtestNode;
   /** Runs the deposit watcher once (tests drive the chain with this). */
@@ -94,13 +97,18 @@ function runUtxoChain(opts: UtxoChainOptions, rpc: UtxoRpc, params: UtxoParams, 
   const chainId = params.chainId;
   const adapter = new UtxoChainAdapter(rpc, params, accountXpub);
   const watcher = new DepositWatcher(database, adapter, chainId, { log });
+  const mempool = new UtxoMempoolWatcher(database, rpc, adapter, chainId, { log });
   const timed = opts.loop !== false;
   const loop = startLeaderLoop({
     database,
     chainId,
     log,
     events,
-    workers: [{ name: 'watcher', tick: () => watcher.tick() }],
+    // The mempool after the blocks: a transaction mined meanwhile is then already recorded as pending.
+    workers: [
+      { name: 'watcher', tick: () => watcher.tick() },
+      { name: 'mempool', tick: () => mempool.tick() },
+    ],
     pollIntervalMs: config.CHAIN_POLL_INTERVAL_MS,
     timed,
     clock: opts.clock ?? Date.now,
@@ -115,7 +123,7 @@ function runUtxoChain(opts: UtxoChainOptions, rpc: UtxoRpc, params: UtxoParams, 
       : undefined;
 
   return {
-    live: { chainId, params, adapter, watcher, local, tick: loop.tick },
+    live: { chainId, params, adapter, watcher, mempool, local, tick: loop.tick },
     notify: loop.notify,
     async stop() {
       if (miner) clearInterval(miner);
