@@ -132,6 +132,8 @@ const envSchema = z.object({
     .enum(['on', 'off'])
     .default('on')
     .transform((v) => v === 'on'),
+  /** Seconds between the local regtest node's blocks; 0: none on a clock (a test mines them over RPC). */
+  LOCAL_UTXO_BLOCK_SECONDS: z.coerce.number().int().min(0).max(600).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().default(path.resolve(serverRoot, '../web/dist')),
   /** The operator console's build, served at /console/ (absent: /console answers 404). */

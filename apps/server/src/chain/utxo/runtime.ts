@@ -14,8 +14,6 @@ import { UTXO_NETWORKS, type UtxoParams } from './params.ts';
 import { type RegtestNode, regtestBinary, startRegtest } from './regtest.ts';
 import { UtxoRpc } from './rpc.ts';
 
-/** Seconds between the blocks the embedded regtest node mines (like the local anvil's block time). */
-export const LOCAL_UTXO_BLOCK_SECONDS = 5;
 /** Where the embedded regtest node keeps its chain and faucet wallet, under DATA_DIR. */
 export const LOCAL_UTXO_DIR = 'litecoin-regtest';
 /** What getblockchaininfo.chain answers on each kind of network. */
@@ -115,10 +113,10 @@ function runUtxoChain(opts: UtxoChainOptions, rpc: UtxoRpc, params: UtxoParams, 
   });
   // The local node mines on a clock like anvil's block time; a test mines itself.
   const miner =
-    local && timed
+    local && timed && config.LOCAL_UTXO_BLOCK_SECONDS > 0
       ? setInterval(
           () => void local.mine(1).catch((err: Error) => log.warn({ chainId, err: { message: err.message } }, 'regtest block not mined')),
-          LOCAL_UTXO_BLOCK_SECONDS * 1000,
+          config.LOCAL_UTXO_BLOCK_SECONDS * 1000,
         )
       : undefined;
 
