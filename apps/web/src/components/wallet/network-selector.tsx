@@ -34,7 +34,12 @@ export function NetworkSelector({
   const detail = (network: Network) => {
     const seconds = confirmSeconds(network);
     const time = seconds < 60 ? t('chain.aboutSeconds', { count: seconds }) : t('chain.aboutMinutes', { count: Math.ceil(seconds / 60) });
-    const values = { confirmations: network.confirmations, time, fee: formatMoney(network.withdrawFee, currency ?? network.code, 'up'), code: network.code };
+    const values = {
+      confirmations: network.confirmations,
+      time,
+      fee: formatMoney(network.withdrawFee, currency ?? network.code, 'up'),
+      code: network.code,
+    };
     return use === 'withdraw' ? t('chain.networkDetailWithdraw', values) : t('chain.networkDetailDeposit', values);
   };
   const labelId = useId();
