@@ -1,7 +1,8 @@
 import type { Network } from '@coffer/contract/chain';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type CurrencyLike, formatMoney } from '../../lib/amount-format';
+import type { CurrencyLike } from '../../lib/amount-format';
+import { networkFeeText } from './network-fee';
 
 /** Seconds a transfer takes to confirm on a network, about: its confirmations × its block time. */
 export function confirmSeconds(network: Pick<Network, 'confirmations' | 'blockSeconds'>): number {
@@ -37,7 +38,7 @@ export function NetworkSelector({
     const values = {
       confirmations: network.confirmations,
       time,
-      fee: formatMoney(network.withdrawFee, currency ?? network.code, 'up'),
+      fee: networkFeeText(network.withdrawFee, currency ?? network.code),
       code: network.code,
     };
     return use === 'withdraw' ? t('chain.networkDetailWithdraw', values) : t('chain.networkDetailDeposit', values);
