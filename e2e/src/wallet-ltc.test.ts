@@ -13,8 +13,9 @@ import { waitForCode } from './mailbox';
  * runs its own server with the local litecoind regtest node (LOCAL_UTXO=on) and no block
  * clock (LOCAL_UTXO_BLOCK_SECONDS=0): the test pays the user's address from the node's faucet
  * wallet and mines each block itself over RPC (credentials read from the node's command line
- * in the server's process group). The /charge page shows the payment unconfirmed (0/2), then
- * 1/2, then credited, and home the new balance, all without a reload.
+ * in the server's process group). The /charge page shows the payment unconfirmed (0/2), its
+ * record the same and then 1/2, /charge then credited, and home the new balance, all without
+ * a reload.
  */
 
 const PASSWORD = 'p4ssword-for-tests';
@@ -122,7 +123,7 @@ describe.skipIf(!hasLitecoind).each(LANGS)('an LTC deposit from the mempool to t
     await context?.close();
   });
 
-  it('shows the address and QR, the payment unconfirmed 0/2, then 1/2, then credited with the balance, live', async () => {
+  it('shows the address and QR, the payment unconfirmed 0/2 on /charge and in its record, then 1/2, then credited with the balance, live', async () => {
     expect(ltc).toMatchObject({ name: 'Litecoin (regtest)', family: 'utxo', confirmations: 2, depositEnabled: true });
     await page.goto('/');
     await page.getByTestId('home-action-charge').click();
@@ -160,9 +161,23 @@ describe.skipIf(!hasLitecoind).each(LANGS)('an LTC deposit from the mempool to t
     expect(Number(await row.getAttribute('data-deposit-id'))).toBe(seen!.id);
     expect((await api<Balance>(`/currency/balance/${ltc.currencyId}`, { token })).available).toBe('0');
 
-    // One block: the same row, confirming 1/2.
+    // Its record says so too, and follows the first block live: the same record, 1/2.
+    await row.click();
+    await waitForPath(page, `/bill/detail?type=charge&id=${seen!.id}`);
+    const status = page.getByTestId('detail-status');
+    await expect.poll(() => status.getAttribute('data-status')).toBe('unconfirmed');
+    expect(await text(status)).toBe(t(lang, 'chain.depositStatus.unconfirmed'));
+    expect(await text(page.getByTestId('detail-confirmations'))).toBe('0/2');
+    expect(await text(page.getByTestId('timeline-unconfirmed'))).toContain(t(lang, 'chain.steps.unconfirmed'));
     await mine(1);
-    await expect.poll(() => tag.getAttribute('data-status'), CHAIN_WAIT).toBe('pending');
+    await expect.poll(() => status.getAttribute('data-status'), CHAIN_WAIT).toBe('pending');
+    await expect.poll(() => text(page.getByTestId('detail-confirmations'))).toBe('1/2');
+    expect(await text(status)).toBe(t(lang, 'chain.depositStatus.pending'));
+
+    // Back on /charge: the same row, confirming 1/2.
+    await page.goBack();
+    await waitForPath(page, '/charge');
+    await expect.poll(() => tag.getAttribute('data-status')).toBe('pending');
     await expect.poll(() => text(row.getByTestId('deposit-confirmations'))).toBe('1/2');
     expect(await text(tag)).toBe(t(lang, 'chain.depositStatus.pending'));
     expect(Number(await row.getAttribute('data-deposit-id'))).toBe(seen!.id);
