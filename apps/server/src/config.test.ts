@@ -184,6 +184,10 @@ describe('several EVM chains (docs/decisions/050-several-networks.md)', () => {
     expect(loadConfig({}).utxoNode).toBeNull();
     expect(loadConfig({}).LOCAL_UTXO).toBe(true);
     expect(loadConfig({ LOCAL_UTXO: 'off' }).LOCAL_UTXO).toBe(false);
+    // The local node's block clock: 5 s by default, 0 for none (a test mines over RPC).
+    expect(loadConfig({}).LOCAL_UTXO_BLOCK_SECONDS).toBe(5);
+    expect(loadConfig({ LOCAL_UTXO_BLOCK_SECONDS: '0' }).LOCAL_UTXO_BLOCK_SECONDS).toBe(0);
+    expect(() => loadConfig({ LOCAL_UTXO_BLOCK_SECONDS: '-1' })).toThrow(/LOCAL_UTXO_BLOCK_SECONDS/);
     const seed = new Uint8Array(64).map((_, i) => i + 1);
     const params = UTXO_NETWORKS.litecoin;
     const xpub = utxoAccountXpub(seed, params);

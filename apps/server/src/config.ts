@@ -138,6 +138,8 @@ const envSchema = z.object({
   UTXO_BATCH_SIZE: z.coerce.number().int().min(1).max(500).default(50),
   /** A batch transaction not mined after this long is replaced at a higher fee (replace-by-fee). */
   UTXO_BUMP_AFTER_SECONDS: z.coerce.number().int().min(5).max(86_400).default(1800),
+  /** Seconds between the local regtest node's blocks; 0: none on a clock (a test mines them over RPC). */
+  LOCAL_UTXO_BLOCK_SECONDS: z.coerce.number().int().min(0).max(600).default(5),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().default(path.resolve(serverRoot, '../web/dist')),
   /** The operator console's build, served at /console/ (absent: /console answers 404). */

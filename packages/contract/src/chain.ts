@@ -71,7 +71,11 @@ export const depositAddress = z.object({
 export type DepositAddress = z.infer<typeof depositAddress>;
 export const depositAddressList = z.array(depositAddress);
 
-export const DEPOSIT_STATUSES = ['pending', 'credited', 'dropped', 'below_minimum', 'reorged_after_credit'] as const;
+/**
+ * unconfirmed: seen in a UTXO node's mempool, 0/N, never credited; it becomes pending when
+ * mined, or disappears when replaced or evicted (docs/decisions/056-unconfirmed-deposits.md).
+ */
+export const DEPOSIT_STATUSES = ['unconfirmed', 'pending', 'credited', 'dropped', 'below_minimum', 'reorged_after_credit'] as const;
 export const depositStatus = z.enum(DEPOSIT_STATUSES);
 export type DepositStatus = z.infer<typeof depositStatus>;
 
@@ -95,7 +99,12 @@ export const depositRecord = z.object({
 });
 export type DepositRecord = z.infer<typeof depositRecord>;
 
-export const depositListBody = pageRequest.extend({ currencyId: id.optional(), status: depositStatus.optional() });
+/** `statuses`: any of these (the deposits on their way: unconfirmed and pending); with `status`, both apply. */
+export const depositListBody = pageRequest.extend({
+  currencyId: id.optional(),
+  status: depositStatus.optional(),
+  statuses: z.array(depositStatus).min(1).max(DEPOSIT_STATUSES.length).optional(),
+});
 export type DepositListBody = z.infer<typeof depositListBody>;
 export const depositPage = pageResponse(depositRecord);
 

@@ -51,7 +51,8 @@ const RECORD_SQL = `with incoming as (
            and not exists (select 1 from moved m where m.network_id = i.network_id and m.tx_hash = i.tx_hash and m.log_index = i.log_index)
          on conflict (network_id, tx_hash, log_index) do update
            set block_number = excluded.block_number, block_hash = excluded.block_hash, updated_at = now(),
-               status = case when deposits.status = 'dropped' then excluded.status else deposits.status end
+               -- dropped by a reorg, or seen unconfirmed in a UTXO mempool (decision 056): mined now
+               status = case when deposits.status in ('dropped', 'unconfirmed') then excluded.status else deposits.status end
          returning id, user_id, status, xmax = 0 as inserted
        ), events as (
          insert into user_events (user_id, type, ref_id, status)

@@ -21,7 +21,7 @@ export const queryKeys = {
   },
   deposits: {
     all: ['deposits'] as const,
-    list: (filter: 'all' | { status: string }) => ['deposits', 'list', filter] as const,
+    list: (filter: 'all' | { status: string } | { statuses: readonly string[] }) => ['deposits', 'list', filter] as const,
     detail: (id: Id) => ['deposits', 'detail', id] as const,
   },
   /** The user's deposit addresses, and the one for a network (allocated when missing; never changes). */

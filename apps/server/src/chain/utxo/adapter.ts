@@ -15,7 +15,7 @@ export const UTXO_SCAN_PARALLEL_BATCHES = 2;
 /** The node's code for a height above its tip (getblockhash). */
 const RPC_INVALID_PARAMETER = -8;
 
-interface BlockTx {
+export interface BlockTx {
   txid: string;
   vin: Array<{ coinbase?: string }>;
   vout: Array<{ n: string; value: string; scriptPubKey: { hex: string } }>;
@@ -156,7 +156,7 @@ export class UtxoChainAdapter implements ChainAdapter {
   }
 
   /** script hex -> the watched address as given (the watcher looks its owner up by it). */
-  private watchedScripts(watched: ReadonlySet<string>): Map<string, string> {
+  watchedScripts(watched: ReadonlySet<string>): Map<string, string> {
     const byScript = new Map<string, string>();
     for (const address of watched) {
       let script = this.scripts.get(address);
@@ -175,25 +175,29 @@ export class UtxoChainAdapter implements ChainAdapter {
  * left out: they are the miner's, spendable only 100 blocks later.
  */
 export function depositsIn(block: Block, byScript: ReadonlyMap<string, string>, networkId: number): ChainDeposit[] {
-  const found: ChainDeposit[] = [];
-  for (const tx of block.tx) {
-    if (tx.vin.some((i) => i.coinbase !== undefined)) continue;
-    for (const out of tx.vout) {
-      const to = byScript.get(out.scriptPubKey.hex.toLowerCase());
-      if (to === undefined) continue;
-      const value = toBaseUnits(out.value as RpcValue);
-      if (value <= 0n) continue;
-      found.push({
-        networkId,
-        txHash: tx.txid,
-        logIndex: rpcInt(out.n),
-        blockNumber: BigInt(rpcInt(block.height)),
-        blockHash: block.hash,
-        from: '',
-        to,
-        value,
-      });
-    }
+  return block.tx.flatMap((tx) =>
+    outputsPaying(tx, byScript).map((out) => ({
+      networkId,
+      txHash: tx.txid,
+      logIndex: out.vout,
+      blockNumber: BigInt(rpcInt(block.height)),
+      blockHash: block.hash,
+      from: '',
+      to: out.to,
+      value: out.value,
+    })),
+  );
+}
+
+/** The outputs of one transaction paying a watched script (none for a coinbase), in vout order. */
+export function outputsPaying(tx: BlockTx, byScript: ReadonlyMap<string, string>): Array<{ vout: number; to: string; value: bigint }> {
+  if (tx.vin.some((i) => i.coinbase !== undefined)) return [];
+  const found: Array<{ vout: number; to: string; value: bigint }> = [];
+  for (const out of tx.vout) {
+    const to = byScript.get(out.scriptPubKey.hex.toLowerCase());
+    if (to === undefined) continue;
+    const value = toBaseUnits(out.value as RpcValue);
+    if (value > 0n) found.push({ vout: rpcInt(out.n), to, value });
   }
   return found;
 }

@@ -9,14 +9,13 @@ import { DepositWatcher, type WatcherLog } from '../watcher.ts';
 import { type Keyring, loadMnemonic } from '../keys.ts';
 import { UtxoChainAdapter } from './adapter.ts';
 import { normalizeAccountXpub, utxoAccountXpub } from './address.ts';
+import { UtxoMempoolWatcher } from './mempool.ts';
 import { UtxoPayouts } from './payouts.ts';
 import { reconcileUtxo } from './reconcile.ts';
 import { UTXO_NETWORKS, type UtxoParams } from './params.ts';
 import { type RegtestNode, regtestBinary, startRegtest } from './regtest.ts';
 import { UtxoRpc } from './rpc.ts';
 
-/** Seconds between the blocks the embedded regtest node mines (like the local anvil's block time). */
-export const LOCAL_UTXO_BLOCK_SECONDS = 5;
 /** Where the embedded regtest node keeps its chain and faucet wallet, under DATA_DIR. */
 export const LOCAL_UTXO_DIR = 'litecoin-regtest';
 /** What getblockchaininfo.chain answers on each kind of network. */
@@ -28,6 +27,8 @@ export interface UtxoLive {
   params: UtxoParams;
   adapter: UtxoChainAdapter;
   watcher: DepositWatcher;
+  /** Unconfirmed deposits: outputs to deposit addresses in the node's mempool (decision 056). */
+  mempool: UtxoMempoolWatcher;
   /** The embedded regtest node (its faucet wallet; tests mine with it). */
   local?: RegtestNode;
   /** The payout worker, when the keys can sign for this chain (null: deposits only). */
@@ -111,6 +112,7 @@ async function runUtxoChain(
   const chainId = params.chainId;
   const adapter = new UtxoChainAdapter(rpc, params, accountXpub);
   const watcher = new DepositWatcher(database, adapter, chainId, { log });
+  const mempool = new UtxoMempoolWatcher(database, rpc, adapter, chainId, { log });
   const timed = opts.loop !== false;
   const clock = opts.clock ?? Date.now;
   const payouts = await payoutsFor(opts, rpc, params, accountXpub, clock);
@@ -119,8 +121,10 @@ async function runUtxoChain(
     chainId,
     log,
     events,
+    // The mempool after the blocks: a transaction mined meanwhile is then already recorded as pending.
     workers: [
       { name: 'watcher', tick: () => watcher.tick() },
+      { name: 'mempool', tick: () => mempool.tick() },
       // a drift found here freezes the payouts before they run in the same tick
       {
         name: 'reconcile',
@@ -134,15 +138,15 @@ async function runUtxoChain(
   });
   // The local node mines on a clock like anvil's block time; a test mines itself.
   const miner =
-    local && timed
+    local && timed && config.LOCAL_UTXO_BLOCK_SECONDS > 0
       ? setInterval(
           () => void local.mine(1).catch((err: Error) => log.warn({ chainId, err: { message: err.message } }, 'regtest block not mined')),
-          LOCAL_UTXO_BLOCK_SECONDS * 1000,
+          config.LOCAL_UTXO_BLOCK_SECONDS * 1000,
         )
       : undefined;
 
   return {
-    live: { chainId, params, adapter, watcher, payouts, local, tick: loop.tick },
+    live: { chainId, params, adapter, watcher, mempool, payouts, local, tick: loop.tick },
     notify: loop.notify,
     async stop() {
       if (miner) clearInterval(miner);

@@ -146,7 +146,7 @@ function toRecord(r: RawDeposit): DepositRecord {
     txHash: r.tx_hash,
     logIndex: r.log_index,
     blockNumber: r.block_number,
-    confirmations: r.status === 'dropped' ? 0 : confirmationsOf(r.status, r.block_number, r.head, r.required),
+    confirmations: r.status === 'dropped' || r.status === 'unconfirmed' ? 0 : confirmationsOf(r.status, r.block_number, r.head, r.required),
     confirmationsRequired: r.required,
     status: r.status,
     createdAt: iso(r.created_at),
@@ -155,11 +155,13 @@ function toRecord(r: RawDeposit): DepositRecord {
 }
 
 export async function depositPage(database: Database, userId: number, body: DepositListBody): Promise<PageResponse<DepositRecord>> {
-  const { page, pageSize, currencyId, status } = body;
-  const where = 'where d.user_id = $1 and ($2::int is null or d.currency_id = $2) and ($3::text is null or d.status = $3)';
-  const params = [userId, currencyId ?? null, status ?? null];
+  const { page, pageSize, currencyId, status, statuses } = body;
+  const where =
+    'where d.user_id = $1 and ($2::int is null or d.currency_id = $2) and ($3::text is null or d.status = $3)' +
+    ' and ($4::text[] is null or d.status = any($4::text[]))';
+  const params = [userId, currencyId ?? null, status ?? null, statuses ?? null];
   const [rows, count] = await Promise.all([
-    database.sql.query<RawDeposit>(`${SELECT_DEPOSITS} ${where} order by d.id desc limit $4 offset $5`, [
+    database.sql.query<RawDeposit>(`${SELECT_DEPOSITS} ${where} order by d.id desc limit $5 offset $6`, [
       ...params,
       pageSize,
       (page - 1) * pageSize,

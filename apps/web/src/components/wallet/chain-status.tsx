@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 type TagColor = 'default' | 'primary' | 'success' | 'warning' | 'danger';
 
 const DEPOSIT_COLORS: Record<DepositStatus, TagColor> = {
+  unconfirmed: 'warning',
   pending: 'primary',
   credited: 'success',
   dropped: 'default',

@@ -1,6 +1,8 @@
 import type { Network } from '@coffer/contract/chain';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { CurrencyLike } from '../../lib/amount-format';
+import { networkFeeText } from './network-fee';
 
 /** Seconds a transfer takes to confirm on a network, about: its confirmations × its block time. */
 export function confirmSeconds(network: Pick<Network, 'confirmations' | 'blockSeconds'>): number {
@@ -10,7 +12,8 @@ export function confirmSeconds(network: Pick<Network, 'confirmations' | 'blockSe
 /**
  * The network choice of a currency as a row of 44 px chips (a radio group), each with what
  * tells the networks apart: its fee (withdrawals), confirmations and about how long they take.
- * With a single network the choice is shown, not asked.
+ * With a single network the choice is shown, not asked. The fee reads at the currency's
+ * display precision, rounded up (what the user pays), like every other amount in a list.
  */
 export function NetworkSelector({
   networks,
@@ -18,18 +21,26 @@ export function NetworkSelector({
   onSelect,
   testId,
   use = 'deposit',
+  currency,
 }: {
   networks: readonly Network[];
   selectedId: number | undefined;
   onSelect: (network: Network) => void;
   testId: string;
   use?: 'deposit' | 'withdraw';
+  /** The networks' currency (its display precision); without it, the contract's table for the code. */
+  currency?: CurrencyLike;
 }) {
   const { t } = useTranslation();
   const detail = (network: Network) => {
     const seconds = confirmSeconds(network);
     const time = seconds < 60 ? t('chain.aboutSeconds', { count: seconds }) : t('chain.aboutMinutes', { count: Math.ceil(seconds / 60) });
-    const values = { confirmations: network.confirmations, time, fee: network.withdrawFee, code: network.code };
+    const values = {
+      confirmations: network.confirmations,
+      time,
+      fee: networkFeeText(network.withdrawFee, currency ?? network.code),
+      code: network.code,
+    };
     return use === 'withdraw' ? t('chain.networkDetailWithdraw', values) : t('chain.networkDetailDeposit', values);
   };
   const labelId = useId();

@@ -47,7 +47,8 @@ export function DepositDetail({ record }: { record: DepositRecord }) {
         </Row>
         <ReferenceRow id={record.id} />
         <Row label={t('chain.network')}>{record.networkName}</Row>
-        <Row label={t('chain.blockNumber')}>{record.blockNumber}</Row>
+        {/* Unconfirmed (in a mempool): no block yet. */}
+        {record.status === 'unconfirmed' ? null : <Row label={t('chain.blockNumber')}>{record.blockNumber}</Row>}
         <Row label={t('bill.fields.time')}>{formatDateTime(record.createdAt)}</Row>
         {record.creditedAt ? <Row label={t('chain.creditedAt')}>{formatDateTime(record.creditedAt)}</Row> : null}
         <Copyable value={record.txHash} label={t('chain.txHash')} testId="detail-tx-hash" />

@@ -54,6 +54,12 @@ describe('depositTimeline', () => {
     expect(credited.at(-1)?.time).toBe('2030-01-01T00:02:00.000Z');
   });
 
+  it('an unconfirmed deposit (in a mempool) waits for its block before confirming', () => {
+    const steps = depositTimeline({ ...deposit, status: 'unconfirmed', blockNumber: 0, confirmations: 0 });
+    expect(states(steps)).toEqual(['unconfirmed:process', 'confirming:wait', 'credited:wait']);
+    expect(steps[0]?.time).toBe(deposit.createdAt);
+  });
+
   it('ends in an error step for dropped, below-minimum and reorged deposits', () => {
     expect(states(depositTimeline({ ...deposit, status: 'dropped' }))).toEqual(['detected:finish', 'dropped:error']);
     expect(states(depositTimeline({ ...deposit, status: 'below_minimum' }))).toEqual(['detected:finish', 'belowMinimum:error']);

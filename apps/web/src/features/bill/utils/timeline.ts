@@ -19,6 +19,13 @@ export interface TimelineStep {
 export function depositTimeline(record: DepositRecord): TimelineStep[] {
   const detected: TimelineStep = { key: 'detected', state: 'finish', time: record.createdAt };
   switch (record.status) {
+    case 'unconfirmed':
+      // In a UTXO node's mempool only: not in a block yet, may still be replaced (decision 056).
+      return [
+        { key: 'unconfirmed', state: 'process', time: record.createdAt },
+        { key: 'confirming', state: 'wait', confirmations: true },
+        { key: 'credited', state: 'wait' },
+      ];
     case 'pending':
       return [detected, { key: 'confirming', state: 'process', confirmations: true }, { key: 'credited', state: 'wait' }];
     case 'credited':

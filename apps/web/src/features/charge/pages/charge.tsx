@@ -169,6 +169,7 @@ export default function ChargePage() {
               selectedId={network.id}
               onSelect={(picked) => setNetworkId(picked.id)}
               testId="charge-network"
+              currency={currency}
             />
           </section>
           <AddressCard key={network.id} currencyId={currency.id} network={network} />

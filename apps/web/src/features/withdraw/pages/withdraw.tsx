@@ -76,6 +76,7 @@ export default function WithdrawPage() {
           onSelect={change.network}
           testId="withdraw-network"
           use="withdraw"
+          currency={currency}
         />
         {form.frozen ? (
           <div className="chain-warning mt-3" role="alert" data-testid="withdraw-frozen">
