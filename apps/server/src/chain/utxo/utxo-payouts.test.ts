@@ -1,4 +1,6 @@
 import { type Balance, type DepositAddress, trimDecimal, type WithdrawRecord } from '@coffer/contract';
+import fs from 'node:fs';
+import path from 'node:path';
 import { formatUnits, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../../ledger/audit.ts';
@@ -71,6 +73,8 @@ describe.skipIf(!bin)(`UTXO payouts on litecoind regtest (${testDbKind})`, () =>
   beforeAll(async () => {
     t = await createTestApp(
       {
+        // the signer runs as its own process, as `npm start` runs it: payouts are signed over its channel
+        SIGNER: 'child',
         RATE_LIMIT: 'off',
         LOCAL_UTXO: 'on',
         UTXO_BATCH_SECONDS: String(BATCH_SECONDS),
@@ -147,6 +151,15 @@ describe.skipIf(!bin)(`UTXO payouts on litecoind regtest (${testDbKind})`, () =>
     expect(records.map((r) => r.status)).toEqual(['broadcast', 'broadcast', 'broadcast']);
     const txid = records[0]!.txHash!;
     expect(txid).toMatch(/^[0-9a-f]{64}$/);
+    // signed by the signer process, which journaled it
+    const journal = fs
+      .readFileSync(path.join(t.config.dataDir, 'signer-journal.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(journal).toContainEqual(
+      expect.objectContaining({ chainId: params.chainId, txHash: txid, amount: '100000000', to: '3 payouts' }),
+    );
     expect(records.every((r) => r.txHash === txid)).toBe(true);
     // the transaction pays each destination exactly, and the change goes to our change address
     const outs = await paidTo(txid);
