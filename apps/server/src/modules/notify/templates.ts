@@ -72,8 +72,12 @@ export function securityWords(locale: Locale, kind: 'new_sign_in' | 'two_factor_
     : { title: 'Two-step verification on', body: `Two-step verification is now on for your account. ${where}` };
 }
 
-/** Text from elsewhere (a masked e-mail holds `***`) shown literally inside Markdown. */
-export const escapeMarkdown = (s: string) => s.replace(/[\\`*_{}[\]()#+\-.!<>|~]/g, (c) => `\\${c}`);
+/**
+ * Text from elsewhere (a masked e-mail holds `***`, a device name comes from a header) shown
+ * literally inside Markdown: emphasis, code, links and HTML characters are escaped; the text
+ * never starts a line, so block markers need nothing.
+ */
+export const escapeMarkdown = (s: string) => s.replace(/[\\`*_[\]<>~|]/g, (c) => `\\${c}`);
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
