@@ -43,7 +43,10 @@ interface Recipient {
 const asLocale = (v: string | null): Locale => (v === 'en-US' || v === 'zh-CN' ? v : DEFAULT_LOCALE);
 
 /** What a failed send is logged with: never the mail, the address or an SMTP URL. */
-const failure = (e: unknown) => ({ code: (e as { code?: unknown }).code ?? null, responseCode: (e as { responseCode?: unknown }).responseCode ?? null });
+const failure = (e: unknown) => ({
+  code: (e as { code?: unknown }).code ?? null,
+  responseCode: (e as { responseCode?: unknown }).responseCode ?? null,
+});
 
 export class Notifier {
   constructor(private readonly deps: NotifierDeps) {}

@@ -39,18 +39,30 @@ describe('event notices and mails', () => {
 
   const notices = async (u: TestUser, lang = 'en-US') => (await call<NoticePage>('GET', '/api/notice/list', { token: u.token, lang })).data;
   const mine = async (u: TestUser, kind: string) =>
-    (await t.database.sql.query<{ id: number; dedupe_key: string; title_en: string; title_zh: string; body_en: string; body_zh: string }>(
-      'select id, dedupe_key, title_en, title_zh, body_en, body_zh from notices where user_id = $1 and kind = $2 order by id',
-      [u.uid, kind],
-    )).map((r) => ({ ...r, id: Number(r.id) }));
+    (
+      await t.database.sql.query<{ id: number; dedupe_key: string; title_en: string; title_zh: string; body_en: string; body_zh: string }>(
+        'select id, dedupe_key, title_en, title_zh, body_en, body_zh from notices where user_id = $1 and kind = $2 order by id',
+        [u.uid, kind],
+      )
+    ).map((r) => ({ ...r, id: Number(r.id) }));
   const mailWith = (u: TestUser, needle: string) =>
-    waitFor(() => mailsTo(t, u.email).map((m) => decodeMail(m.raw)).find((m) => m.text.includes(needle)), `mail to ${u.email} with ${needle}`);
+    waitFor(
+      () =>
+        mailsTo(t, u.email)
+          .map((m) => decodeMail(m.raw))
+          .find((m) => m.text.includes(needle)),
+      `mail to ${u.email} with ${needle}`,
+    );
   const sweep = () => notifyMoneyEvents(t.database, notifierFor(t.database)!);
-  const setLanguage = (u: TestUser, language: string) => t.database.sql.query('update users set language = $2 where id = $1', [u.uid, language]);
+  const setLanguage = (u: TestUser, language: string) =>
+    t.database.sql.query('update users set language = $2 where id = $1', [u.uid, language]);
 
   it('settings: both mail categories on by default; toggles change one at a time; bad input 1001; signed out 2001', async () => {
     const u = await createUser(t);
-    expect((await call<NotifySettings>('GET', '/api/user/notify-settings', { token: u.token })).data).toEqual({ moneyMail: true, securityMail: true });
+    expect((await call<NotifySettings>('GET', '/api/user/notify-settings', { token: u.token })).data).toEqual({
+      moneyMail: true,
+      securityMail: true,
+    });
     const set = await call<NotifySettings>('POST', '/api/user/notify-settings', { token: u.token, body: { moneyMail: false } });
     expect(set.data).toEqual({ moneyMail: false, securityMail: true });
     expect((await call('POST', '/api/user/notify-settings', { token: u.token, body: {} })).code).toBe(1001);
@@ -109,7 +121,9 @@ describe('event notices and mails', () => {
        values ($1, $2, $3, '0xabc', '0xdef', '0x' || md5(random()::text), 0, 5, '0x01', 0.123456789012345678) returning id`,
       [eth.network, eth.currency, bob.uid],
     );
-    await t.database.sql.query('select * from coffer_deposit_credit_due((select chain_id from networks where id = $1), 1000000)', [eth.network]);
+    await t.database.sql.query('select * from coffer_deposit_credit_due((select chain_id from networks where id = $1), 1000000)', [
+      eth.network,
+    ]);
     await Promise.all([sweep(), sweep()]);
     await sweep();
     const list = await mine(bob, 'deposit_credited');

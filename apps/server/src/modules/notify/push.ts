@@ -69,22 +69,33 @@ export interface PushTarget {
 
 export type PushOutcome = 'sent' | 'gone' | 'failed';
 
-/** Sends one encrypted push; 'gone' when the push service says the subscription has ended. */
+/**
+ * Sends one encrypted push; 'gone' when the push service says the subscription has ended.
+ * web-push builds the request (encryption, VAPID header); fetch posts it, so the one code path
+ * also reaches a plain-http push service in tests (web-push's own sender speaks https only).
+ */
 export async function sendPush(keys: VapidKeys, subject: string, target: PushTarget, payload: PushPayload): Promise<PushOutcome> {
   try {
-    await webpush.sendNotification(
+    const request = webpush.generateRequestDetails(
       { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
       JSON.stringify(payload),
       {
         vapidDetails: { subject, publicKey: keys.publicKey, privateKey: keys.privateKey },
         TTL: PUSH_TTL_SECONDS,
         contentEncoding: 'aes128gcm',
-        timeout: PUSH_TIMEOUT_MS,
       },
     );
-    return 'sent';
-  } catch (e) {
-    const status = (e as { statusCode?: number }).statusCode;
-    return status === 404 || status === 410 ? 'gone' : 'failed';
+    const response = await fetch(request.endpoint, {
+      method: request.method,
+      headers: request.headers as Record<string, string>,
+      body: request.body ?? null,
+      redirect: 'error',
+      signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
+    });
+    await response.body?.cancel();
+    if (response.status === 404 || response.status === 410) return 'gone';
+    return response.ok ? 'sent' : 'failed';
+  } catch {
+    return 'failed';
   }
 }

@@ -89,7 +89,10 @@ export async function notifyRoutes(fastify: FastifyInstance) {
 
   app.get(
     '/push/key',
-    { ...signedIn, schema: { tags, security, summary: "The server's VAPID public key for PushManager.subscribe()", response: apiResponse(pushKeyData) } },
+    {
+      ...signedIn,
+      schema: { tags, security, summary: "The server's VAPID public key for PushManager.subscribe()", response: apiResponse(pushKeyData) },
+    },
     async (request) => ok({ publicKey: keys.publicKey }, requestLocale(request)),
   );
 
@@ -117,10 +120,19 @@ export async function notifyRoutes(fastify: FastifyInstance) {
     '/push/unsubscribe',
     {
       ...signedIn,
-      schema: { tags, security, summary: 'Stop pushing to this browser', body: pushUnsubscribeInput, response: apiResponse(pushSubscribedData) },
+      schema: {
+        tags,
+        security,
+        summary: 'Stop pushing to this browser',
+        body: pushUnsubscribeInput,
+        response: apiResponse(pushSubscribedData),
+      },
     },
     async (request) => {
-      await database.sql.query('delete from push_subscriptions where user_id = $1 and endpoint = $2', [request.user.id, request.body.endpoint]);
+      await database.sql.query('delete from push_subscriptions where user_id = $1 and endpoint = $2', [
+        request.user.id,
+        request.body.endpoint,
+      ]);
       return ok({ subscribed: false }, requestLocale(request));
     },
   );

@@ -91,9 +91,7 @@ export const plainFirstLine = (body: string) => unescapeMarkdown(body.split('\n'
 /** A mail from a notice's words: the text as written, the HTML with **bold** kept. */
 export function wordsMail(locale: Locale, w: Words): { subject: string; text: string; html: string } {
   const plain = unescapeMarkdown(w.body.replace(/\*\*(.+?)\*\*/g, '$1'));
-  const paragraphs = w.body
-    .split(/\n\n+/)
-    .map((p) => `<p>${unescapeMarkdown(escapeHtml(p).replace(/\*\*(.+?)\*\*/g, '<b>$1</b>'))}</p>`);
+  const paragraphs = w.body.split(/\n\n+/).map((p) => `<p>${unescapeMarkdown(escapeHtml(p).replace(/\*\*(.+?)\*\*/g, '<b>$1</b>'))}</p>`);
   return {
     subject: `Coffer${locale === 'zh-CN' ? '：' : ': '}${w.title}`,
     text: `${plain}\n`,

@@ -90,7 +90,12 @@ export function verifyVapid(header: string | undefined): { k: string; claims: { 
     key: { kty: 'EC', crv: 'P-256', x: point.subarray(1, 33).toString('base64url'), y: point.subarray(33, 65).toString('base64url') },
     format: 'jwk',
   });
-  const ok = crypto.verify('sha256', Buffer.from(`${head}.${payload}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
+  const ok = crypto.verify(
+    'sha256',
+    Buffer.from(`${head}.${payload}`),
+    { key, dsaEncoding: 'ieee-p1363' },
+    Buffer.from(signature, 'base64url'),
+  );
   if (!ok) throw new Error('VAPID signature does not verify');
   return { k, claims: JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) };
 }
