@@ -32,9 +32,9 @@ describe.each(LANGS)('event notices (%s)', (lang) => {
       await page.getByTestId('profile-notices').click();
       await waitForPath(page, '/noticeCenter');
       await page.getByText(title).click();
-      await waitForPath(page, '/noticeCenter/detail');
-      expect(await text(page.getByTestId('notice-title'))).toBe(title);
-      await page.getByTestId('notice-detail').locator('strong', { hasText: '12.5 USDT' }).waitFor();
+      await page.getByRole('heading', { name: title }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/noticeCenter/detail');
+      expect(await text(page.getByTestId('notice-body').locator('strong'))).toBe('12.5 USDT');
 
       await page.goto('/settings');
       await page.getByText(t(lang, 'settings.moneyMail')).waitFor();
