@@ -182,7 +182,7 @@ describe('event notices and mails', () => {
     const user = { uid: Number(me!.id), email, token, nickname: '' };
     const login = await call('POST', '/api/login', { body: { email, password }, ip: '203.0.113.7' });
     expect(login.code).toBe(0);
-    const signIns = await waitFor(async () => (await mine(user, 'new_sign_in')).length > 0 && mine(user, 'new_sign_in'), 'sign-in notice');
+    const signIns = await waitFor(() => mine(user, 'new_sign_in').then((l) => l.length > 0 && l), 'sign-in notice');
     expect(signIns[signIns.length - 1]!.body_en).toContain('203.0.113.7');
     await mailWith(user, '203.0.113.7');
     // security mail off, then two-step on: a notice, no mail

@@ -88,7 +88,7 @@ export async function sendPush(keys: VapidKeys, subject: string, target: PushTar
     const response = await fetch(request.endpoint, {
       method: request.method,
       headers: request.headers as Record<string, string>,
-      body: request.body ?? null,
+      body: request.body ? new Uint8Array(request.body) : null,
       redirect: 'error',
       signal: AbortSignal.timeout(PUSH_TIMEOUT_MS),
     });

@@ -3,10 +3,12 @@ import http from 'node:http';
 import type { TestApp } from '../../test/harness.ts';
 
 /** Polls `probe` until it answers something truthy (mail delivery, a push arriving); no fixed sleeps. */
-export async function waitFor<T>(probe: () => T | Promise<T>, what: string, tries = 250): Promise<NonNullable<T>> {
+type Maybe<T> = T | false | null | undefined;
+
+export async function waitFor<T>(probe: () => Maybe<T> | Promise<Maybe<T>>, what: string, tries = 250): Promise<T> {
   for (let i = 0; i < tries; i++) {
     const v = await probe();
-    if (v) return v as NonNullable<T>;
+    if (v) return v;
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`timed out waiting for ${what}`);

@@ -32,9 +32,7 @@ function PushItem() {
     }
   };
   return (
-    <List.Item
-      extra={<Switch data-testid="settings-push" checked={on} loading={busy} onChange={change} aria-label={t('settings.push')} />}
-    >
+    <List.Item extra={<Switch data-testid="settings-push" checked={on} loading={busy} onChange={change} aria-label={t('settings.push')} />}>
       {t('settings.push')}
     </List.Item>
   );
