@@ -14,7 +14,7 @@ describe.each(LANGS)('event notices (%s)', (lang) => {
   });
   afterAll(() => browser?.close());
 
-  it('a received transfer: badge on Me, the notice in the center with amount and currency; the money-mail switch turns off', async () => {
+  it('a received transfer: badge on Me, the notice in the center with amount and currency; the money-mail switch turns on', async () => {
     const [sender, receiver] = await Promise.all([createUser(lang), createUser(lang)]);
     await fund(sender.email, '100');
     const context = await newPhone(browser, lang, { token: receiver.token });
@@ -41,7 +41,7 @@ describe.each(LANGS)('event notices (%s)', (lang) => {
       await page.getByTestId('settings-money-mail').click();
       await expect
         .poll(async () => (await must<{ moneyMail: boolean }>('/user/notify-settings', { token: receiver.token })).moneyMail)
-        .toBe(false);
+        .toBe(true);
     } finally {
       await context.close();
     }

@@ -1,6 +1,7 @@
 -- Notices and mails for money and security events (docs/decisions/054-event-notifications.md).
--- Mail toggles per category; both on by default (a user turns them off in Settings).
-ALTER TABLE users ADD COLUMN mail_money_events boolean NOT NULL DEFAULT true;
+-- Mail toggles per category (a user changes them in Settings). Security mails are on by
+-- default; money mails off (every received transfer would mail): the notice comes either way.
+ALTER TABLE users ADD COLUMN mail_money_events boolean NOT NULL DEFAULT false;
 --> statement-breakpoint
 ALTER TABLE users ADD COLUMN mail_security_events boolean NOT NULL DEFAULT true;
 --> statement-breakpoint

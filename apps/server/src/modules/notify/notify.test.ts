@@ -34,6 +34,8 @@ describe('event notices and mails', () => {
     eth = { network: Number(n!.id), name: n!.name, currency: Number(n!.currency_id) };
     await fund(t, alice.uid, 'USDT', '1000');
     await fund(t, alice.uid, 'ETH', '10');
+    // money mails are off by default: these two asked for them
+    for (const u of [alice, bob]) await call('POST', '/api/user/notify-settings', { token: u.token, body: { moneyMail: true } });
   });
   afterAll(() => t.close());
 
@@ -57,20 +59,21 @@ describe('event notices and mails', () => {
   const setLanguage = (u: TestUser, language: string) =>
     t.database.sql.query('update users set language = $2 where id = $1', [u.uid, language]);
 
-  it('settings: both mail categories on by default; toggles change one at a time; bad input 1001; signed out 2001', async () => {
+  it('settings: security mail on and money mail off by default; toggles change one at a time; bad input 1001; signed out 2001', async () => {
     const u = await createUser(t);
     expect((await call<NotifySettings>('GET', '/api/user/notify-settings', { token: u.token })).data).toEqual({
-      moneyMail: true,
+      moneyMail: false,
       securityMail: true,
     });
-    const set = await call<NotifySettings>('POST', '/api/user/notify-settings', { token: u.token, body: { moneyMail: false } });
-    expect(set.data).toEqual({ moneyMail: false, securityMail: true });
+    const set = await call<NotifySettings>('POST', '/api/user/notify-settings', { token: u.token, body: { moneyMail: true } });
+    expect(set.data).toEqual({ moneyMail: true, securityMail: true });
     expect((await call('POST', '/api/user/notify-settings', { token: u.token, body: {} })).code).toBe(1001);
     expect((await call('POST', '/api/user/notify-settings', { token: u.token, body: { moneyMail: 'no' } })).code).toBe(1001);
     expect((await call('GET', '/api/user/notify-settings')).code).toBe(2001);
     expect((await call('POST', '/api/user/notify-settings', { body: { moneyMail: true } })).code).toBe(2001);
     // another user's settings are untouched
-    expect((await call<NotifySettings>('GET', '/api/user/notify-settings', { token: bob.token })).data.moneyMail).toBe(true);
+    const other = await createUser(t);
+    expect((await call<NotifySettings>('GET', '/api/user/notify-settings', { token: other.token })).data.moneyMail).toBe(false);
   });
 
   it('a received transfer: one notice for the recipient (not the sender), a mail in their language, none again on a replay', async () => {
@@ -103,9 +106,8 @@ describe('event notices and mails', () => {
     expect(detail.data.html).toContain('***');
   });
 
-  it('money mail off: the notice still comes, no mail', async () => {
+  it('money mail off (the default): the notice still comes, no mail', async () => {
     const carol = await createUser(t);
-    await call('POST', '/api/user/notify-settings', { token: carol.token, body: { moneyMail: false } });
     const sent = await call<{ id: number }>('POST', '/api/transfer/transferByUID', {
       token: alice.token,
       body: { uid: carol.uid, currencyId: usdt, amount: '3' },

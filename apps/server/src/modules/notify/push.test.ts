@@ -129,8 +129,8 @@ describe('web push', () => {
     await notifier.publish([
       {
         userId: bob.uid,
-        kind: 'transfer_received',
-        category: 'money',
+        kind: 'new_sign_in',
+        category: 'security',
         dedupeKey: 'test:dead-smtp',
         words: { 'zh-CN': words, 'en-US': words },
       },

@@ -28,7 +28,7 @@ async function settingsOf(database: Database, userId: number) {
     'select mail_money_events as money, mail_security_events as security from users where id = $1',
     [userId],
   );
-  return { moneyMail: row?.money ?? true, securityMail: row?.security ?? true };
+  return { moneyMail: row?.money ?? false, securityMail: row?.security ?? true };
 }
 
 async function subscribe(database: Database, userId: number, s: { endpoint: string; keys: { p256dh: string; auth: string } }) {

@@ -48,7 +48,7 @@ export function NotifySettingsList() {
       extra={
         <Switch
           data-testid={testId}
-          checked={settings.data?.[key] ?? true}
+          checked={settings.data?.[key] ?? key === 'securityMail'}
           disabled={!settings.data}
           loading={set.isPending && set.variables?.[key] !== undefined}
           onChange={(checked) => set.mutate({ [key]: checked })}
