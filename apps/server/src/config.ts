@@ -212,6 +212,14 @@ const envSchema = z.object({
    * proxies in front (hop count) or the proxies' addresses and CIDRs. Fastify's trustProxy.
    */
   TRUST_PROXY: z.string().trim().default('false').transform(parseTrustProxy),
+  /**
+   * on: Web Push subscriptions may name plain-http and local endpoints (tests with a local push
+   * service); off, only https to a named host, so a user cannot make the server post inward.
+   */
+  PUSH_LOCAL_ENDPOINTS: z
+    .enum(['on', 'off'])
+    .default('off')
+    .transform((v) => v === 'on'),
   /** on: the site is served over HTTPS (here or at a proxy): send HSTS, upgrade insecure requests. */
   HSTS: z
     .enum(['on', 'off'])

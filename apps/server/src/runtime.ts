@@ -9,6 +9,7 @@ import { startChain } from './chain/runtime.ts';
 import { startJobsLeader } from './cluster/jobs-leader.ts';
 import { startActivityPayouts } from './modules/activities/index.ts';
 import { startOperatorAlerts } from './modules/alerts/index.ts';
+import { notifierFor, startMoneyEventNotices } from './modules/notify/index.ts';
 import { createMailer } from './mail/mailer.ts';
 
 /** Opens the configured database (PostgreSQL, or PGlite in DATA_DIR) and brings it up to date. */
@@ -42,6 +43,8 @@ export async function startServer(config: Config) {
     throw e;
   }
   const app = await buildApp({ config, database, mailer, chain });
+  const notifier = notifierFor(database);
+  if (!notifier) throw new Error('the notify module registered no notifier');
   // Periodic jobs run in one process per database, however many API processes serve it.
   const jobs = startJobsLeader({
     database,
@@ -61,6 +64,7 @@ export async function startServer(config: Config) {
         limits: { payoutWaitMinutes: config.ALERT_PAYOUT_WAIT_MINUTES, reviewMinutes: config.ALERT_REVIEW_MINUTES },
         intervalMs: config.ALERT_CHECK_SECONDS * 1000,
       }),
+      startMoneyEventNotices({ database, notifier, log: log.child({ module: 'notify' }) }),
     ],
   });
   let closing: Promise<void> | undefined;

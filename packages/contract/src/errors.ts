@@ -78,6 +78,8 @@ export const ErrorCode = {
   TOKEN_CONTRACT_UNVERIFIED: 3030,
   /** Four eyes: the operator who asked for this may not approve it; another operator must. */
   SECOND_OPERATOR_REQUIRED: 3041,
+  /** A Web Push subscription whose endpoint this server will not post to (not https, or a local address; docs/decisions/054). */
+  PUSH_ENDPOINT_REFUSED: 3042,
   /** The two accounts are linked already (account links, docs/decisions/047). */
   ACCOUNTS_ALREADY_LINKED: 3053,
   /** An account cannot be linked to itself. */
@@ -167,6 +169,7 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3029: '冷钱包地址不能是热钱包或充值地址（服务器持有它们的私钥）',
     3030: '代币合约校验失败：该地址在其链上未应答 decimals()，或精度与设置不符',
     3041: '需要另一位运营人员审批，发起人不能审批自己的申请',
+    3042: '无法使用此浏览器的推送地址，请换用其他浏览器',
     3053: '这两个账户已经关联',
     3054: '账户不能与自身关联',
     3055: '该关联已被解除',
@@ -233,6 +236,7 @@ export const errorMessages: Record<Locale, Record<ErrorCodeValue, string>> = {
     3029: 'The cold address must not be the hot wallet or a deposit address (the server holds their keys)',
     3030: 'Token contract check failed: it does not answer decimals() on its chain, or its decimals differ from the setting',
     3041: 'Another operator must approve this: the one who asked for it cannot',
+    3042: "This browser's push address cannot be used; try another browser",
     3053: 'These two accounts are linked already',
     3054: 'An account cannot be linked to itself',
     3055: 'This link was removed already',

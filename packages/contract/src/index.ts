@@ -17,3 +17,4 @@ export * from './content.ts';
 export * from './address-book.ts';
 export * from './network-admin.ts';
 export * from './alerts.ts';
+export * from './notify.ts';

@@ -22,6 +22,7 @@ import { addressBookRoutes } from './address-book/routes.ts';
 import { networkAdminRoutes } from './network-admin/routes.ts';
 import { alertRoutes } from './alerts/routes.ts';
 import { operatorRoutes } from './operators/routes.ts';
+import { notifyRoutes } from './notify/routes.ts';
 
 /**
  * Every feature module registers its routes here (mounted under /api), one line per module.
@@ -54,4 +55,5 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(networkAdminRoutes);
   await app.register(alertRoutes);
   await app.register(operatorRoutes);
+  await app.register(notifyRoutes);
 }

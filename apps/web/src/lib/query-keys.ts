@@ -50,6 +50,7 @@ export const queryKeys = {
     list: (filters: object) => ['turnover', filters] as const,
     detail: (id: Id) => ['turnover', 'detail', id] as const,
   },
+  notifySettings: ['notify-settings'] as const,
   notices: {
     all: ['notices'] as const,
     lists: ['notices', 'list'] as const,

@@ -101,3 +101,44 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(cacheFirst(request));
   }
 });
+
+/**
+ * A Web Push from the server (docs/decisions/054): the payload is JSON {title, body, url, tag}
+ * (the contract's pushPayload), already in the user's language. A push that does not parse
+ * still shows something: a browser may stop delivering to a worker that shows nothing.
+ */
+self.addEventListener('push', (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = {};
+  }
+  const title = typeof data.title === 'string' ? data.title : 'Coffer';
+  const url = typeof data.url === 'string' && data.url.startsWith('/') ? data.url : '/noticeCenter';
+  event.waitUntil(
+    self.registration.showNotification(title, {
+      body: typeof data.body === 'string' ? data.body : '',
+      tag: typeof data.tag === 'string' ? data.tag : undefined,
+      icon: '/icons/icon-192.png',
+      data: { url },
+    }),
+  );
+});
+
+/** Tapping the notification opens its notice: in an open window of the app if there is one. */
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const url = new URL(event.notification.data?.url ?? '/noticeCenter', self.location.origin).href;
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const open = windows.find((client) => new URL(client.url).origin === self.location.origin);
+      if (open) {
+        await open.focus();
+        return open.navigate(url);
+      }
+      return self.clients.openWindow(url);
+    })(),
+  );
+});

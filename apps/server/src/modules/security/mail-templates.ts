@@ -147,6 +147,11 @@ const copy: Record<
   },
 };
 
+/** When, on which device and from where, as the mail says it (a notice repeats it). */
+export function securityEventWhere(locale: Locale, detail: SecurityEventDetail): string {
+  return copy[locale].where(detail);
+}
+
 export function securityEventMail(locale: Locale, kind: SecurityEventKind, detail: SecurityEventDetail): SecurityMail {
   const c = copy[locale];
   const paragraphs = [

@@ -17,6 +17,7 @@ import { parseAmount } from '../../ledger/amounts.ts';
 import { currencies, enabledCurrency } from '../../ledger/currencies.ts';
 import { keyAnswered, requestHash } from '../../ledger/idempotency.ts';
 import { rethrowLedgerError } from '../../ledger/sql-errors.ts';
+import { transferLanded } from '../notify/index.ts';
 import { hasStepUpProof, passStepUp, stepUpRequired } from '../two-factor/index.ts';
 import { type BatchItem, transferBatcher } from './batcher.ts';
 
@@ -121,6 +122,8 @@ export async function transfer(
   if (row.b_state) {
     rethrowLedgerError(Object.assign(new Error(`transfer refused: SQLSTATE ${row.b_state}`), { code: row.b_state }));
   }
+  // Committed: the recipient's notice is written off this path (a replay made it already).
+  if (!row.t_replayed) transferLanded(database, Number(row.t_id));
   return {
     id: Number(row.t_id),
     direction: 'out',

@@ -8,6 +8,7 @@ import { type AppLanguage, LANGUAGES } from '../../../lib/language';
 import { useLanguageStore } from '../../../stores/language';
 import { useThemeStore } from '../../../stores/theme';
 import { useLogout } from '../api/logout';
+import { NotifySettingsList } from '../components/notify-settings';
 
 export default function SettingsPage() {
   const { t } = useTranslation();
@@ -68,6 +69,8 @@ export default function SettingsPage() {
           {t('settings.addressBook')}
         </List.Item>
       </List>
+
+      <NotifySettingsList />
 
       {/* The spec's demo pages (DESIGN §8): served in every build, reached from here. */}
       <List header={t('settings.developer')} mode="card" className="m-0!">
