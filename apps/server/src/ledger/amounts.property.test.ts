@@ -79,7 +79,12 @@ const pairs = fc.record({
   spreadBps: fc.integer({ min: 0, max: 500 }),
   feeBps: fc.integer({ min: 0, max: 500 }),
   feeCurrency: fc.constantFrom('from' as const, 'to' as const),
-});
+}).chain((p) =>
+  // Results round to each currency's display precision, at most its decimals (migration 0057).
+  fc
+    .record({ fromPlaces: fc.integer({ min: 0, max: p.fromDecimals }), toPlaces: fc.integer({ min: 0, max: p.toDecimals }) })
+    .map((places) => ({ ...p, ...places })),
+);
 
 describe('the swap estimate before a quote is the quote (fast-check)', () => {
   it('equals priceSwap for random pairs, amounts and every currency decimals', () => {
@@ -109,8 +114,8 @@ describe('the swap estimate before a quote is the quote (fast-check)', () => {
           const estimate = swapEstimate(
             amount,
             { rate, feeBps: p.feeBps, feeCurrencyId: p.feeCurrency === 'to' ? 2 : 1, toCurrencyId: 2 },
-            p.fromDecimals,
-            p.toDecimals,
+            p.fromPlaces,
+            p.toPlaces,
           );
           if (quoted === null) expect(estimate).toBeNull();
           else expect(estimate).toEqual({ receive: quoted.toAmount, fee: quoted.fee });
