@@ -28,7 +28,9 @@ async function load(database: Database): Promise<Cached> {
     enabled: boolean;
     transfer_min: string | null;
     transfer_max: string | null;
-  }>('select id, code, name, decimals, display_decimals, icon, sort, enabled, transfer_min, transfer_max from currencies order by sort, id');
+  }>(
+    'select id, code, name, decimals, display_decimals, icon, sort, enabled, transfer_min, transfer_max from currencies order by sort, id',
+  );
   const list: Currency[] = rows.map((r) => ({
     id: Number(r.id),
     code: r.code,

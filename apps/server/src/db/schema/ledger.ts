@@ -38,7 +38,9 @@ export const currencies = pgTable(
     holdFreeTransfer: money('hold_free_transfer').notNull().default('0'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('currencies_code_key').on(t.code), check('currencies_decimals_check', sql`${t.decimals} between 0 and 18`),
+  (t) => [
+    uniqueIndex('currencies_code_key').on(t.code),
+    check('currencies_decimals_check', sql`${t.decimals} between 0 and 18`),
     check('currencies_display_decimals_check', sql`${t.displayDecimals} between 0 and 18`),
   ],
 );

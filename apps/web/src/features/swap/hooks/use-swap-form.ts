@@ -60,8 +60,7 @@ export function useSwapForm(onEdited: () => void) {
   const localError = check && !check.ok && rules && from ? amountErrorText(t, check.error, rules, from.code) : null;
   // The server's own pricing at the pair's current rate, at each currency's display precision
   // (docs/decisions/053-one-amount-one-reference.md): the quote and the record will say the same.
-  const estimate =
-    check?.ok && pair && from && to ? swapEstimate(check.value, pair, displayDecimals(from), displayDecimals(to)) : null;
+  const estimate = check?.ok && pair && from && to ? swapEstimate(check.value, pair, displayDecimals(from), displayDecimals(to)) : null;
 
   const setAmount = (value: string) => {
     setAmountState(value);
