@@ -57,7 +57,7 @@ export function useSwapForm(onEdited: () => void) {
 
   const rules = from ? { decimals: from.decimals, min: pair?.minAmount, max: pair?.maxAmount, available } : null;
   const check = rules ? checkAmountInput(amount, rules) : null;
-  const localError = check && !check.ok && rules && from ? amountErrorText(t, check.error, rules, from.code) : null;
+  const localError = check && !check.ok && rules && from ? amountErrorText(t, check.error, rules, from) : null;
   // The server's own pricing at the pair's current rate, at each currency's display precision
   // (docs/decisions/053-one-amount-one-reference.md): the quote and the record will say the same.
   const estimate = check?.ok && pair && from && to ? swapEstimate(check.value, pair, displayDecimals(from), displayDecimals(to)) : null;
