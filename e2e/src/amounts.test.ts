@@ -4,13 +4,14 @@ import { connectBrowser, createUser, LANGS, newPhone, type TestUser, t, text } f
 import { fund, openPage, typeAmount } from './wallet-support';
 
 /*
- * Issue 9 item 1: one amount reads one way everywhere. With the seeded USDT → ETH pair
- * (mid 0.000333333333333333, spread 30 bps, fee 10 bps taken in ETH), selling 100 USDT
- * yields exactly 0.033200099999999966 ETH with a fee of 0.000033233333333334 ETH. Lists and
- * summaries show ETH to at most 6 decimals (received rounds down, the fee up), USDT to 2;
- * values in USDT (home's total, each asset's worth) always show 2.
+ * One amount reads one way everywhere (docs/decisions/053-one-amount-one-reference.md). With
+ * the seeded USDT → ETH pair (mid 0.000333333333333333, spread 30 bps, fee 10 bps taken in
+ * ETH), selling 100 USDT yields exactly 0.033199 ETH with a fee of 0.000034 ETH: the swap
+ * itself rounds to ETH's display precision (received down, fee up), so the estimate, the quote,
+ * the record and home say the same string. Every amount, error messages included, shows its
+ * currency's display precision with trailing zeros trimmed.
  */
-const RECEIVE = '0.0332 ETH';
+const RECEIVE = '0.033199 ETH';
 const FEE = '0.000034 ETH';
 const RATE = '1 ETH ≈ 3,009.03 USDT';
 
@@ -49,16 +50,20 @@ describe.each(LANGS)('amounts read one way (%s)', (lang) => {
     await page.getByTestId('swap-success').waitFor();
 
     await page.goto('/');
-    await expect.poll(() => text(page.getByTestId('balance-ETH-total'))).toBe('0.0332');
+    await expect.poll(() => text(page.getByTestId('balance-ETH-total'))).toBe('0.033199');
     expect(await text(page.getByTestId('balance-USDT-total'))).toBe('900');
-    // ETH priced at the ETH → USDT rate (3000 less 30 bps = 2991), cut to cents.
-    expect(await text(page.getByTestId('balance-ETH-fiat'))).toBe('≈ 99.30 USDT');
+    // ETH priced at the ETH → USDT rate (3000 less 30 bps = 2991), cut to cents: 99.298209.
+    expect(await text(page.getByTestId('balance-ETH-fiat'))).toBe('≈ 99.29 USDT');
+    // The total reads by the same rule as the balances next to it (no padded "999.30").
+    expect(await text(page.getByTestId('home-total'))).toBe('≈ 999.29');
 
     // "All" on the swap page sells the exact balance; the available line shows the rounded one.
     await page.goto('/swap');
     await page.getByTestId('swap-from').click();
     await page.getByTestId('currency-option-ETH').click();
-    await expect.poll(() => text(page.getByTestId('swap-available'))).toBe(t(lang, 'wallet.available', { amount: '0.0332', code: 'ETH' }));
+    await expect
+      .poll(() => text(page.getByTestId('swap-available')))
+      .toBe(t(lang, 'wallet.available', { amount: '0.033199', code: 'ETH' }));
     await page.close();
   });
 
@@ -77,6 +82,21 @@ describe.each(LANGS)('amounts read one way (%s)', (lang) => {
     expect(await text(page.getByTestId('balance-USDT-total'))).toBe('****');
     await page.getByRole('button', { name: t(lang, 'assets.showBalances') }).click();
     expect(await text(page.getByTestId('balance-USDT-total'))).toBe('900');
+    await page.close();
+  });
+
+  it('an error names the available amount exactly as the line above it', async () => {
+    // Half a cent more than USDT shows: the exact balance stays one tap away ("All").
+    await fund(user.email, '1000.005', 'USDT');
+    const page = await openPage(context);
+    await page.goto('/transfer');
+    const row = page.getByTestId('transfer-available');
+    await expect.poll(() => text(row)).toMatch(/\d USDT/);
+    const shown = /([\d,.]+) USDT/.exec(await text(row))![1]!;
+    expect(shown).not.toContain('.005');
+    await typeAmount(page, '5000');
+    await page.getByTestId('transfer-next').click();
+    await page.getByText(t(lang, 'wallet.amountErrors.balance', { available: shown, code: 'USDT' })).waitFor();
     await page.close();
   });
 });

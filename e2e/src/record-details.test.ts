@@ -20,6 +20,7 @@ describe.each(LANGS)('wallet: record details in plain language (%s)', (lang) => 
   let context: BrowserContext;
   let page: Page;
   let transferId: number;
+  let transferRef: number;
   let swapId: number;
 
   beforeAll(async () => {
@@ -29,7 +30,7 @@ describe.each(LANGS)('wallet: record details in plain language (%s)', (lang) => 
       createUser(lang, lang === 'zh-CN' ? '收款朋友' : 'Payee Friend'),
     ]);
     await fund(owner.email, '200');
-    transferId = (await apiTransfer(owner, friend.email, '9.5', 'rent')).id;
+    ({ id: transferId, reference: transferRef } = await apiTransfer(owner, friend.email, '9.5', 'rent'));
     swapId = (await apiSwap(owner, 'USDT', 'ETH', '20')).id;
     context = await newPhone(browser, lang, { token: owner.token });
     page = await openPage(context);
@@ -44,7 +45,8 @@ describe.each(LANGS)('wallet: record details in plain language (%s)', (lang) => 
     await page.goto(`/bill/detail?type=transfer&id=${transferId}`);
     await page.getByTestId('bill-detail-transfer').waitFor();
     await page.getByText(t(lang, 'bill.summary.transferOut', { amount: '9.5', code: 'USDT', name: friend.nickname })).waitFor();
-    expect(await text(page.getByTestId('detail-id'))).toBe(String(transferId));
+    // One reference per transaction (decision 053): the record, its statement line, the CSV and the search.
+    expect(await text(page.getByTestId('detail-id'))).toBe(String(transferRef));
     await page.getByRole('button', { name: t(lang, 'bill.copyReference') }).waitFor();
     expect(await text(page.getByTestId('detail-counterparty'))).toContain(friend.nickname);
     expect(await text(page.getByTestId('detail-fee'))).toBe('0 USDT');
@@ -54,6 +56,9 @@ describe.each(LANGS)('wallet: record details in plain language (%s)', (lang) => 
   it('a swap says what was paid and received, the rate and the fee, without quote or entry ids', async () => {
     await page.goto(`/bill/detail?type=swap&id=${swapId}`);
     await page.getByTestId('bill-detail-swap').waitFor();
+    // ETH at its display precision, as quoted: ⌊20 × 0.000332333…⌋₆ − ⌈fee⌉₆ (never 0.0066400199…).
+    expect(await text(page.getByTestId('detail-amount'))).toBe('+0.006639 ETH');
+    expect(await text(page.getByTestId('detail-fee'))).toBe('0.000007 ETH');
     await page.getByText(new RegExp(t(lang, 'bill.summary.swap', { paid: '20 USDT', received: '(.+) ETH' }))).waitFor();
     await page.getByRole('button', { name: t(lang, 'bill.copyReference') }).waitFor();
     expect(await text(page.getByTestId('detail-rate'))).toMatch(/^1 ETH ≈ [\d,.]+ USDT$/);
@@ -62,7 +67,7 @@ describe.each(LANGS)('wallet: record details in plain language (%s)', (lang) => 
   });
 
   it('a statement line uses the same words as the CSV export', async () => {
-    const lines = await must<{ list: { id: number; type: string }[] }>('/getTurnover', {
+    const lines = await must<{ list: { id: number; reference: number; type: string }[] }>('/getTurnover', {
       token: owner.token,
       body: { page: 1, pageSize: 20 },
     });
@@ -75,7 +80,22 @@ describe.each(LANGS)('wallet: record details in plain language (%s)', (lang) => 
     const csv = await fetch(`${baseURL()}/api/turnover/export.csv`, {
       headers: { 'x-token': owner.token, 'accept-language': lang },
     }).then((r) => r.text());
-    const row = csv.split('\r\n').find((line) => line.startsWith(`${adjustment.id},`))!;
+    const row = csv.split('\r\n').find((line) => line.startsWith(`${adjustment.reference},`))!;
     expect(row.split(',')[2]).toBe(label);
+    const transferRow = csv.split('\r\n').find((line) => line.includes(t(lang, 'statement.types.transfer_out')))!;
+    expect(transferRow.split(',')[0]).toBe(String(transferRef));
+  });
+
+  it('the statement finds the transfer by its reference and its line shows the same one', async () => {
+    await page.goto('/bill/all');
+    const search = page.getByTestId('statement-search').locator('input');
+    await search.fill(String(transferRef));
+    await search.press('Enter');
+    await page.waitForURL((url) => url.searchParams.get('reference') === String(transferRef));
+    const lines = page.locator('[data-testid^=turnover-row-]');
+    await expect.poll(() => lines.count()).toBe(1);
+    await lines.first().click();
+    await page.getByTestId('bill-detail-turnover').waitFor();
+    expect(await text(page.getByTestId('detail-id'))).toBe(String(transferRef));
   });
 });

@@ -26,6 +26,7 @@ describe.each(LANGS)('wallet: bills and statement (%s)', (lang: Lang) => {
   let context: BrowserContext;
   let page: Page;
   let swapId: number;
+  let swapRef: number;
 
   beforeAll(async () => {
     browser = await connectBrowser();
@@ -37,7 +38,7 @@ describe.each(LANGS)('wallet: bills and statement (%s)', (lang: Lang) => {
     for (let i = 0; i < EXTRA_CREDITS; i += 1) await fund(owner.email, '0.01');
     await apiTransfer(owner, friend.email, '7', 'first');
     await apiTransfer(owner, friend.email, '8.25', 'second');
-    swapId = (await apiSwap(owner, 'USDT', 'ETH', '30')).id;
+    ({ id: swapId, entryId: swapRef } = await apiSwap(owner, 'USDT', 'ETH', '30'));
     context = await newPhone(browser, lang, { token: owner.token });
     page = await openPage(context);
   });
@@ -60,7 +61,8 @@ describe.each(LANGS)('wallet: bills and statement (%s)', (lang: Lang) => {
     await rows(page, 'swap').first().click();
     await page.waitForURL((url) => url.search === `?type=swap&id=${swapId}`);
     await expect.poll(() => text(page.getByTestId('detail-paid'))).toBe('-30 USDT');
-    expect(await text(page.getByTestId('detail-id'))).toBe(String(swapId));
+    // The swap's reference is its transaction's, as on its statement lines (decision 053).
+    expect(await text(page.getByTestId('detail-id'))).toBe(String(swapRef));
   });
 
   it('shows charge and withdraw lists as empty, and unknown records as not found', async () => {

@@ -370,6 +370,15 @@ describe.each(LANGS)('wallet: on-chain deposit and withdrawal (%s)', (lang) => {
       await expect.poll(() => whalePage.getByTestId('detail-status').getAttribute('data-status')).toBe('cancelled');
       expect(await whalePage.getByTestId('withdraw-cancel').count()).toBe(0);
       expect(await whalePage.getByTestId('timeline-cancelled').getAttribute('data-state')).toBe('finish');
+      // A cancelled withdrawal says so and what came back, never "-60 ETH … you withdrew … completed at".
+      const returned = t(lang, 'bill.summary.withdrawReturned.cancelled', { amount: '60', code: 'ETH' });
+      await expect.poll(() => text(whalePage.getByTestId('detail-summary'))).toBe(returned);
+      expect(await text(whalePage.getByTestId('detail-amount'))).toBe('60 ETH');
+      expect(await text(whalePage.getByTestId('detail-returned'))).toBe('60 ETH');
+      await whalePage.getByTestId('detail-returned-at').waitFor();
+      const detail = await text(whalePage.getByTestId('bill-detail-withdraw'));
+      expect(detail).not.toContain(t(lang, 'chain.completedAt'));
+      expect(detail).not.toContain(t(lang, 'bill.summary.withdraw', { amount: '59.9995', code: 'ETH', address: '' }).trim());
       expect(await balance(whale, 'ETH')).toMatchObject({ available: '60', frozen: '0' });
     } finally {
       await other.close();

@@ -175,7 +175,7 @@ export async function currencyId(code: string): Promise<number> {
 
 /** A transfer made through the API, to give a user some history. */
 export async function apiTransfer(from: TestUser, toEmail: string, amount: string, memo?: string) {
-  return must<{ id: number }>('/transfer/transferByEmail', {
+  return must<{ id: number; reference: number }>('/transfer/transferByEmail', {
     token: from.token,
     headers: { 'idempotency-key': randomUUID() },
     body: { email: toEmail, currencyId: await currencyId('USDT'), amount, ...(memo ? { memo } : {}) },
@@ -184,7 +184,7 @@ export async function apiTransfer(from: TestUser, toEmail: string, amount: strin
 
 /** A swap made through the API at the current rate. */
 export async function apiSwap(user: TestUser, from: string, to: string, amount: string) {
-  return must<{ id: number }>('/swap/apply', {
+  return must<{ id: number; entryId: number; toAmount: string; fee: string }>('/swap/apply', {
     token: user.token,
     headers: { 'idempotency-key': randomUUID() },
     body: { fromCurrencyId: await currencyId(from), toCurrencyId: await currencyId(to), amount },

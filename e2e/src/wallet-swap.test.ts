@@ -54,7 +54,8 @@ describe.each(LANGS)('wallet: swap (%s)', (lang) => {
     await clearAmount(page, 3);
 
     await typeAmount(page, '100');
-    await expect.poll(() => text(page.getByTestId('swap-estimate'))).toMatch(/^≈ 0\.0\d{1,4} ETH$/);
+    // ETH at its display precision, and the quote says the same string (decision 053).
+    await expect.poll(() => text(page.getByTestId('swap-estimate'))).toBe('≈ 0.033199 ETH');
     await page.getByTestId('swap-quote').click();
     await page.getByTestId('swap-quote-panel').waitFor();
     const first = await countdownSeconds(page, lang);
@@ -62,7 +63,7 @@ describe.each(LANGS)('wallet: swap (%s)', (lang) => {
     expect(first!).toBeGreaterThan(0);
     expect(first!).toBeLessThanOrEqual(15);
     await expect.poll(() => countdownSeconds(page, lang), { timeout: 4000 }).toBeLessThan(first!);
-    expect(await text(page.getByTestId('quote-receive'))).toMatch(/^0\.0\d+ ETH$/);
+    expect(await text(page.getByTestId('quote-receive'))).toBe('0.033199 ETH');
 
     const request = page.waitForRequest((r) => r.url().endsWith('/api/swap/apply'));
     await page.getByTestId('swap-confirm').click();
@@ -78,8 +79,9 @@ describe.each(LANGS)('wallet: swap (%s)', (lang) => {
     await page.getByTestId('swap-view-bill').click();
     await page.waitForURL(/\/bill\/detail\?type=swap&id=\d+$/);
     await expect.poll(() => text(page.getByTestId('detail-paid'))).toBe('-100 USDT');
-    expect(await text(page.getByTestId('detail-amount'))).toMatch(/^\+0\.0\d+ ETH$/);
-    expect(await text(page.getByTestId('detail-fee'))).toMatch(/^0\.0+\d+ ETH$/);
+    // The record is the quote: the same strings, no 18-digit tail.
+    expect(await text(page.getByTestId('detail-amount'))).toBe('+0.033199 ETH');
+    expect(await text(page.getByTestId('detail-fee'))).toBe('0.000034 ETH');
     await page.close();
   });
 

@@ -200,14 +200,17 @@ export interface SwapTerms {
   feeBps: number;
   /** True when the fee is taken from what is bought (SwapPair.feeCurrencyId === toCurrencyId). */
   feeInTo: boolean;
+  /** The places a fee in `from` rounds to: the currency's display precision (displayDecimals). */
   fromDecimals: number;
+  /** The places what is received (and a fee in `to`) rounds to: the currency's display precision. */
   toDecimals: number;
 }
 
 /**
  * What selling `amount` yields, exactly as the server prices it (apps/server/src/modules/swap/
  * pricing.ts priceSwap), so the estimate before a quote equals the quote at the same rate.
- * Every rounding favours the house: the fee rounds up, what is received rounds down.
+ * Results carry each currency's display precision and every rounding favours the house: the
+ * fee rounds up, what is received rounds down (docs/decisions/053-one-amount-one-reference.md).
  *  - fee in `to`:   gross = amount × rate; fee = ⌈gross × feeBps⌉; receive = ⌊gross⌋ − fee
  *  - fee in `from`: fee = ⌈amount × feeBps⌉; receive = ⌊(amount − fee) × rate⌋
  */
@@ -223,8 +226,10 @@ export function estimateSwap(amount: string, terms: SwapTerms): { receive: strin
     return { receive: fromUnits(receive, terms.toDecimals), fee: fromUnits(fee, terms.toDecimals) };
   }
   const fee = ceilDiv(a.units * bps * 10n ** BigInt(terms.fromDecimals), BPS * 10n ** BigInt(a.scale));
-  const net = shiftDown(a.units, a.scale - terms.fromDecimals, 'down') - fee; // scale fromDecimals
-  const receive = shiftDown(net * r.units, terms.fromDecimals + r.scale - terms.toDecimals, 'down');
+  // amount − fee exactly, at the finer of the amount's scale and the fee's.
+  const scale = a.scale > terms.fromDecimals ? a.scale : terms.fromDecimals;
+  const net = a.units * 10n ** BigInt(scale - a.scale) - fee * 10n ** BigInt(scale - terms.fromDecimals);
+  const receive = shiftDown(net * r.units, scale + r.scale - terms.toDecimals, 'down');
   return { receive: fromUnits(receive, terms.toDecimals), fee: fromUnits(fee, terms.fromDecimals) };
 }
 

@@ -72,6 +72,8 @@ export const counterparty = z.object({
 
 export const transferRecord = z.object({
   id: z.number().int(),
+  /** The transaction's reference (its journal entry), as the statement and CSV show it (decision 053). */
+  reference: z.number().int(),
   /** out: the viewer sent it; in: the viewer received it. */
   direction: transferDirection,
   currencyId: z.number().int(),

@@ -27,6 +27,8 @@ export const turnoverFilters = z.object({
   /** Inclusive lower and exclusive upper bound on the posting time (ISO 8601). */
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
+  /** A transaction's reference (its journal entry): its lines only (docs/decisions/053). */
+  reference: id.optional(),
 });
 export type TurnoverFilters = z.infer<typeof turnoverFilters>;
 
@@ -47,8 +49,13 @@ export const turnoverItem = z.object({
   balanceAfter: decimalString,
   /** A transfer's other side (uid, masked e-mail, nickname); null for other kinds. */
   counterparty: counterparty.nullable(),
-  /** A short human reference, e.g. "USDT→ETH" for a swap. */
-  reference: z.string().nullable(),
+  /**
+   * The transaction's reference: its journal entry, the same number on the record, every line
+   * of it (both parties of a transfer) and the CSV (docs/decisions/053-one-amount-one-reference.md).
+   */
+  reference: z.number().int(),
+  /** A short human summary, e.g. "USDT→ETH" for a swap. */
+  summary: z.string().nullable(),
   /** A transfer's memo; null for other kinds. */
   memo: z.string().nullable(),
   /** For swap lines: the rate (`to` per `from`) and the fee charged. */
@@ -99,5 +106,5 @@ export const turnoverDetail = turnoverItem.extend({
 export type TurnoverDetail = z.infer<typeof turnoverDetail>;
 
 /** Query of GET /api/turnover/export.csv: the same filters, the id as URL text. */
-export const turnoverExportQuery = turnoverFilters.extend({ currencyId: queryId.optional() });
+export const turnoverExportQuery = turnoverFilters.extend({ currencyId: queryId.optional(), reference: queryId.optional() });
 export type TurnoverExportQuery = z.infer<typeof turnoverExportQuery>;

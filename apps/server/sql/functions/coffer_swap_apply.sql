@@ -13,6 +13,10 @@ DECLARE
   v_accounts bigint[];
   v_amounts numeric[];
 BEGIN
+  -- What is received rounds down, the fee up, to each currency's display precision: the record
+  -- says what the quote showed (docs/decisions/053-one-amount-one-reference.md).
+  p_to_amount := coffer_round_places(p_to_amount, p_to_currency, false);
+  p_fee := coffer_round_places(p_fee, p_fee_currency, true);
   IF p_user IS NULL OR p_from_currency = p_to_currency OR p_from_amount <= 0 OR p_to_amount <= 0
      OR p_fee < 0 OR p_fee_currency NOT IN (p_from_currency, p_to_currency)
      OR (p_fee_currency = p_from_currency AND p_fee >= p_from_amount) THEN

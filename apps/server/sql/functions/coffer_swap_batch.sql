@@ -76,6 +76,12 @@ BEGIN
   IF v_n = 0 THEN
     RETURN;
   END IF;
+  -- What is received rounds down, the fee up, to each currency's display precision, before
+  -- any check (coffer_swap_apply() does the same; docs/decisions/053-one-amount-one-reference.md).
+  SELECT array_agg(coffer_round_places(x.ta, x.tc, false) ORDER BY x.i),
+         array_agg(coffer_round_places(x.fee, x.ec, true) ORDER BY x.i)
+  INTO p_to_amounts, p_fees
+  FROM unnest(p_to_amounts, p_fees, p_to_currencies, p_fee_currencies) WITH ORDINALITY AS x(ta, fee, tc, ec, i);
 
   -- 1. Every item's user (its session, of an account not disabled), and the sessions whose
   -- last_seen_at is due.

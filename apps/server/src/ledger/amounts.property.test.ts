@@ -69,17 +69,24 @@ const positive = (decimals: number) =>
     .map(([int, frac]) => (frac ? `${int}.${frac}` : int))
     .filter((v) => /[1-9]/.test(v));
 
-const pairs = fc.record({
-  fromDecimals: fc.constantFrom(...CURRENCY_DECIMALS),
-  toDecimals: fc.constantFrom(...CURRENCY_DECIMALS),
-  midRate: fc
-    .tuple(digits(1, 6), digits(0, 18))
-    .map(([i, f]) => (f ? `${i}.${f}` : i))
-    .filter((v) => /[1-9]/.test(v)),
-  spreadBps: fc.integer({ min: 0, max: 500 }),
-  feeBps: fc.integer({ min: 0, max: 500 }),
-  feeCurrency: fc.constantFrom('from' as const, 'to' as const),
-});
+const pairs = fc
+  .record({
+    fromDecimals: fc.constantFrom(...CURRENCY_DECIMALS),
+    toDecimals: fc.constantFrom(...CURRENCY_DECIMALS),
+    midRate: fc
+      .tuple(digits(1, 6), digits(0, 18))
+      .map(([i, f]) => (f ? `${i}.${f}` : i))
+      .filter((v) => /[1-9]/.test(v)),
+    spreadBps: fc.integer({ min: 0, max: 500 }),
+    feeBps: fc.integer({ min: 0, max: 500 }),
+    feeCurrency: fc.constantFrom('from' as const, 'to' as const),
+  })
+  .chain((p) =>
+    // Results round to each currency's display precision, at most its decimals (migration 0057).
+    fc
+      .record({ fromPlaces: fc.integer({ min: 0, max: p.fromDecimals }), toPlaces: fc.integer({ min: 0, max: p.toDecimals }) })
+      .map((places) => ({ ...p, ...places })),
+  );
 
 describe('the swap estimate before a quote is the quote (fast-check)', () => {
   it('equals priceSwap for random pairs, amounts and every currency decimals', () => {
@@ -109,8 +116,8 @@ describe('the swap estimate before a quote is the quote (fast-check)', () => {
           const estimate = swapEstimate(
             amount,
             { rate, feeBps: p.feeBps, feeCurrencyId: p.feeCurrency === 'to' ? 2 : 1, toCurrencyId: 2 },
-            p.fromDecimals,
-            p.toDecimals,
+            p.fromPlaces,
+            p.toPlaces,
           );
           if (quoted === null) expect(estimate).toBeNull();
           else expect(estimate).toEqual({ receive: quoted.toAmount, fee: quoted.fee });

@@ -22,12 +22,15 @@ async function load(database: Database): Promise<Cached> {
     code: string;
     name: string;
     decimals: number;
+    display_decimals: number;
     icon: string;
     sort: number;
     enabled: boolean;
     transfer_min: string | null;
     transfer_max: string | null;
-  }>('select id, code, name, decimals, icon, sort, enabled, transfer_min, transfer_max from currencies order by sort, id');
+  }>(
+    'select id, code, name, decimals, display_decimals, icon, sort, enabled, transfer_min, transfer_max from currencies order by sort, id',
+  );
   const list: Currency[] = rows.map((r) => ({
     id: Number(r.id),
     code: r.code,
@@ -38,7 +41,7 @@ async function load(database: Database): Promise<Cached> {
     enabled: r.enabled,
     transferMin: r.transfer_min === null ? null : trimDecimal(r.transfer_min),
     transferMax: r.transfer_max === null ? null : trimDecimal(r.transfer_max),
-    displayDecimals: displayDecimals({ code: r.code, decimals: Number(r.decimals) }),
+    displayDecimals: displayDecimals({ code: r.code, decimals: Number(r.decimals), displayDecimals: Number(r.display_decimals) }),
   }));
   return {
     at: Date.now(),

@@ -22,8 +22,9 @@ describe('formatMoney', () => {
     expect(formatMoney('0.000033233333333334', ETH, 'up')).toBe('0.000034');
     expect(formatMoney('1234567.891', USDT)).toBe('1,234,567.89');
     expect(formatMoney('900', USDT)).toBe('900');
-    expect(formatFiat('900', USDT)).toBe('900.00');
-    expect(formatFiat('99.301499', USDT)).toBe('99.30');
+    // Home's total reads like the balances beside it (decision 053): no padded "900.00".
+    expect(formatFiat('900', USDT)).toBe('900');
+    expect(formatFiat('99.301499', USDT)).toBe('99.3');
     expect(formatMoney('0.123456789', BTC)).toBe('0.12345678');
     expect(formatMoney('1.999', 'USDT')).toBe('1.99');
     expect(formatMoney('-1.999', 'USDT')).toBe('-1.99');

@@ -81,11 +81,13 @@ export function formatMoney(
   return formatDecimal(value, { decimals, rounding, separators }) ?? '--';
 }
 
-/** A value in the reference currency (home's total and each asset's worth): always its full display decimals ("99.30"). */
+/**
+ * A value in the reference currency (home's total and each asset's worth), read by the same
+ * rule as every balance beside it: display decimals, cut, trailing zeros trimmed ("6,982", not
+ * "6,982.00" next to "1,000"; docs/decisions/053-one-amount-one-reference.md).
+ */
 export function formatFiat(value: string | null | undefined, reference: CurrencyLike): string {
-  if (value == null) return '--';
-  const decimals = displayDecimals(reference);
-  return formatDecimal(value, { decimals, minDecimals: decimals, separators: localeSeparators() }) ?? '--';
+  return formatMoney(value, reference);
 }
 
 /** A detail amount: every decimal the ledger holds, grouped by locale. */

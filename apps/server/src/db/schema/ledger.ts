@@ -26,6 +26,8 @@ export const currencies = pgTable(
     name: text('name').notNull(),
     /** The most decimals an amount of this currency may carry (more is refused, not rounded). */
     decimals: integer('decimals').notNull(),
+    /** Decimals shown in lists, and what a swap's result and fee round to (migration 0057). */
+    displayDecimals: integer('display_decimals').notNull().default(8),
     icon: text('icon').notNull(),
     sort: integer('sort').notNull().default(0),
     enabled: boolean('enabled').notNull().default(true),
@@ -36,7 +38,11 @@ export const currencies = pgTable(
     holdFreeTransfer: money('hold_free_transfer').notNull().default('0'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('currencies_code_key').on(t.code), check('currencies_decimals_check', sql`${t.decimals} between 0 and 18`)],
+  (t) => [
+    uniqueIndex('currencies_code_key').on(t.code),
+    check('currencies_decimals_check', sql`${t.decimals} between 0 and 18`),
+    check('currencies_display_decimals_check', sql`${t.displayDecimals} between 0 and 18`),
+  ],
 );
 
 /**

@@ -81,10 +81,10 @@ describe('console: dashboard, audit trail, ledger', () => {
         key: key(),
         body: { fromCurrencyId: eth.currencyId, toCurrencyId: usdt, amount },
       });
-    // 1 ETH at 2991 less 10 bps: 2988.009 USDT, fee 2.991; 0.5 ETH: 1494.0045, fee 1.4955.
-    expect((await swap('1')).data).toMatchObject({ toAmount: '2988.009', fee: '2.991' });
+    // 1 ETH at 2991, fee ⌈2.991⌉ at USDT's 2 display decimals: 2988 USDT, fee 3; 0.5 ETH: 1494, fee 1.5.
+    expect((await swap('1')).data).toMatchObject({ toAmount: '2988', fee: '3' });
     const older = await swap('0.5');
-    expect(older.data).toMatchObject({ toAmount: '1494.0045', fee: '1.4955' });
+    expect(older.data).toMatchObject({ toAmount: '1494', fee: '1.5' });
     await t.database.sql.query(`update swaps set created_at = now() - interval '2 days' where id = $1`, [older.data.id]);
     const review = await withdraw(alice, '60');
     expect(review.data).toMatchObject({ status: 'review', total: '60.0005' });
@@ -105,17 +105,17 @@ describe('console: dashboard, audit trail, ledger', () => {
     });
     expect(byCode.USDT).toEqual({
       code: 'USDT',
-      usersAvailable: '5582.0135',
+      usersAvailable: '5582',
       usersFrozen: '0',
       house: '-4486.5',
-      fees: '4.4865',
+      fees: '4.5',
       world: '-1000000', // the genesis funding, as for ETH
       adjustments: '-1100',
     });
     expect(byCode.BTC).toMatchObject({ usersAvailable: '0', house: '0' });
     const volume = Object.fromEntries(d.swapVolume.map(({ currencyId: _id, ...v }) => [v.code, v]));
     expect(volume.ETH).toEqual({ code: 'ETH', sold24h: '1', bought24h: '0', sold7d: '1.5', bought7d: '0' });
-    expect(volume.USDT).toEqual({ code: 'USDT', sold24h: '0', bought24h: '2988.009', sold7d: '0', bought7d: '4482.0135' });
+    expect(volume.USDT).toEqual({ code: 'USDT', sold24h: '0', bought24h: '2988', sold7d: '0', bought7d: '4482' });
     expect(d.withdrawalsInReview).toBe(1);
     expect(d.lastAudit).toBeNull();
   });

@@ -66,8 +66,9 @@ export function checkAmount(pair: PricedPair, amount: string): Decimal {
 }
 
 /**
- * Prices selling `amount` of `from`. Every rounding favours the house: the fee rounds up
- * to its currency's decimals, what the user receives rounds down to the target's decimals.
+ * Prices selling `amount` of `from`. Results carry each currency's display precision
+ * (fromPlaces, toPlaces; docs/decisions/053-one-amount-one-reference.md) and every rounding
+ * favours the house: the fee rounds up, what the user receives rounds down.
  *  - fee in `to`:   gross = amount × rate; fee = ⌈gross × feeBps⌉; receive = ⌊gross⌋ − fee
  *  - fee in `from`: fee = ⌈amount × feeBps⌉; receive = ⌊(amount − fee) × rate⌋
  */
@@ -78,11 +79,11 @@ export function priceSwap(pair: PricedPair, amount: string, rate = rateAfterSpre
   let receive: Decimal;
   if (pair.feeCurrency === 'to') {
     const gross = sold.mul(r);
-    fee = gross.mul(pair.feeBps).div(BPS).toDecimalPlaces(pair.toDecimals, Decimal.ROUND_UP);
-    receive = gross.toDecimalPlaces(pair.toDecimals, Decimal.ROUND_DOWN).minus(fee);
+    fee = gross.mul(pair.feeBps).div(BPS).toDecimalPlaces(pair.toPlaces, Decimal.ROUND_UP);
+    receive = gross.toDecimalPlaces(pair.toPlaces, Decimal.ROUND_DOWN).minus(fee);
   } else {
-    fee = sold.mul(pair.feeBps).div(BPS).toDecimalPlaces(pair.fromDecimals, Decimal.ROUND_UP);
-    receive = sold.minus(fee).mul(r).toDecimalPlaces(pair.toDecimals, Decimal.ROUND_DOWN);
+    fee = sold.mul(pair.feeBps).div(BPS).toDecimalPlaces(pair.fromPlaces, Decimal.ROUND_UP);
+    receive = sold.minus(fee).mul(r).toDecimalPlaces(pair.toPlaces, Decimal.ROUND_DOWN);
   }
   if (receive.lte(0)) {
     throw new BizError(ErrorCode.AMOUNT_OUT_OF_RANGE, 'amount: too small to receive anything');

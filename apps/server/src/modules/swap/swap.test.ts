@@ -95,14 +95,14 @@ describe('swap API', () => {
       });
       expect(res.code).toBe(0);
       // gross = 0.123456789012345678 × 2991 = 369.259255935925922898
-      // fee = ⌈0.369259255935925922898⌉₆ = 0.36926; receive = ⌊gross⌋₆ − fee = 368.889995
+      // USDT at its display precision (2): fee = ⌈0.369259…⌉₂ = 0.37; receive = ⌊gross⌋₂ − fee = 368.88
       expect(res.data).toMatchObject({
         fromCurrencyId: ETH,
         toCurrencyId: USDT,
         rate: '2991',
         fromAmount: '0.123456789012345678',
-        toAmount: '368.889995',
-        fee: '0.36926',
+        toAmount: '368.88',
+        fee: '0.37',
         feeCurrencyId: USDT,
       });
       const ttl = new Date(res.data.expiresAt).getTime() - before;
@@ -192,13 +192,13 @@ describe('swap API', () => {
         body: { fromCurrencyId: ETH, toCurrencyId: USDT, amount: '1.5' },
       });
       expect(res.code).toBe(0);
-      // gross = 1.5 × 2991 = 4486.5; fee = 4.4865 → 4.4865 (exact at 6 dp); receive = 4482.0135
+      // gross = 1.5 × 2991 = 4486.5; fee = ⌈4.4865⌉₂ = 4.49 (USDT display precision); receive = 4482.01
       expect(res.data).toMatchObject({
         fromCurrency: 'ETH',
         toCurrency: 'USDT',
         fromAmount: '1.5',
-        toAmount: '4482.0135',
-        fee: '4.4865',
+        toAmount: '4482.01',
+        fee: '4.49',
         feeCurrency: 'USDT',
         rate: '2991',
         midRate: '3000',
@@ -206,11 +206,11 @@ describe('swap API', () => {
         replayed: false,
       });
       expect(await balanceOf(t.database, u.uid, 'ETH')).toBe('0.5');
-      expect(await balanceOf(t.database, u.uid, 'USDT')).toBe('4482.0135');
+      expect(await balanceOf(t.database, u.uid, 'USDT')).toBe('4482.01');
       const delta = (after: string, before: string) => new Decimal(after).minus(before).toFixed();
       expect(delta(await balanceOf(t.database, null, 'ETH', 'house'), houseEthBefore)).toBe('1.5');
       expect(delta(await balanceOf(t.database, null, 'USDT', 'house'), houseUsdtBefore)).toBe('-4486.5');
-      expect(delta(await balanceOf(t.database, null, 'USDT', 'fees'), feesBefore)).toBe('4.4865');
+      expect(delta(await balanceOf(t.database, null, 'USDT', 'fees'), feesBefore)).toBe('4.49');
       const postings = await q<{ kind: string; amount: string; user_id: number | null }>(
         `select a.kind, p.amount::text as amount, a.user_id from postings p join accounts a on a.id = p.account_id
           where p.entry_id = $1 order by p.id`,
@@ -220,8 +220,8 @@ describe('swap API', () => {
         ['available', '-1.5'],
         ['house', '1.5'],
         ['house', '-4486.5'],
-        ['available', '4482.0135'],
-        ['fees', '4.4865'],
+        ['available', '4482.01'],
+        ['fees', '4.49'],
       ]);
       const [entry] = await q<{ kind: string; user_id: number }>(`select kind, user_id from journal_entries where id = $1`, [
         res.data.entryId,
@@ -234,7 +234,7 @@ describe('swap API', () => {
       await q(`update swap_pairs set fee_currency = 'from' where from_currency_id = $1 and to_currency_id = $2`, [USDT, ETH]);
       try {
         // rate = ⌊0.000333333333333333 × 0.997⌋₁₈ = 0.000332333333333333
-        // fee = ⌈10.000001 × 0.001⌉₆ = 0.010001; receive = ⌊9.99 × rate⌋₁₈ (0.00332000999999999667 → …996)
+        // fee = ⌈10.000001 × 0.001⌉₂ = 0.02; receive = ⌊9.980001 × rate⌋₆ (0.0033166…) = 0.003316
         const res = await call<SwapApplyData>('POST', '/api/swap/apply', {
           token: alice.token,
           key: key(),
@@ -242,17 +242,17 @@ describe('swap API', () => {
         });
         expect(res.code).toBe(0);
         expect(res.data).toMatchObject({
-          fee: '0.010001',
+          fee: '0.02',
           feeCurrency: 'USDT',
           rate: '0.000332333333333333',
-          toAmount: '0.003320009999999996',
+          toAmount: '0.003316',
         });
         const [house] = await q<{ amount: string }>(
           `select p.amount::text as amount from postings p join accounts a on a.id = p.account_id
             where p.entry_id = $1 and a.kind = 'house' and a.currency_id = $2`,
           [res.data.entryId, USDT],
         );
-        expect(house!.amount).toBe('9.990000000000000000');
+        expect(house!.amount).toBe('9.980001000000000000');
       } finally {
         await q(`update swap_pairs set fee_currency = 'to' where from_currency_id = $1 and to_currency_id = $2`, [USDT, ETH]);
       }
@@ -270,8 +270,8 @@ describe('swap API', () => {
       });
       expect(res.code).toBe(0);
       expect(res.data).toMatchObject({ quoteId: quote.data.quoteId, toAmount: quote.data.toAmount, fee: quote.data.fee, rate: '0.999' });
-      // 250 × 0.999 = 249.75; fee 0.24975; receive 249.50025
-      expect(quote.data).toMatchObject({ toAmount: '249.50025', fee: '0.24975' });
+      // 250 × 0.999 = 249.75; fee ⌈0.24975⌉₂ = 0.25; receive 249.5
+      expect(quote.data).toMatchObject({ toAmount: '249.5', fee: '0.25' });
       await expectStored(res.data, alice.token);
       const again = await call('POST', '/api/swap/apply', {
         token: alice.token,

@@ -126,6 +126,7 @@ export async function transfer(
   if (!row.t_replayed) transferLanded(database, Number(row.t_id));
   return {
     id: Number(row.t_id),
+    reference: Number(row.t_entry),
     direction: 'out',
     currencyId,
     code: currency.code,
@@ -156,6 +157,7 @@ async function stepUp(database: Database, caller: Caller, proof: StepUpProof, ke
 
 interface TransferRow {
   id: number;
+  entry_id: number;
   from_user_id: number;
   currency_id: number;
   amount: string;
@@ -166,7 +168,7 @@ interface TransferRow {
   cp_nickname: string;
 }
 
-const RECORD_COLUMNS = `t.id, t.from_user_id, t.currency_id, t.amount, t.memo, t.created_at,
+const RECORD_COLUMNS = `t.id, t.entry_id, t.from_user_id, t.currency_id, t.amount, t.memo, t.created_at,
   u.id as cp_id, u.email as cp_email, u.nickname as cp_nickname`;
 const COUNTERPARTY_JOIN = 'join users u on u.id = case when t.from_user_id = $1 then t.to_user_id else t.from_user_id end';
 
@@ -174,6 +176,7 @@ function toRecord(viewer: number, row: TransferRow, byId: Map<number, Currency>)
   const currencyId = Number(row.currency_id);
   return {
     id: Number(row.id),
+    reference: Number(row.entry_id),
     direction: Number(row.from_user_id) === viewer ? 'out' : 'in',
     currencyId,
     code: byId.get(currencyId)?.code ?? '',

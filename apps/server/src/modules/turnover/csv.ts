@@ -4,16 +4,17 @@ import type { Locale, TURNOVER_TYPES, TurnoverItem } from '@coffer/contract';
 export const UTF8_BOM = '\uFEFF';
 
 const HEADERS: Record<Locale, string[]> = {
-  'zh-CN': ['流水号', '时间(UTC)', '类型', '币种', '金额', '变动后余额', '对方', '参考', '汇率', '手续费', '手续费币种', '备注'],
+  // The first column is the transaction's reference, as the app shows it (docs/decisions/053).
+  'zh-CN': ['交易编号', '时间(UTC)', '类型', '币种', '金额', '变动后余额', '对方', '摘要', '汇率', '手续费', '手续费币种', '备注'],
   'en-US': [
-    'ID',
+    'Reference',
     'Time (UTC)',
     'Type',
     'Currency',
     'Amount',
     'Balance after',
     'Counterparty',
-    'Reference',
+    'Summary',
     'Rate',
     'Fee',
     'Fee currency',
@@ -73,14 +74,14 @@ export function csvHeader(locale: Locale): string {
 export function csvLine(item: TurnoverItem, locale: Locale): string {
   const counterparty = item.counterparty ? `${item.counterparty.maskedEmail} (UID ${item.counterparty.uid})` : null;
   return `${[
-    csvField(item.id),
+    csvField(item.reference),
     csvField(item.createdAt),
     csvField(typeLabel(item.type, locale), { text: true }),
     csvField(item.currency, { text: true }),
     csvField(item.amount),
     csvField(item.balanceAfter),
     csvField(counterparty, { text: true }),
-    csvField(item.reference, { text: true }),
+    csvField(item.summary, { text: true }),
     csvField(item.rate),
     csvField(item.fee),
     csvField(item.feeCurrency, { text: true }),

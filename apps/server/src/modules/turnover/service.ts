@@ -82,7 +82,8 @@ export function toItem(r: LineRow): TurnoverItem {
     balanceAfter: trimDecimal(r.balance_after),
     counterparty:
       isTransfer && r.cp_uid !== null ? { uid: r.cp_uid, maskedEmail: maskEmail(r.cp_email ?? ''), nickname: r.cp_nickname ?? '' } : null,
-    reference: r.swap_id !== null ? `${r.swap_from}→${r.swap_to}` : null,
+    reference: Number(r.entry_id),
+    summary: r.swap_id !== null ? `${r.swap_from}→${r.swap_to}` : null,
     memo: isTransfer ? r.entry_memo : null,
     rate: trimOrNull(r.swap_rate),
     fee: trimOrNull(r.swap_fee),
@@ -100,6 +101,7 @@ function filterSql(userId: number, f: TurnoverFilters, extra?: { beforeId?: numb
     where.push(clause(`$${params.length}`));
   };
   if (f.currencyId !== undefined) add((n) => `p.currency_id = ${n}`, f.currencyId);
+  if (f.reference !== undefined) add((n) => `p.entry_id = ${n}`, f.reference);
   if (f.type === 'transfer_in') where.push(`e.kind = 'transfer' and p.amount > 0`);
   else if (f.type === 'transfer_out') where.push(`e.kind = 'transfer' and p.amount < 0`);
   else if (f.type !== undefined) add((n) => `e.kind = ${n}`, f.type);

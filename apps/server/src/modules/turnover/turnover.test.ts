@@ -57,11 +57,13 @@ describe('turnover (statement)', () => {
       ['transfer_out', 'USDT', '-100.5', '899.5'],
       ['adjustment', 'USDT', '1000', '1000'],
     ]);
-    // gross = 300 × 0.000332333333333333 = 0.0996999999999999; fee = ⌈gross × 0.001⌉₁₈ = 0.0000997
-    expect(swap).toMatchObject({ rate: '0.000332333333333333', toAmount: '0.0996002999999999', fee: '0.0000997' });
+    // gross = 300 × 0.000332333333333333 = 0.0996999999999999; at ETH's display precision (6):
+    // fee = ⌈gross × 0.001⌉₆ = 0.0001, receive = ⌊gross⌋₆ − fee = 0.099599
+    expect(swap).toMatchObject({ rate: '0.000332333333333333', toAmount: '0.099599', fee: '0.0001' });
     const [deposit, swapIn, swapOut, transfer, adjustment] = res.data.list;
     expect(swapOut).toMatchObject({
-      reference: 'USDT→ETH',
+      reference: swap.entryId,
+      summary: 'USDT→ETH',
       rate: swap.rate,
       fee: swap.fee,
       feeCurrency: 'ETH',
@@ -72,7 +74,7 @@ describe('turnover (statement)', () => {
     expect(transfer).toMatchObject({
       counterparty: { uid: bob.uid, maskedEmail: 'b***r@test.coffer', nickname: 'bob.turnover' },
       memo: MEMO,
-      reference: null,
+      summary: null,
       rate: null,
       accountKind: 'available',
     });
@@ -179,7 +181,7 @@ describe('turnover (statement)', () => {
       const text = raw.toString('utf8').slice(1);
       const lines = text.split('\r\n');
       expect(lines.at(-1)).toBe('');
-      expect(lines[0]).toBe('流水号,时间(UTC),类型,币种,金额,变动后余额,对方,参考,汇率,手续费,手续费币种,备注');
+      expect(lines[0]).toBe('交易编号,时间(UTC),类型,币种,金额,变动后余额,对方,摘要,汇率,手续费,手续费币种,备注');
       expect(lines).toHaveLength(1 + 5 + 1);
       const swapLine = lines.find((l) => l.includes('USDT→ETH') && l.includes(',USDT,'))!;
       expect(swapLine.split(',').slice(2)).toEqual(['兑换', 'USDT', '-300', '599.5', '', 'USDT→ETH', swap.rate, swap.fee, 'ETH', '']);
@@ -192,7 +194,7 @@ describe('turnover (statement)', () => {
     it('follows accept-language and the filters', async () => {
       const res = await exportCsv(alice.token, `?currencyId=${ETH}&type=swap`, 'en-US');
       const lines = res.rawPayload.toString('utf8').slice(1).split('\r\n');
-      expect(lines[0]).toBe('ID,Time (UTC),Type,Currency,Amount,Balance after,Counterparty,Reference,Rate,Fee,Fee currency,Memo');
+      expect(lines[0]).toBe('Reference,Time (UTC),Type,Currency,Amount,Balance after,Counterparty,Summary,Rate,Fee,Fee currency,Memo');
       expect(lines.slice(1, -1)).toHaveLength(1);
       expect(lines[1]).toContain(`,Swap,ETH,${swap.toAmount},`);
       const empty = await exportCsv(bob.token, `?from=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`);

@@ -123,13 +123,13 @@ describe('swap API on an external feed (RATE_FEED_URL)', () => {
       const USDT = await currencyId(t.database, 'USDT');
       const rates = await call<{ list: SwapPair[] }>('GET', '/api/swap/rates');
       const ethUsdt = rates.data.list.find((p) => p.fromCurrency === 'ETH' && p.toCurrency === 'USDT')!;
-      // 3012.5 × 0.997; fee ⌈3.0034625⌉₆ = 3.003463; receive 3003.4625 − fee
+      // 3012.5 × 0.997; fee ⌈3.0034625⌉₂ = 3.01; receive ⌊3003.4625⌋₂ − fee
       expect(ethUsdt.rate).toBe('3003.4625');
       const quote = await call<SwapQuoteData>('POST', '/api/swap/quote', {
         token: u.token,
         body: { fromCurrencyId: ETH, toCurrencyId: USDT, amount: '1' },
       });
-      expect(quote.data).toMatchObject({ rate: '3003.4625', toAmount: '3000.459037', fee: '3.003463' });
+      expect(quote.data).toMatchObject({ rate: '3003.4625', toAmount: '3000.45', fee: '3.01' });
 
       feed.set('/prices', fresh(11));
       vi.setSystemTime(Date.now() + FEED_CACHE_MS + 100);

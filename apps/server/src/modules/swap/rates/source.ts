@@ -7,9 +7,13 @@ export interface PairConfig {
   fromCurrencyId: number;
   fromCode: string;
   fromDecimals: number;
+  /** The places a fee in `from` rounds to: its display precision, at most its decimals (migration 0057). */
+  fromPlaces: number;
   toCurrencyId: number;
   toCode: string;
   toDecimals: number;
+  /** The places what is received (and a fee in `to`) rounds to. */
+  toPlaces: number;
   /** The operator table's mid rate: `to` per `from`, a decimal string. */
   midRate: string;
   spreadBps: number;
@@ -48,9 +52,11 @@ interface PairRow {
   from_currency_id: number;
   from_code: string;
   from_decimals: number;
+  from_places: number;
   to_currency_id: number;
   to_code: string;
   to_decimals: number;
+  to_places: number;
   mid_rate: string;
   spread_bps: number;
   fee_bps: number;
@@ -65,7 +71,9 @@ interface PairRow {
 export async function loadPairConfigs(database: Database, direction?: { from: number; to: number }): Promise<PairConfig[]> {
   const rows = await database.sql.query<PairRow>(
     `select p.id, p.from_currency_id, f.code as from_code, f.decimals as from_decimals,
+            least(f.display_decimals, f.decimals) as from_places,
             p.to_currency_id, t.code as to_code, t.decimals as to_decimals,
+            least(t.display_decimals, t.decimals) as to_places,
             p.mid_rate::text as mid_rate, p.spread_bps, p.fee_bps, p.fee_currency,
             p.min_amount::text as min_amount, p.max_amount::text as max_amount, p.updated_at,
             coffer_swap_pair_signature(p.from_currency_id, p.to_currency_id) as signature
@@ -76,16 +84,18 @@ export async function loadPairConfigs(database: Database, direction?: { from: nu
         and ($1::integer is null or (p.from_currency_id = $1 and p.to_currency_id = $2::integer))
       order by f.sort, t.sort, p.id`,
     [direction?.from ?? null, direction?.to ?? null],
-    { name: 'swap_pair_configs_v2' },
+    { name: 'swap_pair_configs_v3' },
   );
   return rows.map((r) => ({
     id: r.id,
     fromCurrencyId: r.from_currency_id,
     fromCode: r.from_code,
     fromDecimals: r.from_decimals,
+    fromPlaces: r.from_places,
     toCurrencyId: r.to_currency_id,
     toCode: r.to_code,
     toDecimals: r.to_decimals,
+    toPlaces: r.to_places,
     midRate: r.mid_rate,
     spreadBps: r.spread_bps,
     feeBps: r.fee_bps,

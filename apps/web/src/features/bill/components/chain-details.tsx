@@ -1,4 +1,4 @@
-import { type DepositRecord, WITHDRAW_CANCELLABLE, type WithdrawRecord } from '@coffer/contract/chain';
+import { type DepositRecord, WITHDRAW_CANCELLABLE, type WithdrawRecord, type WithdrawStatus } from '@coffer/contract/chain';
 import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { ChainStatusTag, confirmationsText } from '../../../components/wallet/chain-status';
@@ -64,10 +64,15 @@ export function DepositDetail({ record }: { record: DepositRecord }) {
   );
 }
 
+/** The endings that put the whole hold (amount and fee) back in available: nothing was sent. */
+const RETURNED: readonly WithdrawStatus[] = ['cancelled', 'rejected', 'failed'];
+
 export function WithdrawDetail({ record }: { record: WithdrawRecord }) {
   const { t } = useTranslation();
   const cancel = useCancelWithdrawal();
   const cancellable = WITHDRAW_CANCELLABLE.includes(record.status);
+  // A refunded withdrawal reads as what happened (rejected, cancelled, failed), what came back and when.
+  const returned = RETURNED.includes(record.status);
 
   const askCancel = async () => {
     const confirmed = await Dialog.confirm({
@@ -88,9 +93,16 @@ export function WithdrawDetail({ record }: { record: WithdrawRecord }) {
   return (
     <>
       <div className="wallet-card" data-testid="bill-detail-withdraw">
-        <Head code={record.code} amount={`-${formatAmount(record.amount)}`} title={t('bill.withdrawTitle')} testId="detail-amount" />
+        <Head
+          code={record.code}
+          amount={returned ? formatAmount(record.total) : `-${formatAmount(record.amount)}`}
+          title={returned ? t(`chain.withdrawStatus.${record.status}`) : t('bill.withdrawTitle')}
+          testId="detail-amount"
+        />
         <Summary>
-          {t('bill.summary.withdraw', { amount: formatAmount(record.amount), code: record.code, address: shortAddress(record.address) })}
+          {returned
+            ? t(`bill.summary.withdrawReturned.${record.status}`, { amount: formatAmount(record.total), code: record.code })
+            : t('bill.summary.withdraw', { amount: formatAmount(record.amount), code: record.code, address: shortAddress(record.address) })}
         </Summary>
         <Row label={t('bill.fields.status')}>
           <ChainStatusTag kind="withdraw" status={record.status} testId="detail-status" />
@@ -121,13 +133,24 @@ export function WithdrawDetail({ record }: { record: WithdrawRecord }) {
         <Row label={t('withdraw.total')} testId="detail-total">
           {`${formatAmount(record.total)} ${record.code}`}
         </Row>
+        {returned ? (
+          <Row label={t('bill.fields.returned')} testId="detail-returned">
+            {`${formatAmount(record.total)} ${record.code}`}
+          </Row>
+        ) : null}
         {record.memo ? (
           <Row label={t('bill.fields.memo')} testId="detail-memo">
             {record.memo}
           </Row>
         ) : null}
         <Row label={t('bill.fields.time')}>{formatDateTime(record.createdAt)}</Row>
-        {record.completedAt ? <Row label={t('chain.completedAt')}>{formatDateTime(record.completedAt)}</Row> : null}
+        {returned ? (
+          <Row label={t('bill.fields.returnedAt')} testId="detail-returned-at">
+            {formatDateTime(record.completedAt ?? record.updatedAt)}
+          </Row>
+        ) : record.completedAt ? (
+          <Row label={t('chain.completedAt')}>{formatDateTime(record.completedAt)}</Row>
+        ) : null}
         <Copyable value={record.address} label={t('withdraw.address')} testId="detail-address" />
         {record.txHash ? <Copyable value={record.txHash} label={t('chain.txHash')} testId="detail-tx-hash" /> : null}
       </div>

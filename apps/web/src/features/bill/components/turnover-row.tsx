@@ -20,7 +20,7 @@ export function TurnoverRow({ item }: { item: TurnoverItem }) {
       prefix={<CurrencyIcon code={item.currency} size={32} />}
       description={
         <>
-          {(who ?? item.reference) ? <div className="truncate">{who ?? item.reference}</div> : null}
+          {(who ?? item.summary) ? <div className="truncate">{who ?? item.summary}</div> : null}
           <div>{formatTime(item.createdAt)}</div>
         </>
       }

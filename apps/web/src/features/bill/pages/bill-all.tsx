@@ -2,7 +2,7 @@ import '../../../components/wallet/motion';
 import '../../../components/wallet/wallet.css';
 import '../bill.css';
 import { TURNOVER_TYPES, type TurnoverFilters } from '@coffer/contract/turnover';
-import { Button, CalendarPicker } from 'antd-mobile';
+import { Button, CalendarPicker, SearchBar } from 'antd-mobile';
 import { DownlandOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -35,6 +35,8 @@ export default function BillAllPage() {
   const period: Period = isPeriod(rawPeriod) ? rawPeriod : 'all';
   const start = params.get('start');
   const end = params.get('end');
+  // A transaction's reference (the number its record, statement line and CSV show; decision 053).
+  const reference = Number(params.get('reference')) || undefined;
   // The day changes rarely while the page is open; recomputing per render keeps it right.
   const range = periodRange(period, new Date(), { start, end });
 
@@ -42,6 +44,7 @@ export default function BillAllPage() {
     ...(currencyId ? { currencyId } : {}),
     ...(type ? { type } : {}),
     ...(range ? { from: range.from, to: range.to } : {}),
+    ...(reference ? { reference } : {}),
   };
   const query = useTurnover(filters);
 
@@ -124,6 +127,14 @@ export default function BillAllPage() {
             },
           },
         ]}
+      />
+
+      <SearchBar
+        placeholder={t('statement.searchReference')}
+        defaultValue={reference ? String(reference) : ''}
+        onSearch={(value) => setFilter('reference', /^\d{1,15}$/.test(value.trim()) ? value.trim() : undefined)}
+        onClear={() => setFilter('reference', undefined)}
+        data-testid="statement-search"
       />
 
       {period === 'custom' && range ? (

@@ -90,7 +90,7 @@ function TransferDetail({ record }: { record: TransferRecord }) {
       <Row label={t('bill.fields.status')}>
         <SuccessStatus />
       </Row>
-      <ReferenceRow id={record.id} />
+      <ReferenceRow id={record.reference} />
       <Row label={t(incoming ? 'bill.fields.sender' : 'bill.fields.recipient')} testId="detail-counterparty">
         {record.counterparty.nickname ? `${record.counterparty.nickname} · ` : ''}
         {record.counterparty.maskedEmail} · {t('transfer.uidLabel', { uid: record.counterparty.uid })}
@@ -123,7 +123,7 @@ function SwapDetail({ record }: { record: SwapRecord }) {
       <Row label={t('bill.fields.status')}>
         <SuccessStatus />
       </Row>
-      <ReferenceRow id={record.id} />
+      <ReferenceRow id={record.entryId} />
       <Row label={t('bill.fields.paid')} testId="detail-paid">
         {`-${formatAmount(record.fromAmount)} ${record.fromCurrency}`}
       </Row>
@@ -151,7 +151,7 @@ function TurnoverDetailView({ detail }: { detail: TurnoverDetail }) {
           title={turnoverTypeLabel(t, detail.type)}
           testId="detail-amount"
         />
-        <ReferenceRow id={detail.id} />
+        <ReferenceRow id={detail.reference} />
         <Row label={t('bill.fields.type')} testId="detail-type">
           {turnoverTypeLabel(t, detail.type)}
         </Row>
@@ -162,7 +162,7 @@ function TurnoverDetailView({ detail }: { detail: TurnoverDetail }) {
             {detail.counterparty.maskedEmail}
           </Row>
         ) : null}
-        {detail.reference ? <Row label={t('bill.fields.reference')}>{detail.reference}</Row> : null}
+        {detail.summary ? <Row label={t('bill.fields.reference')}>{detail.summary}</Row> : null}
         {detail.memo ? (
           <Row label={t('bill.fields.memo')} testId="detail-memo">
             {detail.memo}

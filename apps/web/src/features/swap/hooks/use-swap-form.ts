@@ -1,4 +1,5 @@
 import type { Currency } from '@coffer/contract/ledger';
+import { displayDecimals } from '@coffer/contract/rules';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router';
@@ -56,9 +57,10 @@ export function useSwapForm(onEdited: () => void) {
 
   const rules = from ? { decimals: from.decimals, min: pair?.minAmount, max: pair?.maxAmount, available } : null;
   const check = rules ? checkAmountInput(amount, rules) : null;
-  const localError = check && !check.ok && rules && from ? amountErrorText(t, check.error, rules, from.code) : null;
-  // The server's own pricing at the pair's current rate: the quote will say the same.
-  const estimate = check?.ok && pair && from && to ? swapEstimate(check.value, pair, from.decimals, to.decimals) : null;
+  const localError = check && !check.ok && rules && from ? amountErrorText(t, check.error, rules, from) : null;
+  // The server's own pricing at the pair's current rate, at each currency's display precision
+  // (docs/decisions/053-one-amount-one-reference.md): the quote and the record will say the same.
+  const estimate = check?.ok && pair && from && to ? swapEstimate(check.value, pair, displayDecimals(from), displayDecimals(to)) : null;
 
   const setAmount = (value: string) => {
     setAmountState(value);

@@ -9,6 +9,7 @@ import type { SwapPair } from '@coffer/contract/swap';
 export function swapEstimate(
   amount: string,
   pair: Pick<SwapPair, 'rate' | 'feeBps' | 'feeCurrencyId' | 'toCurrencyId'>,
+  /** The places results round to: each currency's display precision (displayDecimals). */
   fromDecimals: number,
   toDecimals: number,
 ): { receive: string; fee: string } | null {

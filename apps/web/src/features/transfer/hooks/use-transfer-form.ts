@@ -47,7 +47,7 @@ export function useTransferForm() {
   const available = balance.data?.available ?? null;
   const rules = currency ? { decimals: currency.decimals, min: currency.transferMin, max: currency.transferMax, available } : null;
   const check = rules ? checkAmountInput(amount, rules) : null;
-  const localAmountError = check && !check.ok && rules && currency ? amountErrorText(t, check.error, rules, currency.code) : null;
+  const localAmountError = check && !check.ok && rules && currency ? amountErrorText(t, check.error, rules, currency) : null;
   const amountError = serverAmountError ?? (showErrors ? localAmountError : null);
 
   const setAmount = (value: string) => {

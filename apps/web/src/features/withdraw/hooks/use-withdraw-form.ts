@@ -10,7 +10,7 @@ import { useCurrentUser } from '../../../lib/current-user';
 import { fieldErrorOf } from '../../../lib/form-errors';
 import { newIdempotencyKey } from '../../../lib/idempotency';
 import { useStepUp } from '../../../lib/step-up';
-import { formatAmount } from '../../../lib/money';
+import { formatMoney } from '../../../lib/amount-format';
 import { checkAddress } from '../../../lib/wallet/address';
 import { useAddressBook, useAddressCheck } from '../../../lib/wallet/address-book';
 import { enabledCurrencies, useCurrencies } from '../../../lib/wallet/currencies';
@@ -98,14 +98,14 @@ export function useWithdrawForm() {
   const localAmountError = (): string | null => {
     if (amountCheck.ok || !currency) return null;
     if (amountCheck.error === 'dailyLimit')
-      return t('withdraw.errors.dailyLimit', { amount: formatAmount(limitsData?.dailyRemaining), code: currency.code });
+      return t('withdraw.errors.dailyLimit', { amount: formatMoney(limitsData?.dailyRemaining, currency), code: currency.code });
     if (amountCheck.error === 'balance')
       return t('withdraw.errors.balance', {
-        available: formatAmount(limitsData?.available),
-        fee: formatAmount(priced?.fee),
+        available: formatMoney(limitsData?.available, currency),
+        fee: formatMoney(priced?.fee, currency, 'up'),
         code: currency.code,
       });
-    return amountErrorText(t, amountCheck.error, { decimals, min: limitsData?.min, max: limitsData?.max }, currency.code);
+    return amountErrorText(t, amountCheck.error, { decimals, min: limitsData?.min, max: limitsData?.max }, currency);
   };
   const errors: Record<Field, string | null> = {
     address:
