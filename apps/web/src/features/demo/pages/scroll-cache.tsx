@@ -9,7 +9,12 @@ export default function ScrollCachePage() {
 
   useLayoutEffect(() => {
     window.scrollTo(0, useDemoStore.getState().scrollY);
-    return () => useDemoStore.getState().setScrollY(window.scrollY);
+    // Kept as the user scrolls, not read on leaving: by the time this effect is cleaned up
+    // the page may already be hidden (a Suspense boundary showing the next page's fallback)
+    // and the window scrolled up to the shorter document (900 px came back as 402).
+    const keep = () => useDemoStore.getState().setScrollY(window.scrollY);
+    window.addEventListener('scroll', keep, { passive: true });
+    return () => window.removeEventListener('scroll', keep);
   }, []);
 
   return (
