@@ -2,6 +2,7 @@ import { loginBody } from '@coffer/contract/auth';
 import { ErrorCode } from '@coffer/contract/errors';
 import { type SecondFactorRequired, secondFactorCode } from '@coffer/contract/two-factor';
 import { Button, Form, Input } from 'antd-mobile';
+import { CloseOutline } from 'antd-mobile-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -126,6 +127,16 @@ export default function LoginPage() {
 
   return (
     <div className="auth-page">
+      {/* No nav bar here (spec): a guest sent from a tab still needs a way out. */}
+      <button
+        type="button"
+        className="auth-close"
+        aria-label={t('auth.backHome')}
+        onClick={() => navigate('/', { replace: true })}
+        data-testid="login-close"
+      >
+        <CloseOutline aria-hidden />
+      </button>
       <AuthHeader title={t('auth.welcome')} subtitle={t('auth.tagline')} />
       <Form
         form={form}
