@@ -59,6 +59,8 @@ export default function ChangePasswordPage() {
     <div className="auth-page" data-testid="change-password-page">
       <Form
         form={form}
+        // Our inline errors only: the browser's own bubble would cover them.
+        noValidate
         layout="vertical"
         initialValues={{ signOutOthers: true }}
         onFinish={onFinish}

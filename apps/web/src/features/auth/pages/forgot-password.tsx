@@ -47,6 +47,8 @@ export default function ForgotPasswordPage() {
     <div className="auth-page">
       <Form
         form={form}
+        // Our inline errors only: the browser's own bubble would cover them.
+        noValidate
         layout="vertical"
         onFinish={onFinish}
         footer={

@@ -140,6 +140,8 @@ export default function LoginPage() {
       <AuthHeader title={t('auth.welcome')} subtitle={t('auth.tagline')} />
       <Form
         form={form}
+        // Our inline errors only: the browser's own bubble would cover them.
+        noValidate
         layout="vertical"
         onFinish={onFinish}
         footer={

@@ -57,6 +57,8 @@ export default function RegisterPage() {
       <AuthHeader title={t('auth.createAccount')} subtitle={t('auth.tagline')} />
       <Form
         form={form}
+        // Our inline errors only: the browser's own bubble would cover them.
+        noValidate
         layout="vertical"
         onFinish={onFinish}
         footer={
