@@ -118,7 +118,7 @@ export default function TwoFactorPage() {
         <OtpQr value={setup.uri} label={t('twoFactor.qrLabel')} />
         <div className="wallet-muted">{t('twoFactor.manualKey')}</div>
         <div className="flex items-center gap-2">
-          <span className="chain-mono break-all" data-testid="2fa-secret">
+          <span className="chain-mono" data-testid="2fa-secret">
             {setup.secret}
           </span>
           <Button
