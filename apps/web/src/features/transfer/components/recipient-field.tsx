@@ -42,7 +42,7 @@ export function RecipientField({ lookup, showErrors }: { lookup: RecipientLookup
           clearable
         />
         <Button
-          size="small"
+          className="transfer-check"
           color="primary"
           fill="outline"
           loading={lookup.lookingUp}
