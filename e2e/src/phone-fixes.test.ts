@@ -119,7 +119,7 @@ describe.each(LANGS)('phone fixes (%s)', (lang: Lang) => {
       expect(contrast.text, 'text on the toast').toBeGreaterThanOrEqual(4.5);
       expect(contrast.edge, 'toast against the dark page').toBeGreaterThanOrEqual(3);
       await stale.getByTestId('to-register').click();
-      await waitForPath(stale, '/register?redirect=%2Fsettings');
+      await waitForPath(stale, '/register');
       await expect.poll(() => stale.locator('.adm-toast-main').count(), { timeout: 1000 }).toBe(0);
     } finally {
       await dark.close();

@@ -126,9 +126,10 @@ export function createAppRouter() {
   let navigating = false;
   router.subscribe((state) => {
     if (state.initialized && state.navigation.state === 'idle') doneProgress();
-    // A navigation starting (not its redirects): the pop-ups of the screen being left go.
+    // A navigation starting (not the first load, not a redirect): the pop-ups of the screen
+    // being left go. The first load's are kept ("not signed in" as the guard sends to /login).
     const busy = state.navigation.state !== 'idle';
-    if (busy && !navigating) clearFeedbackOnNavigation();
+    if (busy && !navigating && state.initialized) clearFeedbackOnNavigation();
     navigating = busy;
   });
 
