@@ -92,6 +92,7 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
         </section>
 
         {actions}
+        {balances.data && balances.data.every((b) => isZeroAmount(b.total)) ? <FirstDeposit /> : null}
         <BannerSlot />
 
         <section className="card" aria-labelledby="home-balances">
@@ -149,6 +150,21 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
         </section>
       </div>
     </PullToRefresh>
+  );
+}
+
+/** An empty wallet: the one thing to do first, up front. */
+function FirstDeposit() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <section className="card home-first-deposit" data-testid="home-first-deposit">
+      <h2 className="m-0 text-base font-semibold">{t('assets.firstDepositTitle')}</h2>
+      <p className="wallet-muted m-0 mt-1">{t('assets.firstDepositHint')}</p>
+      <button type="button" className="home-button home-button--outline mt-3" onClick={() => navigate('/charge')}>
+        {t('assets.firstDeposit')}
+      </button>
+    </section>
   );
 }
 
