@@ -218,4 +218,72 @@ describe.each(LANGS)('phone fixes (%s)', (lang: Lang) => {
     await page.getByTestId('ranking-join').click();
     await waitForPath(page, '/swap');
   });
+
+  it('what users expect: a first-deposit prompt, sharing the deposit QR, scanning the withdrawal address', async () => {
+    await page.goto('/');
+    await page.getByTestId('balance-USDT-total').waitFor();
+    expect(await page.getByTestId('home-first-deposit').count(), 'no prompt once funded').toBe(0);
+
+    const newcomer = await createUser(lang);
+    const phone = await newPhone(browser, lang, { token: newcomer.token });
+    try {
+      await phone.grantPermissions(['clipboard-read', 'clipboard-write']);
+      // No share sheet here: the address is copied instead.
+      await phone.addInitScript(() => {
+        Reflect.deleteProperty(Navigator.prototype, 'share');
+        Reflect.deleteProperty(window, 'BarcodeDetector');
+      });
+      const fresh = await openPage(phone);
+      await fresh.goto('/');
+      await fresh.getByTestId('home-first-deposit').getByRole('button').click();
+      await waitForPath(fresh, '/charge');
+      const address = (await fresh.getByTestId('deposit-address').textContent())?.trim() ?? '';
+      await fresh.getByTestId('deposit-share').click();
+      await waitForToast(fresh, t(lang, 'charge.shareCopied'));
+      expect(await fresh.evaluate(() => navigator.clipboard.readText())).toBe(address);
+      await fresh.goto('/withdraw');
+      await fresh.getByTestId('withdraw-paste').waitFor();
+      expect(await fresh.getByTestId('withdraw-scan').count(), 'no scan button without BarcodeDetector').toBe(0);
+    } finally {
+      await phone.close();
+    }
+
+    // A phone with a share sheet and a barcode reader (both stood in for: headless Chromium has neither).
+    const scanned = '0x52908400098527886E0F7030069857D2E4169EE7';
+    const equipped = await newPhone(browser, lang, { token: user.token });
+    try {
+      await equipped.addInitScript((raw) => {
+        const w = window as unknown as Record<string, unknown>;
+        Object.defineProperty(Navigator.prototype, 'share', {
+          configurable: true,
+          value: async (data: { text?: string; files?: File[] }) => {
+            w.shared = { text: data.text, files: (data.files ?? []).map((f) => f.type) };
+          },
+        });
+        Object.defineProperty(Navigator.prototype, 'canShare', { configurable: true, value: () => true });
+        w.BarcodeDetector = class {
+          async detect() {
+            return [{ rawValue: `ethereum:${raw}@1` }];
+          }
+        };
+        navigator.mediaDevices.getUserMedia = async () => {
+          const canvas = document.createElement('canvas');
+          canvas.getContext('2d')?.fillRect(0, 0, 1, 1);
+          return canvas.captureStream(10);
+        };
+      }, scanned);
+      const phonePage = await openPage(equipped);
+      await phonePage.goto('/charge');
+      const address = (await phonePage.getByTestId('deposit-address').textContent())?.trim() ?? '';
+      await phonePage.getByTestId('deposit-share').click();
+      await expect
+        .poll(() => phonePage.evaluate(() => (window as unknown as { shared?: unknown }).shared))
+        .toEqual({ text: expect.stringContaining(address), files: ['image/png'] });
+      await phonePage.goto('/withdraw');
+      await phonePage.getByTestId('withdraw-scan').click();
+      await expect.poll(() => phonePage.inputValue('input[name=withdraw-address]')).toBe(scanned);
+    } finally {
+      await equipped.close();
+    }
+  });
 });
