@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectBrowser, createUser, KEYS, LANGS, type Lang, navTitle, newPhone, type TestUser, t, waitForPath, waitForToast } from './app';
 import { createLiveActivity } from './content-support';
-import { fund, noPopUp, openPage } from './wallet-support';
+import { apiTransfer, fund, noPopUp, openPage } from './wallet-support';
 
 /*
  * What phone users saw wrong, one journey per screen: the scroll-cache demo, toasts, the
@@ -166,10 +166,14 @@ describe.each(LANGS)('phone fixes (%s)', (lang: Lang) => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(uid);
   });
 
-  it('transfer and bills: a big Check button, words kept whole, bill types in one scrolling row', async () => {
+  it('transfer and bills: a big Check button, recent recipients, words kept whole, bill types in one scrolling row', async () => {
+    const friend = await createUser(lang, 'Friend');
+    await apiTransfer(user, friend.email, '1');
     await page.goto('/transfer');
     expect((await box(page, '[data-testid=recipient-check]')).height).toBeGreaterThanOrEqual(MIN_TOUCH_PX);
     expect((await box(page, '[data-testid=recipient-check]')).width).toBeGreaterThanOrEqual(MIN_TOUCH_PX);
+    await page.getByTestId('recent-recipients').getByText('Friend').click();
+    await expect.poll(() => page.getByTestId('recipient-nickname').textContent()).toBe('Friend');
 
     await page.goto('/bill?type=transfer');
     const tabs = page.locator('.bill-tabs [role=tab]');
