@@ -23,26 +23,29 @@ async function box(page: Page, selector: string) {
 
 /** WCAG contrast ratio of two CSS colours, the first composited over the second when translucent. */
 function contrastIn(page: Page, selector: string) {
-  return page.locator(selector).first().evaluate((element) => {
-    const parse = (css: string) => (css.match(/[\d.]+/g) ?? []).map(Number) as [number, number, number, number?];
-    const over = (top: string, under: string) => {
-      const [r, g, b, a = 1] = parse(top);
-      const [r2, g2, b2] = parse(under);
-      return [r * a + r2 * (1 - a), g * a + g2 * (1 - a), b * a + b2 * (1 - a)];
-    };
-    const luminance = ([r, g, b]: number[]) => {
-      const lin = (c: number) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
-      return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(b!);
-    };
-    const ratio = (x: number[], y: number[]) => {
-      const [hi, lo] = [luminance(x), luminance(y)].sort((p, q) => q - p) as [number, number];
-      return (hi + 0.05) / (lo + 0.05);
-    };
-    const page = getComputedStyle(document.body).backgroundColor;
-    const style = getComputedStyle(element);
-    const background = over(style.backgroundColor, page);
-    return { text: ratio(over(style.color, background.join(',')), background), edge: ratio(background, over(page, page)) };
-  });
+  return page
+    .locator(selector)
+    .first()
+    .evaluate((element) => {
+      const parse = (css: string) => (css.match(/[\d.]+/g) ?? []).map(Number) as [number, number, number, number?];
+      const over = (top: string, under: string) => {
+        const [r, g, b, a = 1] = parse(top);
+        const [r2, g2, b2] = parse(under);
+        return [r * a + r2 * (1 - a), g * a + g2 * (1 - a), b * a + b2 * (1 - a)];
+      };
+      const luminance = ([r, g, b]: number[]) => {
+        const lin = (c: number) => (c / 255 <= 0.03928 ? c / 255 / 12.92 : ((c / 255 + 0.055) / 1.055) ** 2.4);
+        return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(b!);
+      };
+      const ratio = (x: number[], y: number[]) => {
+        const [hi, lo] = [luminance(x), luminance(y)].sort((p, q) => q - p) as [number, number];
+        return (hi + 0.05) / (lo + 0.05);
+      };
+      const page = getComputedStyle(document.body).backgroundColor;
+      const style = getComputedStyle(element);
+      const background = over(style.backgroundColor, page);
+      return { text: ratio(over(style.color, background.join(',')), background), edge: ratio(background, over(page, page)) };
+    });
 }
 
 describe.each(LANGS)('phone fixes (%s)', (lang: Lang) => {
@@ -80,7 +83,7 @@ describe.each(LANGS)('phone fixes (%s)', (lang: Lang) => {
       await dev.getByText('/scroll-cache', { exact: true }).click();
       await waitForPath(dev, '/scroll-cache');
       await dev.getByText(t(lang, 'demo.row', { n: 100 })).waitFor();
-      await expect.poll(() => dev.evaluate(() => window.scrollY), 'scroll position on re-entry').toBe(900);
+      await expect.poll(() => dev.evaluate(() => window.scrollY), { message: 'scroll position on re-entry' }).toBe(900);
     } finally {
       await developer.close();
     }
@@ -186,7 +189,9 @@ describe.each(LANGS)('phone fixes (%s)', (lang: Lang) => {
     const breaks = await page.evaluate(() =>
       [...document.styleSheets].flatMap((sheet) =>
         [...sheet.cssRules].flatMap((rule) =>
-          rule instanceof CSSStyleRule && rule.style.wordBreak === 'break-all' && !rule.selectorText.includes('adm-') ? [rule.selectorText] : [],
+          rule instanceof CSSStyleRule && rule.style.wordBreak === 'break-all' && !rule.selectorText.includes('adm-')
+            ? [rule.selectorText]
+            : [],
         ),
       ),
     );

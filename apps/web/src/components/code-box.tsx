@@ -2,7 +2,8 @@ import { Input, type InputProps, type InputRef } from 'antd-mobile';
 import { useRef } from 'react';
 import { useInputAria } from '../lib/use-input-aria';
 
-export interface CodeBoxProps extends Pick<InputProps, 'value' | 'onChange' | 'type' | 'inputMode' | 'autoComplete' | 'maxLength' | 'placeholder'> {
+export interface CodeBoxProps
+  extends Pick<InputProps, 'value' | 'onChange' | 'type' | 'inputMode' | 'autoComplete' | 'maxLength' | 'placeholder'> {
   /** Names the field for screen readers and tests; the error below it is `${testId}-error`. */
   testId: string;
   label: string;

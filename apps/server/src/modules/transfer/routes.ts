@@ -164,7 +164,7 @@ export async function transferRoutes(fastify: FastifyInstance) {
         tags,
         security,
         summary: `The people the signed-in user sent transfers to, most recent first (at most ${RECENT_RECIPIENTS_MAX})`,
-        description: 'Only the caller\'s own sent transfers count; e-mails masked as in /transfer/recipient. 2001 without a session.',
+        description: "Only the caller's own sent transfers count; e-mails masked as in /transfer/recipient. 2001 without a session.",
         response: apiResponse(recentRecipientsSchema),
       },
     },

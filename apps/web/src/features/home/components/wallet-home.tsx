@@ -92,7 +92,7 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
         </section>
 
         {actions}
-        {balances.data && balances.data.every((b) => isZeroAmount(b.total)) ? <FirstDeposit /> : null}
+        {balances.data?.every((b) => isZeroAmount(b.total)) ? <FirstDeposit /> : null}
         <BannerSlot />
 
         <section className="card" aria-labelledby="home-balances">
