@@ -172,7 +172,8 @@ describe.each(LANGS)('app shell (%s)', (lang: Lang) => {
     }
   });
 
-  it('reaches every demo page from the Developer entry in settings', async () => {
+  it('reaches every demo page from the Developer entry in settings, once enabled', async () => {
+    await page.evaluate(() => localStorage.setItem('developerMenu', '1'));
     for (const [path, key] of [
       ['/charts', 'routes.charts'],
       ['/unocss', 'routes.unocss'],
@@ -183,6 +184,7 @@ describe.each(LANGS)('app shell (%s)', (lang: Lang) => {
       await waitForPath(page, path);
       await expect.poll(() => navTitle(page)).toBe(t(lang, key));
     }
+    await page.evaluate(() => localStorage.removeItem('developerMenu'));
   });
 
   it('paints the progress bar and spinner in the theme colour, not nprogress blue', async () => {

@@ -38,7 +38,8 @@ describe('two-factor authentication in the browser', () => {
         // Turning it on needs the password too: a wrong one is refused, the right one enrols.
         await page.getByTestId('2fa-password').locator('input').fill('not-the-password');
         await page.getByTestId('2fa-enable').click();
-        await waitForToast(page, errorMessages[lang][2002]);
+        // Written under the password field, not popped up.
+        await page.getByTestId('2fa-password-error').getByText(errorMessages[lang][2002]).waitFor();
         await page.getByTestId('2fa-password').locator('input').fill(user.password);
         await page.getByTestId('2fa-enable').click();
         const codes = page.getByTestId('2fa-recovery-codes').locator('li');

@@ -112,6 +112,17 @@ export const recipient = z.object({
 });
 export type Recipient = z.infer<typeof recipient>;
 
+/** How many people GET /api/transfer/recentRecipients answers at most. */
+export const RECENT_RECIPIENTS_MAX = 5;
+
+/** Someone the signed-in user sent money to, as a recipient preview shows them, and when last. */
+export const recentRecipient = recipient.extend({ lastSentAt: z.string().describe('ISO 8601 time of the latest transfer to them') });
+export type RecentRecipient = z.infer<typeof recentRecipient>;
+
+/** GET /api/transfer/recentRecipients: the user's own past recipients, most recent first. */
+export const recentRecipients = z.array(recentRecipient).max(RECENT_RECIPIENTS_MAX);
+export type RecentRecipients = z.infer<typeof recentRecipients>;
+
 /** Operator credit or debit of a user's available balance against the adjustments account. */
 export const adjustBody = z
   .object({

@@ -10,6 +10,7 @@ import { AppLayout } from './layout/app-layout';
 import { withProviders } from './lazy-providers';
 import { loadPages } from './load-pages';
 import { PageLoadFailed, RootError, RouteError } from './layout/route-error';
+import { clearFeedbackOnNavigation } from '../lib/notify';
 import { doneProgress } from './progress';
 
 /** Nothing to show before the first guard run; the progress bar is already visible. */
@@ -122,8 +123,14 @@ export function createAppRouter() {
   ]);
 
   // Guard step 5. Also ends the bar started by the first load.
+  let navigating = false;
   router.subscribe((state) => {
     if (state.initialized && state.navigation.state === 'idle') doneProgress();
+    // A navigation starting (not the first load, not a redirect): the pop-ups of the screen
+    // being left go. The first load's are kept ("not signed in" as the guard sends to /login).
+    const busy = state.navigation.state !== 'idle';
+    if (busy && !navigating && state.initialized) clearFeedbackOnNavigation();
+    navigating = busy;
   });
 
   // Code 2001 outside a navigation (e.g. a mutation) sends the user to /login; during a

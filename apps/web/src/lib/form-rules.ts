@@ -11,3 +11,10 @@ export function schemaRule(schema: ZodType, message: string) {
     },
   };
 }
+
+/**
+ * Spread on every antd-mobile Form: `noValidate` on its <form>, so the browser's own
+ * validation bubble never covers (nor pre-empts) the inline errors. antd-mobile hands unknown
+ * props to the <form> element, but its types leave this one out, hence the cast.
+ */
+export const NO_NATIVE_VALIDATION = { noValidate: true } as Record<never, never>;

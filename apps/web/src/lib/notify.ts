@@ -37,11 +37,41 @@ function plainToast(message: string) {
   setTimeout(() => box.remove(), NOTICE_DURATION_MS);
 }
 
+/**
+ * Pop-ups belong to the screen they were raised on: a navigation clears them
+ * (`clearFeedbackOnNavigation`), except those raised by the very task that starts it ("Signed
+ * in", then off to the page asked for), which stay `fresh` until the next macrotask. Each
+ * clear bumps `generation`, so a toast whose code was still loading does not show afterwards.
+ */
+let generation = 0;
+let fresh = false;
+
+function markFresh() {
+  fresh = true;
+  setTimeout(() => {
+    fresh = false;
+  }, 0);
+}
+
 function showToast(icon: 'fail' | 'success', message: string) {
+  const raisedIn = generation;
+  markFresh();
   loadToast().then(
-    (Toast) => Toast.show({ icon, content: message, duration: NOTICE_DURATION_MS }),
-    () => plainToast(message),
+    (Toast) => {
+      if (raisedIn === generation) Toast.show({ icon, content: message, duration: NOTICE_DURATION_MS, position: 'top' });
+    },
+    () => {
+      if (raisedIn === generation) plainToast(message);
+    },
   );
+}
+
+/** Called as a navigation starts (app/router.tsx): what the last screen said goes with it. */
+export function clearFeedbackOnNavigation() {
+  if (fresh || typeof document === 'undefined') return;
+  generation += 1;
+  toast?.then((Toast) => Toast.clear()).catch(() => undefined);
+  for (const node of document.querySelectorAll('.app-toast, .app-notify')) node.remove();
 }
 
 /** Danger toast for business failures (code != 0), carrying the server's message. */
@@ -63,6 +93,7 @@ export function notifyDanger(message: string) {
   bar.className = 'app-notify app-notify--danger';
   bar.setAttribute('role', 'alert');
   bar.textContent = message;
+  markFresh();
   document.body.appendChild(bar);
   setTimeout(() => bar.remove(), NOTICE_DURATION_MS);
 }

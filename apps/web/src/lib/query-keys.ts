@@ -40,6 +40,7 @@ export const queryKeys = {
   transfers: {
     all: ['transfers'] as const,
     detail: (id: Id) => ['transfers', 'detail', id] as const,
+    recentRecipients: ['transfers', 'recentRecipients'] as const,
   },
   swaps: {
     all: ['swaps'] as const,

@@ -1,6 +1,7 @@
 import type { LoginData } from '@coffer/contract/auth';
 import type { PasskeyOptionsData } from '@coffer/contract/passkeys';
 import type { LoginSecondFactorBody } from '@coffer/contract/two-factor';
+import { ErrorCode } from '@coffer/contract/errors';
 import { apiPost } from './api-client';
 
 /*
@@ -12,8 +13,9 @@ import { apiPost } from './api-client';
 /** The browser side of WebAuthn loads only when a passkey is used. */
 export const browserWebAuthn = () => import('@simplewebauthn/browser');
 
-/** Finishes a password sign-in with the authenticator (or a recovery) code. */
-export const loginSecondFactor = (body: LoginSecondFactorBody) => apiPost<LoginData>('/login/2fa', body);
+/** Finishes a password sign-in with the authenticator (or a recovery) code; a wrong one is shown under the field. */
+export const loginSecondFactor = (body: LoginSecondFactorBody) =>
+  apiPost<LoginData>('/login/2fa', body, { fieldCodes: [ErrorCode.WRONG_SECOND_FACTOR] });
 
 /**
  * Signs in with a passkey: passwordless without `challenge`, or as the second step of a

@@ -8,6 +8,8 @@ export const STORAGE_KEYS = {
   user: 'user_info',
   language: 'language',
   theme: 'theme',
+  /** '1' shows Settings' Developer section on this browser (lib/developer-menu.ts). */
+  developerMenu: 'developerMenu',
 } as const;
 
 // Storage can throw (Safari private mode, disabled cookies); the app must keep working.

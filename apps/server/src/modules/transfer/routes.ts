@@ -2,6 +2,8 @@ import {
   apiResponse,
   ErrorCode,
   idParams,
+  RECENT_RECIPIENTS_MAX,
+  recentRecipients as recentRecipientsSchema,
   recipient,
   recipientQuery,
   transferByEmailBody,
@@ -20,7 +22,7 @@ import { ok } from '../../core/reply.ts';
 import { hashToken, requireSession, tokenFromRequest } from '../../core/session.ts';
 import { idempotencyKeyOf } from '../../core/idempotency-key.ts';
 import { transferBatcher } from './batcher.ts';
-import { type Caller, previewRecipient, transfer, transferDetails, transferPage as listTransfers } from './service.ts';
+import { type Caller, previewRecipient, recentRecipients, transfer, transferDetails, transferPage as listTransfers } from './service.ts';
 
 const tags = ['transfer'];
 const security = [{ token: [] }];
@@ -152,5 +154,20 @@ export async function transferRoutes(fastify: FastifyInstance) {
       const ref = uid !== undefined ? { uid } : { email: email ?? '' };
       return ok(await previewRecipient(database, request.user, ref), requestLocale(request));
     },
+  );
+
+  app.get(
+    '/transfer/recentRecipients',
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: `The people the signed-in user sent transfers to, most recent first (at most ${RECENT_RECIPIENTS_MAX})`,
+        description: "Only the caller's own sent transfers count; e-mails masked as in /transfer/recipient. 2001 without a session.",
+        response: apiResponse(recentRecipientsSchema),
+      },
+    },
+    async (request) => ok(await recentRecipients(database, request.user.id, RECENT_RECIPIENTS_MAX), requestLocale(request)),
   );
 }

@@ -3,6 +3,7 @@ import {
   ErrorCode,
   maskEmail,
   type PageResponse,
+  type RecentRecipient,
   type Recipient,
   type StepUpProof,
   type TransferDirection,
@@ -252,4 +253,34 @@ export async function previewRecipient(database: Database, viewer: SessionUser, 
   if (!row) throw new BizError(ErrorCode.RECIPIENT_NOT_FOUND);
   if (Number(row.id) === viewer.id) throw new BizError(ErrorCode.CANNOT_SEND_TO_SELF);
   return { uid: Number(row.id), maskedEmail: maskEmail(row.email), nickname: row.nickname, avatar: row.avatar };
+}
+
+/**
+ * The people `viewer` sent money to, latest first, at most `limit`: from the viewer's own sent
+ * transfers only (what they received, and anyone else's transfers, never show), e-mails masked
+ * as in a recipient preview.
+ */
+export async function recentRecipients(database: Database, viewer: number, limit: number): Promise<RecentRecipient[]> {
+  const rows = await database.sql.query<{
+    id: number;
+    email: string;
+    nickname: string;
+    avatar: string | null;
+    last_sent_at: Date | string;
+  }>(
+    `select u.id, u.email, u.nickname, u.avatar, r.last_sent_at
+       from (select to_user_id, max(created_at) as last_sent_at
+               from transfers where from_user_id = $1
+              group by to_user_id order by last_sent_at desc, to_user_id limit $2) r
+       join users u on u.id = r.to_user_id
+      order by r.last_sent_at desc, u.id`,
+    [viewer, limit],
+  );
+  return rows.map((row) => ({
+    uid: Number(row.id),
+    maskedEmail: maskEmail(row.email),
+    nickname: row.nickname,
+    avatar: row.avatar,
+    lastSentAt: new Date(row.last_sent_at).toISOString(),
+  }));
 }

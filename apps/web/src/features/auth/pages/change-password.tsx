@@ -9,7 +9,7 @@ import { useNavigate } from 'react-router';
 import { isApiError } from '../../../lib/api-error';
 import { refreshCurrentUser, useCurrentUser } from '../../../lib/current-user';
 import { showFieldError } from '../../../lib/form-errors';
-import { schemaRule } from '../../../lib/form-rules';
+import { NO_NATIVE_VALIDATION, schemaRule } from '../../../lib/form-rules';
 import { toastSuccess } from '../../../lib/notify';
 import { CHANGE_PASSWORD_FIELD_ERRORS, useChangePassword } from '../api/change-password';
 import { AuthSubmit, NewPasswordFields } from '../components/account-fields';
@@ -58,6 +58,7 @@ export default function ChangePasswordPage() {
   return (
     <div className="auth-page" data-testid="change-password-page">
       <Form
+        {...NO_NATIVE_VALIDATION}
         form={form}
         layout="vertical"
         initialValues={{ signOutOthers: true }}

@@ -1,5 +1,6 @@
 import { RESET_REMOVES_PASSKEYS_DAYS, resetPasswordBody } from '@coffer/contract/auth';
 import { Checkbox, Form } from 'antd-mobile';
+import { NO_NATIVE_VALIDATION } from '../../../lib/form-rules';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { showFieldError } from '../../../lib/form-errors';
@@ -46,6 +47,7 @@ export default function ForgotPasswordPage() {
   return (
     <div className="auth-page">
       <Form
+        {...NO_NATIVE_VALIDATION}
         form={form}
         layout="vertical"
         onFinish={onFinish}

@@ -2,6 +2,7 @@ import { loginBody } from '@coffer/contract/auth';
 import { ErrorCode } from '@coffer/contract/errors';
 import { type SecondFactorRequired, secondFactorCode } from '@coffer/contract/two-factor';
 import { Button, Form, Input } from 'antd-mobile';
+import { CloseOutline } from 'antd-mobile-icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +10,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import { isApiError } from '../../../lib/api-error';
 import { refreshCurrentUser } from '../../../lib/current-user';
 import { showFieldError } from '../../../lib/form-errors';
-import { schemaRule } from '../../../lib/form-rules';
+import { NO_NATIVE_VALIDATION, schemaRule } from '../../../lib/form-rules';
 import { loginSecondFactor, signInWithPasskey } from '../../../lib/sign-in';
 import { returnPathFrom } from '../../../lib/sign-in-return';
 import { toastDanger, toastSuccess } from '../../../lib/notify';
@@ -34,6 +35,8 @@ export default function LoginPage() {
   /** Set when the password was right but the account asks a second factor. */
   const [second, setSecond] = useState<SecondFactorRequired['secondFactor'] | null>(null);
   const [code, setCode] = useState('');
+  /** A wrong or used code, under the field. */
+  const [codeError, setCodeError] = useState<string | null>(null);
   const [verifying, setVerifying] = useState(false);
   const [usingPasskey, setUsingPasskey] = useState(false);
 
@@ -66,11 +69,13 @@ export default function LoginPage() {
   const verify = async () => {
     if (!second) return;
     setVerifying(true);
+    setCodeError(null);
     try {
       await loginSecondFactor({ challenge: second.challenge, code });
     } catch (error) {
       // 2008: the challenge is over, back to the password.
       if (isApiError(error, ErrorCode.SECOND_FACTOR_EXPIRED)) setSecond(null);
+      if (isApiError(error, ErrorCode.WRONG_SECOND_FACTOR)) setCodeError(error.message);
       return;
     } finally {
       setVerifying(false);
@@ -99,7 +104,15 @@ export default function LoginPage() {
       <div className="auth-page">
         <AuthHeader title={t('twoFactor.loginTitle')} subtitle={t('twoFactor.loginHint')} />
         <div className="flex flex-col gap-3 px-4">
-          <SecondFactorInput value={code} onChange={setCode} testId="login-2fa-code" />
+          <SecondFactorInput
+            value={code}
+            onChange={(value) => {
+              setCode(value);
+              setCodeError(null);
+            }}
+            testId="login-2fa-code"
+            error={codeError}
+          />
           <Button
             block
             color="primary"
@@ -126,8 +139,19 @@ export default function LoginPage() {
 
   return (
     <div className="auth-page">
+      {/* No nav bar here (spec): a guest sent from a tab still needs a way out. */}
+      <button
+        type="button"
+        className="auth-close"
+        aria-label={t('auth.backHome')}
+        onClick={() => navigate('/', { replace: true })}
+        data-testid="login-close"
+      >
+        <CloseOutline aria-hidden />
+      </button>
       <AuthHeader title={t('auth.welcome')} subtitle={t('auth.tagline')} />
       <Form
+        {...NO_NATIVE_VALIDATION}
         form={form}
         layout="vertical"
         onFinish={onFinish}

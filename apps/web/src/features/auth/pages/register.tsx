@@ -1,5 +1,6 @@
 import { NICKNAME_MAX, nickname, registerBody } from '@coffer/contract/auth';
 import { Form, Input } from 'antd-mobile';
+import { NO_NATIVE_VALIDATION } from '../../../lib/form-rules';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
@@ -56,6 +57,7 @@ export default function RegisterPage() {
     <div className="auth-page">
       <AuthHeader title={t('auth.createAccount')} subtitle={t('auth.tagline')} />
       <Form
+        {...NO_NATIVE_VALIDATION}
         form={form}
         layout="vertical"
         onFinish={onFinish}

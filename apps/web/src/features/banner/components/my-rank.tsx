@@ -1,15 +1,37 @@
-import type { ActivityUserRank } from '@coffer/contract/activity';
+import type { ActivityDetails, ActivityUserRank } from '@coffer/contract/activity';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatCompact } from '../../../lib/money';
+import { formatCompact, isZeroAmount } from '../../../lib/money';
 import { SCORE_DECIMALS } from './rank-board';
 
-/** Pinned to the bottom of the ranking: my rank, score and the gap to the next prize. */
-export function MyRank({ mine }: { mine: ActivityUserRank | undefined }) {
+/** Where taking part happens, per metric. */
+const JOIN_PATHS: Record<ActivityDetails['metric'], string> = { swap_volume_usdt: '/swap', transfers_sent: '/transfer' };
+
+/** Unranked while it can still change: what puts the user on the board, and a way there. */
+function JoinPrompt({ activity }: { activity: ActivityDetails }) {
+  const { t } = useTranslation();
+  if (activity.status !== 'live' && activity.status !== 'upcoming') return null;
+  return (
+    <div className="ranking-join-row">
+      <p className="ranking-mine-gap m-0" data-testid="ranking-join-hint">
+        {t(`ranking.joinHint.${activity.metric}`, { min: activity.minTransfer ?? '', currency: activity.metricCurrency ?? '' })}
+      </p>
+      <Link to={JOIN_PATHS[activity.metric]} className="ranking-sign-in" data-testid="ranking-join">
+        {t(`ranking.join.${activity.metric}`)}
+      </Link>
+    </div>
+  );
+}
+
+/**
+ * Pinned to the bottom of the ranking: my rank, score and the gap to the next prize; unranked,
+ * how to get on the board instead of "0 more to reach rank 3".
+ */
+export function MyRank({ mine, activity }: { mine: ActivityUserRank | undefined; activity: ActivityDetails }) {
   const { t } = useTranslation();
   if (!mine) return <div className="ranking-mine" aria-busy="true" data-testid="ranking-mine-loading" />;
   const gap =
-    mine.gapToNextPrize && mine.nextPrizeRank !== null
+    mine.gapToNextPrize && !isZeroAmount(mine.gapToNextPrize) && mine.nextPrizeRank !== null
       ? t('ranking.gap', { amount: formatCompact(mine.gapToNextPrize, SCORE_DECIMALS), rank: mine.nextPrizeRank })
       : mine.rank === 1
         ? t('ranking.top')
@@ -31,6 +53,7 @@ export function MyRank({ mine }: { mine: ActivityUserRank | undefined }) {
           </div>
         ) : null}
       </div>
+      {mine.rank === null ? <JoinPrompt activity={activity} /> : null}
     </section>
   );
 }

@@ -114,7 +114,7 @@ export default function BannerRankingPage() {
           <RichHtml html={activity.data.rulesHtml} testId="ranking-rules" />
         </section>
       ) : null}
-      {signedIn ? <MyRank mine={mine.data} /> : <SignInForRank />}
+      {signedIn ? <MyRank mine={mine.data} activity={activity.data} /> : <SignInForRank />}
     </div>
   );
 }

@@ -20,6 +20,7 @@ import { currenciesWithNetworks, networksFor, useNetworks } from '../../../lib/w
 import { useFaucet } from '../api/request-faucet';
 import { AddressQr } from '../components/address-qr';
 import { PendingDeposits } from '../components/pending-deposits';
+import { ShareAddress } from '../components/share-address';
 import { useDepositAddress } from '../hooks/use-deposit-address';
 
 function AddressCard({ currencyId, network }: { currencyId: number; network: Network }) {
@@ -75,6 +76,7 @@ function AddressCard({ currencyId, network }: { currencyId: number; network: Net
         )}
         {data ? <CopyButton value={data.address} label={t('charge.copyAddress')} testId="deposit-address-copy" /> : null}
       </div>
+      {data ? <ShareAddress address={data.address} what={t('charge.addressLabel', { code: network.code, network: network.name })} /> : null}
       <div className="mt-3">
         <div className="wallet-row">
           <span>{t('charge.minDeposit')}</span>

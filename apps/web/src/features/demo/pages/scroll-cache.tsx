@@ -9,7 +9,16 @@ export default function ScrollCachePage() {
 
   useLayoutEffect(() => {
     window.scrollTo(0, useDemoStore.getState().scrollY);
-    return () => useDemoStore.getState().setScrollY(window.scrollY);
+    // Kept as the user scrolls, not read on leaving: on Back the browser restores the previous
+    // entry's scroll (popstate) while this page is still on screen, so by the cleanup the window
+    // already stood at the other page's position (900 px came back as 399). That restoring
+    // scroll event arrives with the address already changed, hence the path check.
+    const here = window.location.pathname;
+    const keep = () => {
+      if (window.location.pathname === here) useDemoStore.getState().setScrollY(window.scrollY);
+    };
+    window.addEventListener('scroll', keep, { passive: true });
+    return () => window.removeEventListener('scroll', keep);
   }, []);
 
   return (

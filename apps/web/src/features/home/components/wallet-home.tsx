@@ -14,6 +14,7 @@ import { useBalances } from '../../../lib/wallet/balances';
 import { useCurrencies } from '../../../lib/wallet/currencies';
 import { useSwapRates } from '../../../lib/wallet/swap-rates';
 import { HIDDEN_AMOUNT, useHideBalances } from '../utils/hide-balances';
+import { orderBalances } from '../utils/balance-order';
 import { REFERENCE_CURRENCY, totalValue, valueIn } from '../utils/total-value';
 import { BannerSlot } from './banner-slot';
 import { queryKeys } from '../../../lib/query-keys';
@@ -39,6 +40,12 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
   }, [balances.data, rates.data, reference?.decimals]);
 
   const icons = new Map(currencies.data?.map((c) => [c.id, c]) ?? []);
+  const ordered = useMemo(() => {
+    if (!balances.data) return [];
+    const sortOf = new Map(currencies.data?.map((c) => [c.id, c.sort]) ?? []);
+    const rank = (id: number) => sortOf.get(id) ?? Number.MAX_SAFE_INTEGER;
+    return orderBalances(balances.data, rank, rates.data?.list ?? [], REFERENCE_CURRENCY, reference?.decimals ?? 6);
+  }, [balances.data, currencies.data, rates.data, reference?.decimals]);
   const referenceCurrency = reference ?? { code: REFERENCE_CURRENCY, decimals: 6 };
   const [hidden, toggleHidden] = useHideBalances();
   /** Every balance on home goes through here, so the switch hides them all. */
@@ -85,6 +92,7 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
         </section>
 
         {actions}
+        {balances.data?.every((b) => isZeroAmount(b.total)) ? <FirstDeposit /> : null}
         <BannerSlot />
 
         <section className="card" aria-labelledby="home-balances">
@@ -105,7 +113,7 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
             />
           ) : (
             <List className="home-balances" style={{ '--border-top': 'none', '--border-bottom': 'none' }}>
-              {balances.data.map((balance) => {
+              {ordered.map((balance) => {
                 const currency = icons.get(balance.currencyId);
                 const money = currency ?? balance.code;
                 const worth = fiat(balance.code, balance.total);
@@ -142,6 +150,21 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
         </section>
       </div>
     </PullToRefresh>
+  );
+}
+
+/** An empty wallet: the one thing to do first, up front. */
+function FirstDeposit() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  return (
+    <section className="card home-first-deposit" data-testid="home-first-deposit">
+      <h2 className="m-0 text-base font-semibold">{t('assets.firstDepositTitle')}</h2>
+      <p className="wallet-muted m-0 mt-1">{t('assets.firstDepositHint')}</p>
+      <button type="button" className="home-button home-button--outline mt-3" onClick={() => navigate('/charge')}>
+        {t('assets.firstDeposit')}
+      </button>
+    </section>
   );
 }
 

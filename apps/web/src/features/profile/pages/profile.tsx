@@ -1,18 +1,12 @@
 import { Badge, List } from 'antd-mobile';
-import {
-  BellOutline,
-  BillOutline,
-  EditSOutline,
-  QuestionCircleOutline,
-  ReceivePaymentOutline,
-  SendOutline,
-  SetOutline,
-  UploadOutline,
-} from 'antd-mobile-icons';
+import { BellOutline, BillOutline, EditSOutline, QuestionCircleOutline, SetOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { DepositIcon, SendIcon, WithdrawIcon } from '../../../components/icons';
 import { UserAvatar } from '../../../components/user-avatar';
+import { copyText } from '../../../lib/clipboard';
+import { toastSuccess } from '../../../lib/notify';
 import { useCurrentUser } from '../../../lib/current-user';
 import { useUnreadCount } from '../../../lib/notice-unread';
 import { AvatarPicker } from '../components/avatar-picker';
@@ -27,10 +21,14 @@ export default function ProfilePage() {
   const unread = useUnreadCount().data?.unreadCount ?? 0;
 
   const actions = [
-    { to: '/charge', label: t('profile.charge'), icon: <ReceivePaymentOutline />, testId: 'profile-charge' },
-    { to: '/withdraw', label: t('profile.withdraw'), icon: <UploadOutline />, testId: 'profile-withdraw' },
-    { to: '/transfer', label: t('profile.transfer'), icon: <SendOutline />, testId: 'profile-transfer' },
+    // The same icons as Home's quick actions for the same pages.
+    { to: '/charge', label: t('profile.charge'), icon: <DepositIcon />, testId: 'profile-charge' },
+    { to: '/withdraw', label: t('profile.withdraw'), icon: <WithdrawIcon />, testId: 'profile-withdraw' },
+    { to: '/transfer', label: t('profile.transfer'), icon: <SendIcon />, testId: 'profile-transfer' },
   ];
+  const copyUid = async () => {
+    if (user && (await copyText(String(user.uid)))) toastSuccess(t('profile.uidCopied'));
+  };
 
   return (
     <div className="profile-page">
@@ -55,8 +53,19 @@ export default function ProfilePage() {
             <span className="truncate">{user?.nickname || user?.email}</span>
             <EditSOutline aria-hidden />
           </button>
-          <div className="profile-meta" data-testid="profile-uid">
-            {user ? t('profile.uid', { uid: user.uid }) : null}
+          <div className="profile-meta profile-uid">
+            <span data-testid="profile-uid">{user ? t('profile.uid', { uid: user.uid }) : null}</span>
+            {user ? (
+              <button
+                type="button"
+                className="profile-uid-copy"
+                aria-label={t('profile.copyUid')}
+                onClick={copyUid}
+                data-testid="profile-uid-copy"
+              >
+                {t('profile.copy')}
+              </button>
+            ) : null}
           </div>
           <div className="profile-meta truncate">{user?.email}</div>
         </div>

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Dialog } from '../../../lib/dialog';
+import { developerMenuEnabled } from '../../../lib/developer-menu';
 import { DEMO_PATHS, ROUTE_META } from '../../../app/route-meta';
 import { type AppLanguage, LANGUAGES } from '../../../lib/language';
 import { useLanguageStore } from '../../../stores/language';
@@ -72,14 +73,16 @@ export default function SettingsPage() {
 
       <NotifySettingsList />
 
-      {/* The spec's demo pages (DESIGN §8): served in every build, reached from here. */}
-      <List header={t('settings.developer')} mode="card" className="m-0!">
-        {DEMO_PATHS.map((path) => (
-          <List.Item key={path} onClick={() => navigate(path)} description={path}>
-            {t(ROUTE_META[path]?.title ?? 'routes.notFound')}
-          </List.Item>
-        ))}
-      </List>
+      {/* The spec's demo pages: served in every build, listed here only when enabled (lib/developer-menu.ts). */}
+      {developerMenuEnabled() ? (
+        <List header={t('settings.developer')} mode="card" className="m-0!">
+          {DEMO_PATHS.map((path) => (
+            <List.Item key={path} onClick={() => navigate(path)} description={path}>
+              {t(ROUTE_META[path]?.title ?? 'routes.notFound')}
+            </List.Item>
+          ))}
+        </List>
+      ) : null}
 
       <Button block color="danger" fill="outline" size="large" onClick={signOut} loading={logout.isPending} data-testid="logout">
         {t('settings.logout')}

@@ -5,6 +5,7 @@ import { SegmentedTabs } from '../../../components/wallet/segmented-tabs';
 import { useInputAria } from '../../../lib/use-input-aria';
 import type { RecipientLookup } from '../hooks/use-recipient-lookup';
 import type { RecipientMode } from '../utils/recipient-target';
+import { RecentRecipients } from './recent-recipients';
 import { RecipientCard } from './recipient-card';
 
 /** The recipient card: by e-mail or UID, the typed text, its check and who it is (or why not). */
@@ -42,7 +43,7 @@ export function RecipientField({ lookup, showErrors }: { lookup: RecipientLookup
           clearable
         />
         <Button
-          size="small"
+          className="transfer-check"
           color="primary"
           fill="outline"
           loading={lookup.lookingUp}
@@ -61,7 +62,9 @@ export function RecipientField({ lookup, showErrors }: { lookup: RecipientLookup
         <div className="mt-3">
           <RecipientCard recipient={recipient} />
         </div>
-      ) : null}
+      ) : (
+        <RecentRecipients onPick={lookup.pick} />
+      )}
     </section>
   );
 }

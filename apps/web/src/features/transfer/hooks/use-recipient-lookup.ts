@@ -72,6 +72,17 @@ export function useRecipientLookup(onEdited: () => void) {
     change('', next);
   };
 
+  /** A recent recipient tapped: already known from the server, so no lookup. */
+  const pick = (known: Recipient) => {
+    clearTimeout(timer.current);
+    lookup.current?.abort();
+    setModeState('uid');
+    setText(String(known.uid));
+    setRecipient(known);
+    setError(null);
+    onEdited();
+  };
+
   /** The check button and Enter: look up now, or say why the text is not a recipient. */
   const lookUpNow = () => {
     clearTimeout(timer.current);
@@ -86,6 +97,7 @@ export function useRecipientLookup(onEdited: () => void) {
     text,
     change,
     lookUpNow,
+    pick,
     recipient,
     error,
     /** A refusal of the transfer itself that concerns the recipient (unknown, oneself). */

@@ -1,13 +1,15 @@
 import type { TwoFactorSetupData } from '@coffer/contract/two-factor';
 import { totpCode, secondFactorCode } from '@coffer/contract/two-factor';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Input } from 'antd-mobile';
+import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { copyText } from '../../../lib/clipboard';
 import { refreshCurrentUser, useCurrentUser } from '../../../lib/current-user';
 import { toastSuccess } from '../../../lib/notify';
-import { disableTwoFactor, enableTwoFactor, setupTwoFactor } from '../api/two-factor';
+import { type FieldError, fieldErrorOf } from '../../../lib/form-errors';
+import { CodeBox } from '../../../components/code-box';
+import { DISABLE_FIELD_ERRORS, disableTwoFactor, ENABLE_FIELD_ERRORS, enableTwoFactor, setupTwoFactor } from '../api/two-factor';
 import { OtpQr } from '../components/otp-qr';
 import { SwapStepUp } from '../components/swap-step-up';
 import { SecondFactorInput } from '../../../components/second-factor-input';
@@ -23,13 +25,25 @@ export default function TwoFactorPage() {
   // Turning two-factor on needs the password (a stolen session alone cannot lock the owner out).
   const [password, setPassword] = useState('');
   const [busy, setBusy] = useState(false);
+  /** A wrong code or password, written under its field (the HTTP layer popped up the rest). */
+  const [fieldError, setFieldError] = useState<FieldError<'code' | 'password'> | null>(null);
+  const errorOf = (field: 'code' | 'password') => (fieldError?.field === field ? fieldError.message : null);
+  const typeCode = (value: string) => {
+    setCode(value);
+    if (fieldError?.field === 'code') setFieldError(null);
+  };
+  const typePassword = (value: string) => {
+    setPassword(value);
+    if (fieldError?.field === 'password') setFieldError(null);
+  };
 
-  const run = async (action: () => Promise<void>) => {
+  const run = async (action: () => Promise<void>, fields: typeof ENABLE_FIELD_ERRORS = {}) => {
     setBusy(true);
+    setFieldError(null);
     try {
       await action();
-    } catch {
-      // The HTTP layer showed the refusal.
+    } catch (error) {
+      setFieldError(fieldErrorOf(error, fields));
     } finally {
       setBusy(false);
     }
@@ -47,7 +61,7 @@ export default function TwoFactorPage() {
       setSetup(null);
       setCode('');
       setPassword('');
-    });
+    }, ENABLE_FIELD_ERRORS);
   const finish = () =>
     run(async () => {
       setRecoveryCodes(null);
@@ -59,7 +73,7 @@ export default function TwoFactorPage() {
       setCode('');
       toastSuccess(t('twoFactor.disabled'));
       await refreshCurrentUser(queryClient);
-    });
+    }, DISABLE_FIELD_ERRORS);
 
   if (recoveryCodes) {
     return (
@@ -95,7 +109,7 @@ export default function TwoFactorPage() {
         </div>
         <SwapStepUp on={user.data.stepUpSwaps === true} />
         <p className="wallet-muted m-0">{t('twoFactor.disableHint')}</p>
-        <SecondFactorInput value={code} onChange={setCode} testId="2fa-disable-code" />
+        <SecondFactorInput value={code} onChange={typeCode} testId="2fa-disable-code" error={errorOf('code')} />
         <Button
           block
           color="danger"
@@ -118,7 +132,7 @@ export default function TwoFactorPage() {
         <OtpQr value={setup.uri} label={t('twoFactor.qrLabel')} />
         <div className="wallet-muted">{t('twoFactor.manualKey')}</div>
         <div className="flex items-center gap-2">
-          <span className="chain-mono break-all" data-testid="2fa-secret">
+          <span className="chain-mono" data-testid="2fa-secret">
             {setup.secret}
           </span>
           <Button
@@ -131,25 +145,27 @@ export default function TwoFactorPage() {
             {t('twoFactor.copy')}
           </Button>
         </div>
-        <Input
+        <CodeBox
           value={code}
-          onChange={setCode}
+          onChange={typeCode}
           inputMode="numeric"
           autoComplete="one-time-code"
           maxLength={6}
           placeholder={t('twoFactor.codePlaceholder')}
-          aria-label={t('twoFactor.codePlaceholder')}
-          data-testid="2fa-code"
+          label={t('twoFactor.codePlaceholder')}
+          testId="2fa-code"
+          error={errorOf('code')}
         />
         <div className="wallet-muted">{t('twoFactor.passwordHint')}</div>
-        <Input
+        <CodeBox
           type="password"
           value={password}
-          onChange={setPassword}
+          onChange={typePassword}
           autoComplete="current-password"
           placeholder={t('twoFactor.passwordPlaceholder')}
-          aria-label={t('twoFactor.passwordPlaceholder')}
-          data-testid="2fa-password"
+          label={t('twoFactor.passwordPlaceholder')}
+          testId="2fa-password"
+          error={errorOf('password')}
         />
         <Button
           block

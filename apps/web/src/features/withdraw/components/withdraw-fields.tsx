@@ -9,6 +9,7 @@ import { readClipboardText } from '../../../lib/clipboard';
 import { shortHash } from '../../../lib/wallet/address';
 import { toastDanger } from '../../../lib/notify';
 import { useInputAria } from '../../../lib/use-input-aria';
+import { ScanAddressButton } from './scan-address';
 
 interface FieldProps {
   value: string;
@@ -74,6 +75,7 @@ export function AddressField({ value, onChange, error, onFocus, networkName, not
         >
           <PasteIcon />
         </button>
+        <ScanAddressButton onScan={onChange} />
       </div>
       {error === null ? null : (
         <div id="withdraw-address-error" className="wallet-error" data-testid="address-error">
