@@ -29,8 +29,8 @@ export interface TickResult {
   /** The height the watcher rewound to after a reorg, if one was seen. */
   rewoundTo: number | null;
   /**
-   * Milliseconds spent scanning (chain reads and recording) and crediting. Credits that ran
-   * while later chunks were read and recorded count under scan; credit is the time after.
+   * Milliseconds spent scanning (chain reads and recording) and crediting. The chunks' credits,
+   * made in their record calls, count under scan; credit is the time after.
    */
   ms: { scan: number; credit: number };
 }
@@ -104,7 +104,7 @@ export class DepositWatcher {
     return { scanned, found, credited, rechecked, rewoundTo, ms: { scan: t1 - t0, credit: performance.now() - t1 } };
   }
 
-  /** Scans [from, to] in chunks, each recorded (cursor moved) and credited behind the chain reads. */
+  /** Scans [from, to] in chunks, each recorded (cursor moved) and credited behind the chain reads, in one call. */
   private catchUp(scope: WatchScope, from: number, to: number, tip: number, cursorHash: string | null) {
     return pipelineCatchUp(
       from,
@@ -113,11 +113,12 @@ export class DepositWatcher {
       {
         read: (s, e) => readChunk(this.chain, scope, s, e, tip),
         record: async (chunk) => {
-          const found = await recordChunk(this.database, this.chainId, scope, chunk, tip - WATCH_HASH_WINDOW, false);
-          if (found > 0) this.opts.log?.info({ chainId: this.chainId, from: chunk.from, to: chunk.to, found }, 'deposits seen');
-          return found;
+          const mode = { recheck: false, credit: true };
+          const done = await recordChunk(this.database, this.chainId, scope, chunk, tip - WATCH_HASH_WINDOW, mode);
+          if (done.found > 0) this.opts.log?.info({ chainId: this.chainId, from: chunk.from, to: chunk.to, found: done.found }, 'deposits seen');
+          if (done.credited > 0) this.opts.log?.info({ chainId: this.chainId, credited: done.credited }, 'deposits credited');
+          return done;
         },
-        credit: (height) => this.credit(height, false),
       },
       { chunkBlocks: this.opts.chunkBlocks ?? WATCH_CHUNK_BLOCKS, chunksAhead: this.opts.chunksAhead ?? WATCH_CHUNKS_AHEAD },
     );
@@ -153,7 +154,8 @@ export class DepositWatcher {
     );
     const now = new Map(chunk.headers.map((h) => [Number(h.number), h.hash]));
     if (stored.some((b) => now.get(Number(b.block_number)) !== b.block_hash)) return 0;
-    const missed = await recordChunk(this.database, this.chainId, scope, chunk, tip - WATCH_HASH_WINDOW, true);
+    const mode = { recheck: true, credit: false };
+    const { found: missed } = await recordChunk(this.database, this.chainId, scope, chunk, tip - WATCH_HASH_WINDOW, mode);
     if (missed > 0)
       this.opts.log?.info({ chainId: this.chainId, from: chunk.from, to: chunk.to, found: missed, recheck: true }, 'deposits seen');
     return missed;
