@@ -37,13 +37,19 @@ BEGIN
   FROM (SELECT DISTINCT unnest(v_currencies) AS c) q;
   INSERT INTO accounts (currency_id, user_id, kind, min_balance)
   SELECT DISTINCT x.c, x.u, 'available', 0 FROM unnest(v_users, v_currencies) AS x(u, c)
-  WHERE NOT EXISTS (SELECT 1 FROM accounts a WHERE a.user_id = x.u AND a.currency_id = x.c AND a.kind = 'available')
+  -- One probe of accounts_user_key (a partial index: hence user_id IS NOT NULL) per deposit.
+  LEFT JOIN LATERAL (
+    SELECT a.id FROM accounts a WHERE a.user_id IS NOT NULL AND a.user_id = x.u AND a.currency_id = x.c AND a.kind = 'available' LIMIT 1
+  ) a ON true
+  WHERE a.id IS NULL
   ORDER BY x.u, x.c
   ON CONFLICT DO NOTHING;
   SELECT array_agg(v_world_acc[array_position(v_world_cur, x.c)] ORDER BY x.i), array_agg(a.id ORDER BY x.i)
   INTO v_world, v_user_acc
   FROM unnest(v_users, v_currencies) WITH ORDINALITY AS x(u, c, i)
-  JOIN LATERAL (SELECT a.id FROM accounts a WHERE a.user_id = x.u AND a.currency_id = x.c AND a.kind = 'available' LIMIT 1) a ON true;
+  JOIN LATERAL (
+    SELECT a.id FROM accounts a WHERE a.user_id IS NOT NULL AND a.user_id = x.u AND a.currency_id = x.c AND a.kind = 'available' LIMIT 1
+  ) a ON true;
   IF coalesce(array_length(v_user_acc, 1), 0) <> array_length(v_ids, 1) THEN
     RAISE EXCEPTION 'coffer_deposit_credit_due: an account is missing' USING ERRCODE = 'CB900';
   END IF;

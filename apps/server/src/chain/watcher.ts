@@ -92,9 +92,10 @@ export class DepositWatcher {
     }
     const t1 = performance.now();
     const height = Math.max(cursor.number, scanned?.to ?? cursor.number);
-    // The second look's chain reads run while the last credit does; it records after it.
+    // A catch-up credited at this height in its last chunk's call (decision 052): what is left
+    // is the owners' pending events. The second look's chain reads run alongside; it records after.
     const [creditNow, second] = await Promise.allSettled([
-      this.credit(height, scanned !== null),
+      scanned !== null ? this.pendingEvents(height).then(() => 0) : this.credit(height),
       this.readRecheck(scope, height, tip, known),
     ]);
     if (creditNow.status === 'rejected') throw creditNow.reason;
@@ -189,22 +190,23 @@ export class DepositWatcher {
    * has on record (a deposit in a block replaced since is left to the rewind), in one SQL
    * call that credits nothing twice (coffer_deposit_credit_due).
    */
-  private async credit(height: number, advanced: boolean): Promise<number> {
+  private async credit(height: number): Promise<number> {
     const rows = await this.database.sql.query<{ c_id: number }>('select c_id from coffer_deposit_credit_due($1, $2)', [
       this.chainId,
       height,
     ]);
-    if (advanced) {
-      // The other pending deposits moved one confirmation closer: their owners' screens update.
-      await this.database.sql.query(
-        `insert into user_events (user_id, type, ref_id, status)
-         select d.user_id, 'deposit', d.id, 'pending' from deposits d join networks n on n.id = d.network_id
-         where n.chain_id = $1 and d.status = 'pending' and d.block_number <= $2`,
-        [this.chainId, height],
-      );
-    }
     if (rows.length > 0) this.opts.log?.info({ chainId: this.chainId, credited: rows.length }, 'deposits credited');
     return rows.length;
+  }
+
+  /** After the cursor moved: the other pending deposits are one confirmation closer, their owners' screens update. */
+  private async pendingEvents(height: number): Promise<void> {
+    await this.database.sql.query(
+      `insert into user_events (user_id, type, ref_id, status)
+       select d.user_id, 'deposit', d.id, 'pending' from deposits d join networks n on n.id = d.network_id
+       where n.chain_id = $1 and d.status = 'pending' and d.block_number <= $2`,
+      [this.chainId, height],
+    );
   }
 
   /**
