@@ -263,7 +263,8 @@ console.log(
 console.log(
   `Deposit-to-credit latency at N=1 (loop every ${LOOP_INTERVAL_MS} ms, ${LATENCY_SAMPLES} deposits): p50 ${latencies[Math.floor(latencies.length / 2)]!.toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`,
 );
-const exact = rounds.every((r) => r.exact) && counts!.deposits === WATCHED && counts!.credited === WATCHED && counts!.entries === WATCHED && audit.ok;
+const exact =
+  rounds.every((r) => r.exact) && counts!.deposits === WATCHED && counts!.credited === WATCHED && counts!.entries === WATCHED && audit.ok;
 await database.close();
 await chain.stop();
 const utxoExact = process.argv.includes('only=evm') ? true : await benchUtxoWatcher(openDatabase);

@@ -116,7 +116,8 @@ export class DepositWatcher {
         record: async (chunk) => {
           const mode = { recheck: false, credit: true };
           const done = await recordChunk(this.database, this.chainId, scope, chunk, tip - WATCH_HASH_WINDOW, mode);
-          if (done.found > 0) this.opts.log?.info({ chainId: this.chainId, from: chunk.from, to: chunk.to, found: done.found }, 'deposits seen');
+          if (done.found > 0)
+            this.opts.log?.info({ chainId: this.chainId, from: chunk.from, to: chunk.to, found: done.found }, 'deposits seen');
           if (done.credited > 0) this.opts.log?.info({ chainId: this.chainId, credited: done.credited }, 'deposits credited');
           return done;
         },
