@@ -13,6 +13,15 @@ export { creditedAmount, WATCH_HASH_WINDOW } from './watcher-scan.ts';
  */
 export const WATCH_MAX_BLOCKS_PER_TICK = 10_000;
 
+interface StoredCursor {
+  number: number;
+  hash: string;
+  /** the second look's mark: blocks up to here were scanned again once N deep */
+  rechecked: number;
+  /** the chain's largest N */
+  depth: number;
+}
+
 export interface WatcherLog {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
@@ -62,16 +71,17 @@ export class DepositWatcher {
   ) {}
 
   async tick(): Promise<TickResult> {
-    const head = await this.chain.head();
+    // The head, the cursor and the scope in parallel (fewer steps one after another: each costs
+    // a wake-up of two processes); a new chain's cursor, which needs the tip, is made after.
+    const [head, row, scope] = await Promise.all([this.chain.head(), this.cursorRow(), loadScope(this.database, this.chainId)]);
     const tip = Number(head.number);
-    const [first, scope] = await Promise.all([this.cursor(tip), loadScope(this.database, this.chainId)]);
-    let cursor = first;
+    let cursor = row ?? (await this.startCursor(tip));
     let rewoundTo: number | null = null;
 
     const stored = cursor.number >= 0 ? await this.chain.blockHeader(BigInt(cursor.number)) : null;
     if (cursor.number >= 0 && stored?.hash !== cursor.hash) {
       rewoundTo = await this.rewind(cursor.number);
-      cursor = await this.cursor(tip);
+      cursor = (await this.cursorRow())!;
     }
 
     let scanned: TickResult['scanned'] = null;
@@ -96,7 +106,7 @@ export class DepositWatcher {
     // is the owners' pending events. The second look's chain reads run alongside; it records after.
     const [creditNow, second] = await Promise.allSettled([
       scanned !== null ? this.pendingEvents(height).then(() => 0) : this.credit(height),
-      this.readRecheck(scope, height, tip, known),
+      this.readRecheck(scope, cursor, height, tip, known),
     ]);
     if (creditNow.status === 'rejected') throw creditNow.reason;
     if (second.status === 'rejected') throw second.reason;
@@ -133,13 +143,13 @@ export class DepositWatcher {
    * then, already deep enough to be credited on the next tick. Blocks scanned during a deep
    * catch-up are not looked at twice: nodes answer those from settled data.
    */
-  private async readRecheck(scope: WatchScope, height: number, tip: number, known: Map<number, BlockHeader>): Promise<ChunkRead | null> {
-    const [row] = await this.database.sql.query<{ rechecked: number; depth: number }>(
-      `select c.rechecked_block as rechecked, coalesce((select max(confirmations) from networks where chain_id = $1), 1) as depth
-       from chain_cursors c where c.chain_id = $1`,
-      [this.chainId],
-    );
-    if (!row) return null;
+  private async readRecheck(
+    scope: WatchScope,
+    row: { rechecked: number; depth: number },
+    height: number,
+    tip: number,
+    known: Map<number, BlockHeader>,
+  ): Promise<ChunkRead | null> {
     const from = Math.max(Number(row.rechecked) + 1, tip - WATCH_HASH_WINDOW + 1, 0);
     const to = Math.min(height - Number(row.depth), from + (this.opts.maxBlocksPerTick ?? WATCH_MAX_BLOCKS_PER_TICK) - 1);
     if (from > to) return null;
@@ -163,13 +173,23 @@ export class DepositWatcher {
     return missed;
   }
 
-  /** The stored cursor; a new chain starts just below the current tip (no history to scan). */
-  private async cursor(tip: number): Promise<{ number: number; hash: string }> {
-    const [row] = await this.database.sql.query<{ block_number: number; block_hash: string }>(
-      'select block_number, block_hash from chain_cursors where chain_id = $1',
+  /**
+   * The stored cursor, with the second look's mark and depth (the chain's largest N): the mark
+   * moves only by the second look, after it is read in the same tick.
+   */
+  private async cursorRow(): Promise<StoredCursor | null> {
+    const [row] = await this.database.sql.query<{ block_number: number; block_hash: string; rechecked: number; depth: number }>(
+      `select c.block_number, c.block_hash, c.rechecked_block as rechecked,
+              coalesce((select max(confirmations) from networks where chain_id = $1), 1) as depth
+       from chain_cursors c where c.chain_id = $1`,
       [this.chainId],
     );
-    if (row) return { number: Number(row.block_number), hash: row.block_hash };
+    if (!row) return null;
+    return { number: Number(row.block_number), hash: row.block_hash, rechecked: Number(row.rechecked), depth: Number(row.depth) };
+  }
+
+  /** A new chain starts just below the current tip (no history to scan). */
+  private async startCursor(tip: number): Promise<StoredCursor> {
     const start = Math.max(-1, tip - 1);
     const header = start >= 0 ? await this.chain.blockHeader(BigInt(start)) : null;
     const hash = header?.hash ?? '';
@@ -183,7 +203,7 @@ export class DepositWatcher {
        insert into chain_cursors (chain_id, block_number, block_hash) values ($1, $2, $3) on conflict (chain_id) do nothing`,
       [this.chainId, start, hash, header?.parentHash ?? ''],
     );
-    return { number: start, hash };
+    return (await this.cursorRow())!;
   }
 
   /**
