@@ -33,6 +33,12 @@ const weiString = z
   .trim()
   .regex(/^[1-9]\d{0,77}$/, 'must be a whole number of wei');
 
+/** A fee rate in base units per vbyte (satoshis, litoshis), a whole number. */
+const feeRate = z
+  .string()
+  .trim()
+  .regex(/^[1-9]\d{0,5}$/, 'must be a whole number of base units per vbyte');
+
 export const adminNetwork = z.object({
   id: z.number().int(),
   currencyId: z.number().int(),
@@ -73,6 +79,9 @@ export const adminNetwork = z.object({
   explorerUrl: z.string().nullable(),
   /** The block explorer's page of a transaction, with {tx} in it; null: none. */
   explorerTxUrl: z.string().nullable(),
+  /** UTXO payouts' fee rate floor and cap, base units per vbyte (integers as strings); null on an EVM network. */
+  feeRateFloor: z.string().nullable(),
+  feeRateCap: z.string().nullable(),
   payoutsFrozen: z.boolean(),
 });
 export type AdminNetwork = z.infer<typeof adminNetwork>;
@@ -105,6 +114,8 @@ export const networkSettings = z
     secondApprovalAbove: amountOrZero.nullable(),
     explorerUrl: explorerUrl.nullable(),
     explorerTxUrl: explorerTxUrl.nullable(),
+    feeRateFloor: feeRate.nullable(),
+    feeRateCap: feeRate.nullable(),
   })
   .partial();
 export type NetworkSettings = z.infer<typeof networkSettings>;

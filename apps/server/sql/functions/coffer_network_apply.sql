@@ -25,6 +25,8 @@ BEGIN
     WHEN 'secondApprovalAbove' THEN n.second_approval_above := p_value::numeric;
     WHEN 'explorerUrl' THEN n.explorer_url := p_value;
     WHEN 'explorerTxUrl' THEN n.explorer_tx_url := p_value;
+    WHEN 'feeRateFloor' THEN n.fee_rate_floor := p_value::bigint;
+    WHEN 'feeRateCap' THEN n.fee_rate_cap := p_value::bigint;
     ELSE RAISE EXCEPTION 'network setting invalid: %', p_key USING ERRCODE = 'CN027';
   END CASE;
   RETURN n;

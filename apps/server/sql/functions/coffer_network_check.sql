@@ -39,6 +39,10 @@ BEGIN
          OR position('{address}' in n.explorer_url) = 0 THEN 'explorerUrl'
     WHEN char_length(n.explorer_tx_url) > 300 OR n.explorer_tx_url !~ '^https?://[^\s/?#]+[^\s]*$'
          OR position('{tx}' in n.explorer_tx_url) = 0 THEN 'explorerTxUrl'
+    -- a UTXO payout's fee rate (base units per vbyte): a floor and a cap, none on an EVM network
+    WHEN (n.family = 'utxo') <> (n.fee_rate_floor IS NOT NULL) OR n.fee_rate_floor NOT BETWEEN 1 AND 100000 THEN 'feeRateFloor'
+    WHEN (n.family = 'utxo') <> (n.fee_rate_cap IS NOT NULL) OR n.fee_rate_cap NOT BETWEEN 1 AND 100000
+         OR n.fee_rate_cap < n.fee_rate_floor THEN 'feeRateCap'
   END;
   IF v_bad IS NOT NULL THEN
     RAISE EXCEPTION 'network setting invalid: %', v_bad USING ERRCODE = 'CN027';

@@ -23,5 +23,7 @@ AS $function$
     'coldAddress', n.cold_address,
     'secondApprovalAbove', trim_scale(n.second_approval_above)::text,
     'explorerUrl', n.explorer_url,
-    'explorerTxUrl', n.explorer_tx_url)
+    'explorerTxUrl', n.explorer_tx_url,
+    'feeRateFloor', n.fee_rate_floor::text,
+    'feeRateCap', n.fee_rate_cap::text)
 $function$

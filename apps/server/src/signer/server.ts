@@ -47,9 +47,21 @@ export function createSignerServer(service: SignerService, secret: Buffer, log: 
     };
     if (path === '/v1/info') return reply(200, await service.info());
     if (path === '/v1/sign-utxo') {
-      return signWith(body, reply, utxoSignRequestSchema, (req) => service.signUtxo(req), (req) => ({ chainId: req.chainId }));
+      return signWith(
+        body,
+        reply,
+        utxoSignRequestSchema,
+        (req) => service.signUtxo(req),
+        (req) => ({ chainId: req.chainId }),
+      );
     }
-    return signWith(body, reply, signRequestSchema, (req) => service.sign(req), (req) => ({ key: req.key.kind }));
+    return signWith(
+      body,
+      reply,
+      signRequestSchema,
+      (req) => service.sign(req),
+      (req) => ({ key: req.key.kind }),
+    );
   }
 
   /** Parses a signing request, signs it, and answers: 400 malformed, 403 refused by the policy, 500 failed, 200 signed. */

@@ -55,6 +55,8 @@ interface RawNetwork {
   second_approval_above: string | null;
   explorer_url: string | null;
   explorer_tx_url: string | null;
+  fee_rate_floor: string | null;
+  fee_rate_cap: string | null;
   frozen: boolean;
 }
 
@@ -65,7 +67,8 @@ const SELECT = `
          n.contract, n.token_decimals, n.confirmations, n.min_deposit::text, n.withdraw_fee::text, n.min_withdraw::text,
          n.max_withdraw::text, n.daily_withdraw_limit::text, n.review_threshold::text, n.deposit_enabled, n.withdraw_enabled,
          n.gas_price_cap_wei::text, n.max_fee_bumps, n.fee_margin_percent, n.hot_ceiling::text, n.hot_floor::text,
-         n.cold_address, n.second_approval_above::text, n.explorer_url, n.explorer_tx_url, chain_payouts_frozen(n.id) as frozen
+         n.cold_address, n.second_approval_above::text, n.explorer_url, n.explorer_tx_url,
+         n.fee_rate_floor::text, n.fee_rate_cap::text, chain_payouts_frozen(n.id) as frozen
     from networks n join currencies c on c.id = n.currency_id`;
 
 const orNull = (v: string | null) => (v === null ? null : trimDecimal(v));
@@ -102,6 +105,8 @@ function toAdminNetwork(r: RawNetwork, served: readonly number[]): AdminNetwork 
     secondApprovalAbove: orNull(r.second_approval_above),
     explorerUrl: r.explorer_url,
     explorerTxUrl: r.explorer_tx_url,
+    feeRateFloor: r.fee_rate_floor,
+    feeRateCap: r.fee_rate_cap,
     payoutsFrozen: r.frozen,
   };
 }

@@ -28,7 +28,9 @@ function SettingInput({ kind, optional, ...field }: { kind: SettingKind; optiona
   if (kind === 'integer') return <InputNumber {...field} precision={0} style={{ width: '100%' }} />;
   const placeholder = optional ? t('networks.none') : undefined;
   if (kind === 'amount') return <Input {...field} inputMode="decimal" maxLength={AMOUNT_INPUT_MAX} placeholder={placeholder} />;
-  return <Input {...field} inputMode={kind === 'wei' ? 'numeric' : 'text'} placeholder={placeholder} spellCheck={false} />;
+  return (
+    <Input {...field} inputMode={kind === 'wei' || kind === 'rate' ? 'numeric' : 'text'} placeholder={placeholder} spellCheck={false} />
+  );
 }
 
 /** The settings' fields the network has (settingsOf). */
@@ -38,6 +40,7 @@ function SettingsFields({ network }: { network: AdminNetwork }) {
     if (kind === 'amount') return [amountRule(t)];
     if (kind === 'address') return [{ pattern: ADDRESS_RE, message: t('networks.badAddress') }];
     if (kind === 'wei') return [{ pattern: WEI_RE, message: t('networks.badWei') }];
+    if (kind === 'rate') return [{ pattern: WEI_RE, message: t('networks.badRate') }];
     if (kind === 'url') return [{ pattern: templatePattern(placeholder), message: t('networks.badUrl', { placeholder }) }];
     if (kind === 'integer') return [{ required: true, message: t('validation.required') }];
     return [];

@@ -3,7 +3,7 @@ import { EXPLORER_ADDRESS_PLACEHOLDER, EXPLORER_TX_PLACEHOLDER } from '@coffer/c
 import type { AdminNetwork, NetworkSettingKey, NetworkSettings } from '@coffer/contract/network-admin';
 
 /** How a setting is edited and shown: an amount of the network's currency, a count, a switch, text, a link template. */
-export type SettingKind = 'amount' | 'integer' | 'boolean' | 'address' | 'wei' | 'url';
+export type SettingKind = 'amount' | 'integer' | 'boolean' | 'address' | 'wei' | 'rate' | 'url';
 
 /**
  * Every setting in the order the form shows it; `optional`: empty means none (null);
@@ -23,6 +23,8 @@ export const SETTINGS: readonly { key: NetworkSettingKey; kind: SettingKind; opt
   { key: 'contract', kind: 'address', optional: true },
   { key: 'tokenDecimals', kind: 'integer' },
   { key: 'gasPriceCapWei', kind: 'wei', optional: true },
+  { key: 'feeRateFloor', kind: 'rate', optional: true },
+  { key: 'feeRateCap', kind: 'rate', optional: true },
   { key: 'maxFeeBumps', kind: 'integer' },
   { key: 'feeMarginPercent', kind: 'integer' },
   { key: 'hotCeiling', kind: 'amount', optional: true },
@@ -35,9 +37,13 @@ export const SETTINGS: readonly { key: NetworkSettingKey; kind: SettingKind; opt
 /** Settings of the EVM family only: a UTXO chain has no gas, no token contracts, and its coin's decimals are fixed. */
 const EVM_ONLY: readonly NetworkSettingKey[] = ['contract', 'tokenDecimals', 'gasPriceCapWei'];
 
-/** The settings a network's form offers: a native coin has no contract to set, a UTXO network no EVM settings. */
+/** Settings of the UTXO family only: the payouts' fee rate floor and cap (base units per vbyte). */
+const UTXO_ONLY: readonly NetworkSettingKey[] = ['feeRateFloor', 'feeRateCap'];
+
+/** The settings a network's form offers: a native coin has no contract to set, each family only its own fee settings. */
 export function settingsOf(n: AdminNetwork): typeof SETTINGS {
-  return SETTINGS.filter((s) => !(n.native && s.key === 'contract') && !(n.family === 'utxo' && EVM_ONLY.includes(s.key)));
+  const other = n.family === 'utxo' ? EVM_ONLY : UTXO_ONLY;
+  return SETTINGS.filter((s) => !(n.native && s.key === 'contract') && !other.includes(s.key));
 }
 
 /** A link template as the form accepts it: an http(s) address with its placeholder in it. */
@@ -97,5 +103,6 @@ export function showSetting(kind: SettingKind, value: unknown, code: string, wor
   if (kind === 'boolean') return value ? words.on : words.off;
   if (kind === 'amount') return `${formatDecimal(String(value)) ?? String(value)} ${code}`;
   if (kind === 'wei') return `${formatDecimal(String(value)) ?? String(value)} wei`;
+  if (kind === 'rate') return `${String(value)} / vB`;
   return String(value);
 }
