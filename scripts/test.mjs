@@ -53,7 +53,8 @@ const stages = [
     'lint',
     () =>
       run('lint', 'npx', ['biome', 'check', '--error-on-warnings', '.']) &&
-      // Import boundaries Biome cannot express (modules, ledger without HTTP, web features),
+      // Import boundaries Biome cannot express (server modules, chain/ledger below modules, ledger
+      // without HTTP, features and shared code in the phone app and the console),
       // and the tests that each rule fails on a planted violation.
       run('boundaries-test', 'node', ['--test', 'scripts/check-boundaries.test.mjs']) &&
       run('boundaries', 'node', ['scripts/check-boundaries.mjs']),

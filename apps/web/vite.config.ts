@@ -96,7 +96,7 @@ export default defineConfig(({ command, mode }) => {
       react(),
       UnoCSS(),
       // The landing route. (antd-mobile and its locale packs come with the page providers,
-      // after the first paint: app/page-providers.tsx.)
+      // after the first paint: lib/page-providers.tsx.)
       preloadLandingRoute(['/src/features/home/pages/home.tsx']),
       localeChunkMap(),
       // The installable app's offline shell (issue 10 item 6; docs/decisions/025-pwa.md).

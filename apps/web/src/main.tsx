@@ -26,7 +26,7 @@ applyTheme(useThemeStore.getState().theme);
 void initI18n(language).then(() => {
   // Saving the first pick keeps the accept-language header in step with the interface.
   applyLanguage(language);
-  // TanStack Query and antd-mobile's locale come with each page (app/page-providers.tsx),
+  // TanStack Query and antd-mobile's locale come with each page (lib/page-providers.tsx),
   // not here: the signed-out landing page paints without them.
   const root = createRoot(document.getElementById('app')!);
   // The signed-out landing page paints without react-router, which loads after it

@@ -3,7 +3,7 @@ import { clearSession, isSignedIn } from '../lib/session';
 import { loginPath } from '../lib/sign-in-return';
 import { startProgress } from './progress';
 import { recordRoute } from './route-history';
-import { needsCurrentUser } from './route-meta';
+import { needsCurrentUser } from '../lib/route-meta';
 import { applyDocumentTitle } from './title';
 
 /**

@@ -3,7 +3,7 @@ import type { Root } from 'react-dom/client';
 import { registerNavigate } from '../lib/navigation';
 import { loginPath } from '../lib/sign-in-return';
 import { AppFrame } from './layout/app-frame';
-import { setLandingNavigate } from './nav';
+import { setLandingNavigate } from '../lib/nav';
 import { recordRoute } from './route-history';
 
 /** The router, the route table, the guard and react-router (29 kB gzip): not on the first screen. */

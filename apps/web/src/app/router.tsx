@@ -7,7 +7,7 @@ import { loginPath } from '../lib/sign-in-return';
 import { demoRoutes } from './demo-routes';
 import { createGuard } from './guard';
 import { AppLayout } from './layout/app-layout';
-import { withProviders } from './lazy-providers';
+import { withProviders } from '../lib/lazy-providers';
 import { loadPages } from './load-pages';
 import { PageLoadFailed, RootError, RouteError } from './layout/route-error';
 import { clearFeedbackOnNavigation } from '../lib/notify';

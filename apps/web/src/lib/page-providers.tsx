@@ -2,8 +2,8 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { ConfigProvider } from 'antd-mobile';
 import type { Locale } from 'antd-mobile/es/locales/base';
 import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
-import { loadAntdLocale, loadedAntdLocale } from '../lib/antd-locale';
-import { queryClient } from '../lib/query-client';
+import { loadAntdLocale, loadedAntdLocale } from './antd-locale';
+import { queryClient } from './query-client';
 import { useLanguageStore } from '../stores/language';
 
 /**
