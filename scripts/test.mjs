@@ -57,7 +57,10 @@ const stages = [
       // without HTTP, features and shared code in the phone app and the console),
       // and the tests that each rule fails on a planted violation.
       run('boundaries-test', 'node', ['--test', 'scripts/check-boundaries.test.mjs']) &&
-      run('boundaries', 'node', ['scripts/check-boundaries.mjs']),
+      run('boundaries', 'node', ['scripts/check-boundaries.mjs']) &&
+      // docs/configuration.md is generated from the config schema: its tests, then the check.
+      run('config-doc-test', 'node', ['--import', 'tsx', '--test', 'scripts/config-doc.test.ts']) &&
+      run('config-doc', 'node', ['--import', 'tsx', 'scripts/config-doc.ts', '--check']),
   ],
   ['unit', () => vitest('web-unit', 'apps/web/vitest.config.ts') && vitest('console-unit', 'apps/console/vitest.config.ts')],
   ['api', () => vitest('api-pglite', 'apps/server/vitest.config.ts', { TEST_DB: 'pglite' })],
