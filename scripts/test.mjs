@@ -60,7 +60,9 @@ const stages = [
       run('boundaries', 'node', ['scripts/check-boundaries.mjs']) &&
       // docs/configuration.md is generated from the config schema: its tests, then the check.
       run('config-doc-test', 'node', ['--import', 'tsx', '--test', 'scripts/config-doc.test.ts']) &&
-      run('config-doc', 'node', ['--import', 'tsx', 'scripts/config-doc.ts', '--check']),
+      run('config-doc', 'node', ['--import', 'tsx', 'scripts/config-doc.ts', '--check']) &&
+      // docs/decisions/README.md lists every record with its status.
+      run('decisions-index', 'node', ['scripts/decisions-index.mjs', '--check']),
   ],
   ['unit', () => vitest('web-unit', 'apps/web/vitest.config.ts') && vitest('console-unit', 'apps/console/vitest.config.ts')],
   ['api', () => vitest('api-pglite', 'apps/server/vitest.config.ts', { TEST_DB: 'pglite' })],
