@@ -6,7 +6,9 @@
 // latency at N=1 with the leader loop running. Ends with the exactly-once check and the audit.
 // Then the UTXO watcher on a litecoind regtest node (scripts/bench-chain-utxo.ts).
 // Database: PGlite in memory, or BENCH_DATABASE_URL (PostgreSQL, a fresh database is made).
-// Usage: npm run bench:chain [-- blocks=2000] [-- only=utxo]
+// Usage: npm run bench:chain [-- blocks=2000] [-- runs=1] [-- only=utxo | only=evm]
+// runs=N: N token-only rounds (raw scan, then a catch-up on a fresh database), medians reported;
+// only=evm skips the UTXO part.
 import { createWalletClient, encodeFunctionData, http, parseEther } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
@@ -27,6 +29,10 @@ const TOKEN_DEPOSITS = 400;
 const NATIVE_DEPOSITS = 200;
 const OUTSIDE = 400;
 const GOAL_TOKEN_BLOCKS_PER_S = 20_000;
+/** The raw token scan measured on a quiet machine (decision 052): the goal as a ratio is 20,000 / this. */
+const QUIET_RAW_TOKEN_BLOCKS_PER_S = 38_700;
+const GOAL_TOKEN_RATIO = 0.52;
+const TOKEN_RUNS = Math.max(1, Number(process.argv.find((a) => a.startsWith('runs='))?.split('=')[1] ?? 1));
 const LATENCY_SAMPLES = 10;
 const LOOP_INTERVAL_MS = 250;
 
@@ -57,24 +63,27 @@ const database = await openDatabase();
 const client = createEvmClient(chain.url);
 const rpc = (method: string, params: unknown[]) => client.request({ method, params } as never);
 
-// 600 users with one deposit address each.
+// 600 users with one deposit address each (the same addresses in every database of the run).
 const WATCHED = TOKEN_DEPOSITS + NATIVE_DEPOSITS;
-await database.sql.query(
-  `insert into users (email, password_hash, nickname) select 'bench' || i || '@bench.coffer', 'x', 'bench' || i from generate_series(1, $1) i`,
-  [WATCHED],
-);
-const users = await database.sql.query<{ id: number }>('select id from users order by id');
-const addresses = users.map((_, i) => wallet.depositAddress(i + 1));
-await database.sql.query(
-  `insert into deposit_addresses (user_id, chain_id, address_index, address)
-   select u, 31337, i, a from unnest($1::bigint[], $2::int[], $3::text[]) as x(u, i, a)`,
-  [users.map((u) => u.id), users.map((_, i) => i + 1), addresses],
-);
-await database.sql.query(
-  `update networks n set contract = $1 from currencies c where c.id = n.currency_id and c.code = 'USDT' and n.chain_id = 31337`,
-  [chain.tokens.USDT],
-);
-await database.sql.query(`update networks set min_deposit = 0.000000000000000001 where chain_id = 31337`);
+const addresses = Array.from({ length: WATCHED }, (_, i) => wallet.depositAddress(i + 1));
+async function prepare(db: Database) {
+  await db.sql.query(
+    `insert into users (email, password_hash, nickname) select 'bench' || i || '@bench.coffer', 'x', 'bench' || i from generate_series(1, $1) i`,
+    [WATCHED],
+  );
+  const users = await db.sql.query<{ id: number }>('select id from users order by id');
+  await db.sql.query(
+    `insert into deposit_addresses (user_id, chain_id, address_index, address)
+     select u, 31337, i, a from unnest($1::bigint[], $2::int[], $3::text[]) as x(u, i, a)`,
+    [users.map((u) => u.id), users.map((_, i) => i + 1), addresses],
+  );
+  await db.sql.query(
+    `update networks n set contract = $1 from currencies c where c.id = n.currency_id and c.code = 'USDT' and n.chain_id = 31337`,
+    [chain.tokens.USDT],
+  );
+  await db.sql.query(`update networks set min_deposit = 0.000000000000000001 where chain_id = 31337`);
+}
+await prepare(database);
 
 // Build the chain: one transaction every BLOCKS/1000 blocks, mined block by block.
 const faucet = mnemonicToAccount(ANVIL_TEST_MNEMONIC, { addressIndex: 0 });
@@ -135,12 +144,12 @@ async function rawScan(assets: { networkId: number; contract: string | null }[])
   return { rate: (blocks / (performance.now() - t)) * 1000, found };
 }
 
-async function catchUp(label: string) {
-  await database.sql.query('update chain_cursors set block_number = $1, block_hash = $2 where chain_id = 31337', [
+async function catchUp(label: string, db: Database = database) {
+  await db.sql.query('update chain_cursors set block_number = $1, block_hash = $2 where chain_id = 31337', [
     Number(cursorStart),
     (await client.getBlock({ blockNumber: cursorStart })).hash,
   ]);
-  const watcher = new DepositWatcher(database, adapter, 31337);
+  const watcher = new DepositWatcher(db, adapter, 31337);
   const t = performance.now();
   let found = 0;
   const ms = { scan: 0, credit: 0 };
@@ -159,17 +168,44 @@ const rows: string[] = [];
 const report = (label: string, rate: number, ref: number | null, extra = '') =>
   rows.push(`| ${label} | ${rate.toFixed(0)} | ${ref ? `${(rate / ref).toFixed(2)}x` : 'reference'} | ${extra} |`);
 
-// Tokens only: the native network is off, as on a chain where only tokens are watched.
-await database.sql.query('update networks set deposit_enabled = false where id = $1', [nativeNet]);
-const rawToken = await rawScan([{ networkId: usdtNet, contract: chain.tokens.USDT }]);
-report('raw scan, token logs (no database)', rawToken.rate, null, `${rawToken.found} found`);
-const token = await catchUp('watcher catch-up, tokens');
-report(
-  'watcher catch-up, token logs',
-  token.rate,
-  rawToken.rate,
-  `${token.found} found; goal ≥ ${GOAL_TOKEN_BLOCKS_PER_S} blocks/s: ${token.rate >= GOAL_TOKEN_BLOCKS_PER_S ? 'met' : 'NOT met'}`,
-);
+// Tokens only: the native network is off, as on a chain where only tokens are watched. Each
+// round pairs the raw scan with a catch-up right after it (the machine's load moves both); the
+// rounds before the last run on a database of their own (a catch-up credits, so it is done once).
+async function tokenRound(db: Database) {
+  await db.sql.query('update networks set deposit_enabled = false where id = $1', [nativeNet]);
+  const raw = await rawScan([{ networkId: usdtNet, contract: chain.tokens.USDT }]);
+  const watched = await catchUp('watcher catch-up, tokens', db);
+  const [row] = await db.sql.query<{ n: number }>(`select count(*)::int as n from deposits where status = 'credited'`);
+  const exact = row!.n === TOKEN_DEPOSITS && (await auditLedger(db)).ok;
+  return { raw: raw.rate, rawFound: raw.found, rate: watched.rate, found: watched.found, ratio: watched.rate / raw.rate, exact };
+}
+const rounds: Awaited<ReturnType<typeof tokenRound>>[] = [];
+for (let r = 1; r < TOKEN_RUNS; r++) {
+  const db = await openDatabase();
+  await prepare(db);
+  await db.sql.query('insert into chain_cursors (chain_id, block_number, block_hash) values (31337, $1, $2)', [
+    Number(cursorStart),
+    (await client.getBlock({ blockNumber: cursorStart })).hash,
+  ]);
+  rounds.push(await tokenRound(db));
+  await db.close();
+}
+rounds.push(await tokenRound(database));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+rounds.forEach((r, i) => {
+  const run = rounds.length > 1 ? ` (round ${i + 1})` : '';
+  report(`raw scan, token logs (no database)${run}`, r.raw, null, `${r.rawFound} found`);
+  report(`watcher catch-up, token logs${run}`, r.rate, r.raw, `${r.found} found${r.exact ? '' : '; credits NOT exactly once'}`);
+});
+const ratio = median(rounds.map((r) => r.ratio));
+const tokenRate = median(rounds.map((r) => r.rate));
+// The goal is read as a ratio to the raw scan of the same run: on a shared machine the absolute
+// figure moves with the load (it is reported, not enforced; the exit status is exactly-once).
+const goal =
+  `Token logs, median of ${rounds.length} round(s): watcher ${tokenRate.toFixed(0)} blocks/s, raw scan ${median(rounds.map((r) => r.raw)).toFixed(0)}, ` +
+  `ratio ${ratio.toFixed(2)}x; goal ratio ≥ ${GOAL_TOKEN_RATIO}x (${GOAL_TOKEN_BLOCKS_PER_S} blocks/s against a quiet raw scan of ` +
+  `${QUIET_RAW_TOKEN_BLOCKS_PER_S}): ${ratio >= GOAL_TOKEN_RATIO ? 'met' : 'NOT met'}; ` +
+  `${GOAL_TOKEN_BLOCKS_PER_S} blocks/s absolute: ${tokenRate >= GOAL_TOKEN_BLOCKS_PER_S ? 'met' : 'not met'}`;
 await database.sql.query('update networks set deposit_enabled = true where id = $1', [nativeNet]);
 const rawAll = await rawScan([
   { networkId: nativeNet, contract: null },
@@ -219,6 +255,7 @@ console.log(`\nDatabase: ${database.kind}; ${addresses.length} watched addresses
 console.log('| run | blocks/s | against the raw scan | notes |');
 console.log('|---|---|---|---|');
 for (const r of rows) console.log(r);
+console.log(`\n${goal}`);
 console.log(
   `\nDeposits recorded ${counts!.deposits} (expected ${WATCHED}), credited ${counts!.credited}, deposit entries ${counts!.entries}; ` +
     `users hold ${counts!.usdt} USDT (expected ${TOKEN_DEPOSITS * 5}) and ${counts!.eth} ETH (expected ${(NATIVE_DEPOSITS * 0.01).toFixed(2)}); audit ${audit.ok ? 'ok' : 'FAILED'}`,
@@ -226,10 +263,11 @@ console.log(
 console.log(
   `Deposit-to-credit latency at N=1 (loop every ${LOOP_INTERVAL_MS} ms, ${LATENCY_SAMPLES} deposits): p50 ${latencies[Math.floor(latencies.length / 2)]!.toFixed(0)} ms, max ${latencies.at(-1)!.toFixed(0)} ms`,
 );
-const exact = counts!.deposits === WATCHED && counts!.credited === WATCHED && counts!.entries === WATCHED && audit.ok;
+const exact =
+  rounds.every((r) => r.exact) && counts!.deposits === WATCHED && counts!.credited === WATCHED && counts!.entries === WATCHED && audit.ok;
 await database.close();
 await chain.stop();
-const utxoExact = await benchUtxoWatcher(openDatabase);
+const utxoExact = process.argv.includes('only=evm') ? true : await benchUtxoWatcher(openDatabase);
 if (!exact || !utxoExact) {
   console.error('exactly-once check FAILED');
   process.exit(1);

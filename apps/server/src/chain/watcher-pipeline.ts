@@ -8,10 +8,11 @@ export const WATCH_CHUNKS_AHEAD = 1;
 export interface PipelineSteps {
   /** chain reads only (readChunk) */
   read(from: number, to: number): Promise<ChunkRead | 'reorged'>;
-  /** records a chunk whose parent was checked, moving the cursor to its last block; answers the deposits seen */
-  record(chunk: ChunkRead): Promise<number>;
-  /** credits what is due at this height (the cursor's); answers the deposits credited */
-  credit(height: number): Promise<number>;
+  /**
+   * records a chunk whose parent was checked, moving the cursor to its last block, and credits
+   * what is due at that block, in one transaction; answers the deposits seen and credited
+   */
+  record(chunk: ChunkRead): Promise<{ found: number; credited: number }>;
 }
 
 export interface PipelineResult {
@@ -27,15 +28,14 @@ export interface PipelineResult {
 
 /**
  * Catches up [from, to] in chunks (decision 049): the chain answers the next chunks while the
- * current one is recorded and the recorded ones are credited. Guarantees kept:
+ * current one is recorded and credited (one call, decision 052). Guarantees kept:
  * - a chunk is recorded only if its first block's parent is the last block recorded (the
  *   cursor's hash), so a chunk read ahead from another fork is never recorded over a changed
  *   parent; the catch-up stops there and the next tick's cursor check walks back;
  * - chunks are recorded in order, each in one statement with its deposits and the cursor,
  *   so a process killed between chunks resumes after the last one recorded;
- * - at most one credit runs at a time, behind the recording (crediting stays exactly once
- *   in SQL, coffer_deposit_credit_due); all of them are finished when this returns. What the
- *   last chunk makes due is left to the caller's credit.
+ * - a chunk's credit (at its last block) is in its record's transaction, so what the cursor
+ *   passed is credited with it, exactly once in SQL (coffer_deposit_credit_due).
  */
 export async function pipelineCatchUp(
   from: number,
@@ -53,7 +53,6 @@ export async function pipelineCatchUp(
     reads[i] = steps.read(s, e);
     reads[i]!.catch(() => {}); // awaited in order below; one never reached is settled before returning
   };
-  const credits = new CreditQueue(steps.credit);
   const result: PipelineResult = { recordedTo: null, reorged: false, found: 0, credited: 0, headers: new Map() };
   let parent = cursorHash;
   try {
@@ -65,62 +64,16 @@ export async function pipelineCatchUp(
         result.reorged = true;
         break;
       }
-      result.found += await steps.record(chunk);
+      const recorded = await steps.record(chunk);
+      result.found += recorded.found;
+      result.credited += recorded.credited;
       result.recordedTo = chunk.to;
       parent = chunk.last.hash;
       for (const h of chunk.headers) result.headers.set(Number(h.number), h);
-      // The last chunk is credited by the caller (one call for what is due at the new height).
-      if (i < bounds.length - 1) credits.upTo(chunk.to);
     }
-  } catch (error) {
-    // Nothing of this tick keeps running after it: reads and the credit settle first.
+  } finally {
+    // Nothing of this tick keeps running after it: the reads settle first.
     await Promise.allSettled(reads);
-    await credits.drain().catch(() => {});
-    throw error;
   }
-  await Promise.allSettled(reads);
-  result.credited = await credits.drain();
   return result;
-}
-
-/**
- * Credits behind the recording: one call at a time, each up to the highest height recorded
- * when it starts. A failed credit is rethrown by drain (the next tick credits what is left).
- */
-class CreditQueue {
-  private running: Promise<void> | null = null;
-  private wanted = -1;
-  private done = -1;
-  private credited = 0;
-  private failure: { error: unknown } | null = null;
-
-  constructor(private readonly credit: (height: number) => Promise<number>) {}
-
-  upTo(height: number): void {
-    this.wanted = Math.max(this.wanted, height);
-    this.kick();
-  }
-
-  private kick(): void {
-    if (this.running || this.failure || this.wanted <= this.done) return;
-    const height = this.wanted;
-    this.running = this.credit(height).then(
-      (n) => {
-        this.credited += n;
-        this.done = height;
-        this.running = null;
-        this.kick();
-      },
-      (error: unknown) => {
-        this.failure = { error };
-        this.running = null;
-      },
-    );
-  }
-
-  async drain(): Promise<number> {
-    while (this.running) await this.running;
-    if (this.failure) throw this.failure.error;
-    return this.credited;
-  }
 }

@@ -13,6 +13,15 @@ export { creditedAmount, WATCH_HASH_WINDOW } from './watcher-scan.ts';
  */
 export const WATCH_MAX_BLOCKS_PER_TICK = 10_000;
 
+interface StoredCursor {
+  number: number;
+  hash: string;
+  /** the second look's mark: blocks up to here were scanned again once N deep */
+  rechecked: number;
+  /** the chain's largest N */
+  depth: number;
+}
+
 export interface WatcherLog {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
@@ -29,8 +38,8 @@ export interface TickResult {
   /** The height the watcher rewound to after a reorg, if one was seen. */
   rewoundTo: number | null;
   /**
-   * Milliseconds spent scanning (chain reads and recording) and crediting. Credits that ran
-   * while later chunks were read and recorded count under scan; credit is the time after.
+   * Milliseconds spent scanning (chain reads and recording) and crediting. The chunks' credits,
+   * made in their record calls, count under scan; credit is the time after.
    */
   ms: { scan: number; credit: number };
 }
@@ -62,16 +71,17 @@ export class DepositWatcher {
   ) {}
 
   async tick(): Promise<TickResult> {
-    const head = await this.chain.head();
+    // The head, the cursor and the scope in parallel (fewer steps one after another: each costs
+    // a wake-up of two processes); a new chain's cursor, which needs the tip, is made after.
+    const [head, row, scope] = await Promise.all([this.chain.head(), this.cursorRow(), loadScope(this.database, this.chainId)]);
     const tip = Number(head.number);
-    const [first, scope] = await Promise.all([this.cursor(tip), loadScope(this.database, this.chainId)]);
-    let cursor = first;
+    let cursor = row ?? (await this.startCursor(tip));
     let rewoundTo: number | null = null;
 
     const stored = cursor.number >= 0 ? await this.chain.blockHeader(BigInt(cursor.number)) : null;
     if (cursor.number >= 0 && stored?.hash !== cursor.hash) {
       rewoundTo = await this.rewind(cursor.number);
-      cursor = await this.cursor(tip);
+      cursor = (await this.cursorRow())!;
     }
 
     let scanned: TickResult['scanned'] = null;
@@ -92,10 +102,11 @@ export class DepositWatcher {
     }
     const t1 = performance.now();
     const height = Math.max(cursor.number, scanned?.to ?? cursor.number);
-    // The second look's chain reads run while the last credit does; it records after it.
+    // A catch-up credited at this height in its last chunk's call (decision 052): what is left
+    // is the owners' pending events. The second look's chain reads run alongside; it records after.
     const [creditNow, second] = await Promise.allSettled([
-      this.credit(height, scanned !== null),
-      this.readRecheck(scope, height, tip, known),
+      scanned !== null ? this.pendingEvents(height).then(() => 0) : this.credit(height),
+      this.readRecheck(scope, cursor, height, tip, known),
     ]);
     if (creditNow.status === 'rejected') throw creditNow.reason;
     if (second.status === 'rejected') throw second.reason;
@@ -104,7 +115,7 @@ export class DepositWatcher {
     return { scanned, found, credited, rechecked, rewoundTo, ms: { scan: t1 - t0, credit: performance.now() - t1 } };
   }
 
-  /** Scans [from, to] in chunks, each recorded (cursor moved) and credited behind the chain reads. */
+  /** Scans [from, to] in chunks, each recorded (cursor moved) and credited behind the chain reads, in one call. */
   private catchUp(scope: WatchScope, from: number, to: number, tip: number, cursorHash: string | null) {
     return pipelineCatchUp(
       from,
@@ -113,11 +124,13 @@ export class DepositWatcher {
       {
         read: (s, e) => readChunk(this.chain, scope, s, e, tip),
         record: async (chunk) => {
-          const found = await recordChunk(this.database, this.chainId, scope, chunk, tip - WATCH_HASH_WINDOW, false);
-          if (found > 0) this.opts.log?.info({ chainId: this.chainId, from: chunk.from, to: chunk.to, found }, 'deposits seen');
-          return found;
+          const mode = { recheck: false, credit: true };
+          const done = await recordChunk(this.database, this.chainId, scope, chunk, tip - WATCH_HASH_WINDOW, mode);
+          if (done.found > 0)
+            this.opts.log?.info({ chainId: this.chainId, from: chunk.from, to: chunk.to, found: done.found }, 'deposits seen');
+          if (done.credited > 0) this.opts.log?.info({ chainId: this.chainId, credited: done.credited }, 'deposits credited');
+          return done;
         },
-        credit: (height) => this.credit(height, false),
       },
       { chunkBlocks: this.opts.chunkBlocks ?? WATCH_CHUNK_BLOCKS, chunksAhead: this.opts.chunksAhead ?? WATCH_CHUNKS_AHEAD },
     );
@@ -130,13 +143,13 @@ export class DepositWatcher {
    * then, already deep enough to be credited on the next tick. Blocks scanned during a deep
    * catch-up are not looked at twice: nodes answer those from settled data.
    */
-  private async readRecheck(scope: WatchScope, height: number, tip: number, known: Map<number, BlockHeader>): Promise<ChunkRead | null> {
-    const [row] = await this.database.sql.query<{ rechecked: number; depth: number }>(
-      `select c.rechecked_block as rechecked, coalesce((select max(confirmations) from networks where chain_id = $1), 1) as depth
-       from chain_cursors c where c.chain_id = $1`,
-      [this.chainId],
-    );
-    if (!row) return null;
+  private async readRecheck(
+    scope: WatchScope,
+    row: { rechecked: number; depth: number },
+    height: number,
+    tip: number,
+    known: Map<number, BlockHeader>,
+  ): Promise<ChunkRead | null> {
     const from = Math.max(Number(row.rechecked) + 1, tip - WATCH_HASH_WINDOW + 1, 0);
     const to = Math.min(height - Number(row.depth), from + (this.opts.maxBlocksPerTick ?? WATCH_MAX_BLOCKS_PER_TICK) - 1);
     if (from > to) return null;
@@ -153,19 +166,30 @@ export class DepositWatcher {
     );
     const now = new Map(chunk.headers.map((h) => [Number(h.number), h.hash]));
     if (stored.some((b) => now.get(Number(b.block_number)) !== b.block_hash)) return 0;
-    const missed = await recordChunk(this.database, this.chainId, scope, chunk, tip - WATCH_HASH_WINDOW, true);
+    const mode = { recheck: true, credit: false };
+    const { found: missed } = await recordChunk(this.database, this.chainId, scope, chunk, tip - WATCH_HASH_WINDOW, mode);
     if (missed > 0)
       this.opts.log?.info({ chainId: this.chainId, from: chunk.from, to: chunk.to, found: missed, recheck: true }, 'deposits seen');
     return missed;
   }
 
-  /** The stored cursor; a new chain starts just below the current tip (no history to scan). */
-  private async cursor(tip: number): Promise<{ number: number; hash: string }> {
-    const [row] = await this.database.sql.query<{ block_number: number; block_hash: string }>(
-      'select block_number, block_hash from chain_cursors where chain_id = $1',
+  /**
+   * The stored cursor, with the second look's mark and depth (the chain's largest N): the mark
+   * moves only by the second look, after it is read in the same tick.
+   */
+  private async cursorRow(): Promise<StoredCursor | null> {
+    const [row] = await this.database.sql.query<{ block_number: number; block_hash: string; rechecked: number; depth: number }>(
+      `select c.block_number, c.block_hash, c.rechecked_block as rechecked,
+              coalesce((select max(confirmations) from networks where chain_id = $1), 1) as depth
+       from chain_cursors c where c.chain_id = $1`,
       [this.chainId],
     );
-    if (row) return { number: Number(row.block_number), hash: row.block_hash };
+    if (!row) return null;
+    return { number: Number(row.block_number), hash: row.block_hash, rechecked: Number(row.rechecked), depth: Number(row.depth) };
+  }
+
+  /** A new chain starts just below the current tip (no history to scan). */
+  private async startCursor(tip: number): Promise<StoredCursor> {
     const start = Math.max(-1, tip - 1);
     const header = start >= 0 ? await this.chain.blockHeader(BigInt(start)) : null;
     const hash = header?.hash ?? '';
@@ -179,7 +203,7 @@ export class DepositWatcher {
        insert into chain_cursors (chain_id, block_number, block_hash) values ($1, $2, $3) on conflict (chain_id) do nothing`,
       [this.chainId, start, hash, header?.parentHash ?? ''],
     );
-    return { number: start, hash };
+    return (await this.cursorRow())!;
   }
 
   /**
@@ -187,22 +211,23 @@ export class DepositWatcher {
    * has on record (a deposit in a block replaced since is left to the rewind), in one SQL
    * call that credits nothing twice (coffer_deposit_credit_due).
    */
-  private async credit(height: number, advanced: boolean): Promise<number> {
+  private async credit(height: number): Promise<number> {
     const rows = await this.database.sql.query<{ c_id: number }>('select c_id from coffer_deposit_credit_due($1, $2)', [
       this.chainId,
       height,
     ]);
-    if (advanced) {
-      // The other pending deposits moved one confirmation closer: their owners' screens update.
-      await this.database.sql.query(
-        `insert into user_events (user_id, type, ref_id, status)
-         select d.user_id, 'deposit', d.id, 'pending' from deposits d join networks n on n.id = d.network_id
-         where n.chain_id = $1 and d.status = 'pending' and d.block_number <= $2`,
-        [this.chainId, height],
-      );
-    }
     if (rows.length > 0) this.opts.log?.info({ chainId: this.chainId, credited: rows.length }, 'deposits credited');
     return rows.length;
+  }
+
+  /** After the cursor moved: the other pending deposits are one confirmation closer, their owners' screens update. */
+  private async pendingEvents(height: number): Promise<void> {
+    await this.database.sql.query(
+      `insert into user_events (user_id, type, ref_id, status)
+       select d.user_id, 'deposit', d.id, 'pending' from deposits d join networks n on n.id = d.network_id
+       where n.chain_id = $1 and d.status = 'pending' and d.block_number <= $2`,
+      [this.chainId, height],
+    );
   }
 
   /**

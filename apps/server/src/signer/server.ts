@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { z } from 'zod';
 import { MAC_HEADER, NONCE_HEADER, RequestGuard, responseMac } from './channel.ts';
 import { type SignerService, signRequestSchema } from './service.ts';
 import { utxoSignRequestSchema } from './utxo-request.ts';
@@ -45,39 +46,31 @@ export function createSignerServer(service: SignerService, secret: Buffer, log: 
       res.end(text);
     };
     if (path === '/v1/info') return reply(200, await service.info());
-    if (path === '/v1/sign-utxo') return signUtxo(body, reply);
-    let parsed: ReturnType<typeof signRequestSchema.safeParse>;
-    try {
-      parsed = signRequestSchema.safeParse(JSON.parse(body));
-    } catch {
-      return reply(400, { refused: 'bad_request', message: 'body is not JSON' });
+    if (path === '/v1/sign-utxo') {
+      return signWith(body, reply, utxoSignRequestSchema, (req) => service.signUtxo(req), (req) => ({ chainId: req.chainId }));
     }
-    if (!parsed.success) return reply(400, { refused: 'bad_request', message: parsed.error.issues[0]?.message ?? 'bad request' });
-    try {
-      const outcome = await service.sign(parsed.data);
-      if ('refused' in outcome) {
-        log.warn({ refusal: outcome.refused, message: outcome.message, key: parsed.data.key.kind }, 'signer refused a transaction');
-        return reply(403, outcome);
-      }
-      return reply(200, outcome);
-    } catch (err) {
-      log.warn({ err: (err as Error).message }, 'signer failed');
-      return reply(500, { refused: 'signer_error', message: 'the signer could not sign or journal' });
-    }
+    return signWith(body, reply, signRequestSchema, (req) => service.sign(req), (req) => ({ key: req.key.kind }));
   }
 
-  async function signUtxo(body: string, reply: (status: number, value: object) => void) {
-    let parsed: ReturnType<typeof utxoSignRequestSchema.safeParse>;
+  /** Parses a signing request, signs it, and answers: 400 malformed, 403 refused by the policy, 500 failed, 200 signed. */
+  async function signWith<S extends z.ZodType>(
+    body: string,
+    reply: (status: number, value: object) => void,
+    schema: S,
+    sign: (req: z.output<S>) => Promise<object & ({ refused: string; message: string } | object)>,
+    about: (req: z.output<S>) => object,
+  ) {
+    let parsed: z.ZodSafeParseResult<z.output<S>>;
     try {
-      parsed = utxoSignRequestSchema.safeParse(JSON.parse(body));
+      parsed = schema.safeParse(JSON.parse(body));
     } catch {
       return reply(400, { refused: 'bad_request', message: 'body is not JSON' });
     }
     if (!parsed.success) return reply(400, { refused: 'bad_request', message: parsed.error.issues[0]?.message ?? 'bad request' });
     try {
-      const outcome = await service.signUtxo(parsed.data);
+      const outcome = await sign(parsed.data);
       if ('refused' in outcome) {
-        log.warn({ refusal: outcome.refused, message: outcome.message, chainId: parsed.data.chainId }, 'signer refused a UTXO payout');
+        log.warn({ refusal: outcome.refused, message: outcome.message, ...about(parsed.data) }, 'signer refused a transaction');
         return reply(403, outcome);
       }
       return reply(200, outcome);
