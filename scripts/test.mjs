@@ -62,7 +62,10 @@ const stages = [
       run('config-doc-test', 'node', ['--import', 'tsx', '--test', 'scripts/config-doc.test.ts']) &&
       run('config-doc', 'node', ['--import', 'tsx', 'scripts/config-doc.ts', '--check']) &&
       // docs/decisions/README.md lists every record with its status.
-      run('decisions-index', 'node', ['scripts/decisions-index.mjs', '--check']),
+      run('decisions-index', 'node', ['scripts/decisions-index.mjs', '--check']) &&
+      // Citations point at documents in the repository (docs/product.md §n, decision records).
+      run('citations-test', 'node', ['--test', 'scripts/check-citations.test.mjs']) &&
+      run('citations', 'node', ['scripts/check-citations.mjs']),
   ],
   ['unit', () => vitest('web-unit', 'apps/web/vitest.config.ts') && vitest('console-unit', 'apps/console/vitest.config.ts')],
   ['api', () => vitest('api-pglite', 'apps/server/vitest.config.ts', { TEST_DB: 'pglite' })],

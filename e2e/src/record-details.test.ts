@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseURL, connectBrowser, createUser, LANGS, type Lang, newPhone, type TestUser, t, text } from './app';
 import { apiSwap, apiTransfer, fund, must, openPage } from './wallet-support';
 
-/** Bookkeeping words and internal ids that record details must not show (issue 9 item 6). */
+/** Bookkeeping words and internal ids that record details must not show (decision 020). */
 function bookkeepingWords(lang: Lang): string[] {
   return lang === 'zh-CN' ? ['凭证编号', '报价编号', '记账明细', '账户'] : ['Entry ID', 'Quote ID', 'Postings', 'Account'];
 }

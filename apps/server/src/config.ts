@@ -37,7 +37,7 @@ function isHouseLimitEntry(entry: string): boolean {
   return rest.length === 0 && /^[A-Za-z0-9]{1,16}$/.test(code ?? '') && isLedgerAmount(amount ?? '');
 }
 
-/** Every setting comes from the environment (DESIGN §4); names are part of the product. */
+/** Every setting comes from the environment (docs/product.md §11); names are part of the product. */
 export const envSchema = z.object({
   /** HTTP port of the API, the web app and the console. */
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),

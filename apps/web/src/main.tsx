@@ -53,5 +53,5 @@ function startRouterWhenOnline(root: Root) {
     .catch(() => window.addEventListener('online', () => window.location.reload(), { once: true }));
 }
 
-// After load: the offline shell for the next visit (issue 10 item 6).
+// After load: the offline shell for the next visit (decision 025).
 registerServiceWorker();
