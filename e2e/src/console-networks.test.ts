@@ -37,7 +37,7 @@ describe('console: networks', () => {
     const { confirmations, minWithdraw, maxWithdraw, dailyWithdrawLimit } = eth;
     await must(`/admin/networks/${eth.id}`, {
       token,
-      body: { changes: { confirmations, minWithdraw, maxWithdraw, dailyWithdrawLimit }, reason: 'e2e: restore' },
+      body: { changes: { confirmations, minWithdraw, maxWithdraw, dailyWithdrawLimit, explorerTxUrl: null }, reason: 'e2e: restore' },
     });
     await browser?.close();
   });
@@ -62,6 +62,11 @@ describe('console: networks', () => {
           // A minimum above the old maximum: the maximum and the daily limit rise with it.
           await dialog.getByLabel(`${ct(lang, 'networks.field.maxWithdraw')} (ETH)`).fill('2000');
           await dialog.getByLabel(`${ct(lang, 'networks.field.dailyWithdrawLimit')} (ETH)`).fill('2000');
+          // The explorer's transaction page, for the phone app's record details: it must name {tx}.
+          const explorerTx = dialog.getByLabel(ct(lang, 'networks.field.explorerTxUrl'));
+          await explorerTx.fill('https://etherscan.io/tx/');
+          await dialog.getByText(ct(lang, 'networks.badUrl', { placeholder: '{tx}' })).waitFor();
+          await explorerTx.fill('https://etherscan.io/tx/{tx}');
         }
         // No reason: the form says so and stays on the first step.
         await dialog.getByRole('button', { name: ct(lang, 'networks.review') }).click();
@@ -73,14 +78,20 @@ describe('console: networks', () => {
         const minText = await dialog.getByTestId('change-minWithdraw').innerText();
         expect(minText).toBe(`${before.minWithdraw} ETH → ${lang === 'en-US' ? '1,234.5' : minWithdraw} ETH`);
         expect(await dialog.getByTestId('change-reason').innerText()).toBe(`e2e ${lang}: deeper`);
+        if (lang === 'en-US') {
+          expect(await dialog.getByTestId('change-explorerTxUrl').innerText()).toBe(
+            `${ct(lang, 'networks.none')} → https://etherscan.io/tx/{tx}`,
+          );
+        }
         await dialog.getByRole('button', { name: ct(lang, 'networks.confirmChange') }).click();
         await page.getByText(ct(lang, 'common.saved')).waitFor();
         await dialog.waitFor({ state: 'hidden' });
 
         // In effect at once: the public network list says so, without a restart.
-        const onchain = await call<{ id: number; confirmations: number; minWithdraw: string }[]>('/currency/onchain');
+        const onchain =
+          await call<{ id: number; confirmations: number; minWithdraw: string; explorerTxUrl: string | null }[]>('/currency/onchain');
         const pub = onchain.data!.find((n) => n.id === eth.id)!;
-        expect(pub).toMatchObject({ confirmations, minWithdraw });
+        expect(pub).toMatchObject({ confirmations, minWithdraw, explorerTxUrl: lang === 'en-US' ? 'https://etherscan.io/tx/{tx}' : null });
         const row = page.getByRole('row').filter({ hasText: `ETH · ${eth.name}` });
         await row.getByRole('cell', { name: String(confirmations), exact: true }).waitFor();
 

@@ -1,7 +1,15 @@
+import type { DepositRecord, Network } from '@coffer/contract/chain';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseURL, connectBrowser, createUser, LANGS, type Lang, newPhone, type TestUser, t, text } from './app';
-import { apiSwap, apiTransfer, fund, must, openPage } from './wallet-support';
+import { apiSwap, apiTransfer, fund, must, openPage, operatorToken } from './wallet-support';
+
+/** Explorer templates an operator sets on the ETH network (the local chain has none of its own). */
+const EXPLORER = { explorerUrl: 'https://etherscan.io/address/{address}', explorerTxUrl: 'https://etherscan.io/tx/{tx}' };
+
+async function setExplorer(networkId: number, changes: Record<string, string | null>) {
+  await must(`/admin/networks/${networkId}`, { token: await operatorToken(), body: { changes, reason: 'e2e: explorer links' } });
+}
 
 /** Bookkeeping words and internal ids that record details must not show (decision 020). */
 function bookkeepingWords(lang: Lang): string[] {
@@ -22,9 +30,13 @@ describe.each(LANGS)('wallet: record details in plain language (%s)', (lang) => 
   let transferId: number;
   let transferRef: number;
   let swapId: number;
+  let eth: Network;
 
   beforeAll(async () => {
     browser = await connectBrowser();
+    eth = (await must<Network[]>('/currency/onchain')).find((n) => n.code === 'ETH')!;
+    // Before the phone opens: it reads the networks once a minute.
+    await setExplorer(eth.id, EXPLORER);
     [owner, friend] = await Promise.all([
       createUser(lang, lang === 'zh-CN' ? '明细主' : 'Detail Owner'),
       createUser(lang, lang === 'zh-CN' ? '收款朋友' : 'Payee Friend'),
@@ -37,6 +49,8 @@ describe.each(LANGS)('wallet: record details in plain language (%s)', (lang) => 
   });
 
   afterAll(async () => {
+    // Later files see the local chain as it was: without an explorer.
+    if (eth) await setExplorer(eth.id, { explorerUrl: null, explorerTxUrl: null });
     await context?.close();
     await browser?.close();
   });
@@ -97,5 +111,21 @@ describe.each(LANGS)('wallet: record details in plain language (%s)', (lang) => 
     await lines.first().click();
     await page.getByTestId('bill-detail-turnover').waitFor();
     expect(await text(page.getByTestId('detail-id'))).toBe(String(transferRef));
+  });
+
+  it('a deposit opens its transaction and address on the explorer the operator set, in a new tab', async () => {
+    await must('/deposit/faucet', { token: owner.token, body: { networkId: eth.id } });
+    const latest = async () =>
+      (await must<{ list: DepositRecord[] }>('/deposit/getDepositList', { token: owner.token, body: { page: 1, pageSize: 1 } })).list[0];
+    await expect.poll(latest, { timeout: 20_000 }).toBeDefined();
+    const deposit = (await latest())!;
+    await page.goto(`/bill/detail?type=charge&id=${deposit.id}`);
+    const tx = page.getByTestId('detail-tx-hash');
+    await expect.poll(() => tx.getAttribute('href')).toBe(`https://etherscan.io/tx/${deposit.txHash}`);
+    expect(await text(tx)).toBe(deposit.txHash);
+    expect(await tx.getAttribute('target')).toBe('_blank');
+    expect(await tx.getAttribute('rel')).toContain('noopener');
+    expect(await tx.getAttribute('title')).toBe(t(lang, 'chain.openExplorer'));
+    expect(await page.getByTestId('detail-address').getAttribute('href')).toBe(`https://etherscan.io/address/${deposit.address}`);
   });
 });

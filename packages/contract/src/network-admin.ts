@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { amountOrZero, decimalString } from './common.ts';
 import { operatorReason } from './admin.ts';
-import { chainFamily } from './chain.ts';
+import { chainFamily, EXPLORER_ADDRESS_PLACEHOLDER, EXPLORER_TX_PLACEHOLDER } from './chain.ts';
 
 /**
  * Network settings as operator data (docs/decisions/041-network-settings.md):
@@ -16,19 +16,18 @@ const evmAddress = z
   .string()
   .trim()
   .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address of 40 hex digits');
-/** An explorer's address page, e.g. https://etherscan.io/address/{address} (no spaces or control characters). */
-export const EXPLORER_ADDRESS_PLACEHOLDER = '{address}';
-const explorerUrl = z
-  .string()
-  .trim()
-  .max(300)
-  .regex(/^https?:\/\/[^\s/?#\p{Cc}]+[^\s\p{Cc}]*$/u, 'must be an http(s) address')
-  .refine((u) => u.includes(EXPLORER_ADDRESS_PLACEHOLDER), 'must contain {address}');
-
-/** The explorer link of an address on a network, or null without an explorer. */
-export function explorerLink(template: string | null, address: string): string | null {
-  return template ? template.split(EXPLORER_ADDRESS_PLACEHOLDER).join(encodeURIComponent(address)) : null;
-}
+/** An explorer page template (no spaces or control characters) with its placeholder in it. */
+const explorerTemplate = (placeholder: string) =>
+  z
+    .string()
+    .trim()
+    .max(300)
+    .regex(/^https?:\/\/[^\s/?#\p{Cc}]+[^\s\p{Cc}]*$/u, 'must be an http(s) address')
+    .refine((u) => u.includes(placeholder), `must contain ${placeholder}`);
+/** An explorer's address page, e.g. https://etherscan.io/address/{address}. */
+const explorerUrl = explorerTemplate(EXPLORER_ADDRESS_PLACEHOLDER);
+/** An explorer's transaction page, e.g. https://etherscan.io/tx/{tx}. */
+const explorerTxUrl = explorerTemplate(EXPLORER_TX_PLACEHOLDER);
 const weiString = z
   .string()
   .trim()
@@ -72,6 +71,8 @@ export const adminNetwork = z.object({
   secondApprovalAbove: decimalString.nullable(),
   /** The block explorer's page of an address, with {address} in it; null: none. */
   explorerUrl: z.string().nullable(),
+  /** The block explorer's page of a transaction, with {tx} in it; null: none. */
+  explorerTxUrl: z.string().nullable(),
   payoutsFrozen: z.boolean(),
 });
 export type AdminNetwork = z.infer<typeof adminNetwork>;
@@ -103,6 +104,7 @@ export const networkSettings = z
     coldAddress: evmAddress.nullable(),
     secondApprovalAbove: amountOrZero.nullable(),
     explorerUrl: explorerUrl.nullable(),
+    explorerTxUrl: explorerTxUrl.nullable(),
   })
   .partial();
 export type NetworkSettings = z.infer<typeof networkSettings>;

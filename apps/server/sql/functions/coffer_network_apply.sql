@@ -24,6 +24,7 @@ BEGIN
     WHEN 'coldAddress' THEN n.cold_address := p_value;
     WHEN 'secondApprovalAbove' THEN n.second_approval_above := p_value::numeric;
     WHEN 'explorerUrl' THEN n.explorer_url := p_value;
+    WHEN 'explorerTxUrl' THEN n.explorer_tx_url := p_value;
     ELSE RAISE EXCEPTION 'network setting invalid: %', p_key USING ERRCODE = 'CN027';
   END CASE;
   RETURN n;

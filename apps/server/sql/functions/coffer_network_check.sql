@@ -37,6 +37,8 @@ BEGIN
     WHEN n.second_approval_above < 0 OR n.second_approval_above <> round(n.second_approval_above, v_dec) THEN 'secondApprovalAbove'
     WHEN char_length(n.explorer_url) > 300 OR n.explorer_url !~ '^https?://[^\s/?#]+[^\s]*$'
          OR position('{address}' in n.explorer_url) = 0 THEN 'explorerUrl'
+    WHEN char_length(n.explorer_tx_url) > 300 OR n.explorer_tx_url !~ '^https?://[^\s/?#]+[^\s]*$'
+         OR position('{tx}' in n.explorer_tx_url) = 0 THEN 'explorerTxUrl'
   END;
   IF v_bad IS NOT NULL THEN
     RAISE EXCEPTION 'network setting invalid: %', v_bad USING ERRCODE = 'CN027';

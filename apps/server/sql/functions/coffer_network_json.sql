@@ -22,5 +22,6 @@ AS $function$
     'hotFloor', trim_scale(n.hot_floor)::text,
     'coldAddress', n.cold_address,
     'secondApprovalAbove', trim_scale(n.second_approval_above)::text,
-    'explorerUrl', n.explorer_url)
+    'explorerUrl', n.explorer_url,
+    'explorerTxUrl', n.explorer_tx_url)
 $function$

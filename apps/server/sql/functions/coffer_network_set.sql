@@ -36,7 +36,8 @@ BEGIN
          withdraw_enabled = v_new.withdraw_enabled, gas_price_cap_wei = v_new.gas_price_cap_wei,
          max_fee_bumps = v_new.max_fee_bumps, fee_margin_percent = v_new.fee_margin_percent,
          hot_ceiling = v_new.hot_ceiling, hot_floor = v_new.hot_floor, cold_address = v_new.cold_address,
-         second_approval_above = v_new.second_approval_above, explorer_url = v_new.explorer_url
+         second_approval_above = v_new.second_approval_above, explorer_url = v_new.explorer_url,
+         explorer_tx_url = v_new.explorer_tx_url
    WHERE id = p_network
   RETURNING * INTO v_new;
   PERFORM coffer_operator_action(p_actor_user, p_actor, 'network.update', 'network', p_network::text, p_reason,

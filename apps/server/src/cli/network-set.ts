@@ -17,7 +17,8 @@ const USAGE = `Change a network's settings (audited, the same checks as the cons
   npm run network:set -- --list
 
 Settings (camelCase or snake_case): ${NETWORK_SETTING_KEYS.join(', ')}.
-"null" clears an optional one (reviewThreshold, gasPriceCapWei, hotCeiling, hotFloor, coldAddress, contract).
+"null" clears an optional one (reviewThreshold, gasPriceCapWei, hotCeiling, hotFloor, coldAddress, contract,
+secondApprovalAbove, explorerUrl, explorerTxUrl).
 A token contract is asked for decimals() on its chain (EVM_RPC_URL, or the embedded chain in DATA_DIR).
 Uses the server's configuration (DATABASE_URL, or PGlite in DATA_DIR: stop the server first).
 Exit 0: changed or already so; 1: refused; 2: bad arguments.`;

@@ -54,6 +54,7 @@ interface RawNetwork {
   cold_address: string | null;
   second_approval_above: string | null;
   explorer_url: string | null;
+  explorer_tx_url: string | null;
   frozen: boolean;
 }
 
@@ -64,7 +65,7 @@ const SELECT = `
          n.contract, n.token_decimals, n.confirmations, n.min_deposit::text, n.withdraw_fee::text, n.min_withdraw::text,
          n.max_withdraw::text, n.daily_withdraw_limit::text, n.review_threshold::text, n.deposit_enabled, n.withdraw_enabled,
          n.gas_price_cap_wei::text, n.max_fee_bumps, n.fee_margin_percent, n.hot_ceiling::text, n.hot_floor::text,
-         n.cold_address, n.second_approval_above::text, n.explorer_url, chain_payouts_frozen(n.id) as frozen
+         n.cold_address, n.second_approval_above::text, n.explorer_url, n.explorer_tx_url, chain_payouts_frozen(n.id) as frozen
     from networks n join currencies c on c.id = n.currency_id`;
 
 const orNull = (v: string | null) => (v === null ? null : trimDecimal(v));
@@ -100,6 +101,7 @@ function toAdminNetwork(r: RawNetwork, served: readonly number[]): AdminNetwork 
     coldAddress: r.cold_address,
     secondApprovalAbove: orNull(r.second_approval_above),
     explorerUrl: r.explorer_url,
+    explorerTxUrl: r.explorer_tx_url,
     payoutsFrozen: r.frozen,
   };
 }

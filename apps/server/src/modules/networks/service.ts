@@ -28,6 +28,8 @@ interface RawNetwork {
   review_threshold: string | null;
   deposit_enabled: boolean;
   withdraw_enabled: boolean;
+  explorer_url: string | null;
+  explorer_tx_url: string | null;
   frozen: boolean;
 }
 
@@ -35,7 +37,8 @@ const SELECT_NETWORKS = `
   select n.id, n.currency_id, c.code, n.name, n.family, n.chain_id, n.contract, n.token_decimals, n.confirmations, n.block_seconds,
          n.min_deposit::text, n.withdraw_fee::text, n.min_withdraw::text, n.max_withdraw::text,
          n.daily_withdraw_limit::text, n.review_threshold::text, n.deposit_enabled and c.enabled as deposit_enabled,
-         n.withdraw_enabled and c.enabled as withdraw_enabled, chain_payouts_frozen(n.id) as frozen
+         n.withdraw_enabled and c.enabled as withdraw_enabled, chain_payouts_frozen(n.id) as frozen,
+         n.explorer_url, n.explorer_tx_url
   from networks n join currencies c on c.id = n.currency_id`;
 
 function toNetwork(r: RawNetwork): NetworkRow {
@@ -59,6 +62,8 @@ function toNetwork(r: RawNetwork): NetworkRow {
     depositEnabled: r.deposit_enabled,
     withdrawEnabled: r.withdraw_enabled,
     payoutsFrozen: r.frozen,
+    explorerUrl: r.explorer_url,
+    explorerTxUrl: r.explorer_tx_url,
   };
 }
 

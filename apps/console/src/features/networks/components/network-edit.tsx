@@ -15,11 +15,11 @@ import {
   type SettingKind,
   type SettingsForm,
   showSetting,
+  templatePattern,
 } from '../lib/settings';
 
 const ADDRESS_RE = /^0x[0-9a-fA-F]{40}$/;
 const WEI_RE = /^[1-9]\d{0,77}$/;
-const URL_RE = /^\s*https?:\/\/\S*\{address\}\S*\s*$/;
 
 /** One setting's input; Form.Item hands it value, onChange and id (the label's target), passed on. */
 function SettingInput({ kind, optional, ...field }: { kind: SettingKind; optional?: boolean; [prop: string]: unknown }) {
@@ -34,11 +34,11 @@ function SettingInput({ kind, optional, ...field }: { kind: SettingKind; optiona
 /** The settings' fields the network has (settingsOf). */
 function SettingsFields({ network }: { network: AdminNetwork }) {
   const { t } = useTranslation();
-  const rulesFor = (kind: SettingKind) => {
+  const rulesFor = (kind: SettingKind, placeholder = '') => {
     if (kind === 'amount') return [amountRule(t)];
     if (kind === 'address') return [{ pattern: ADDRESS_RE, message: t('networks.badAddress') }];
     if (kind === 'wei') return [{ pattern: WEI_RE, message: t('networks.badWei') }];
-    if (kind === 'url') return [{ pattern: URL_RE, message: t('networks.badUrl') }];
+    if (kind === 'url') return [{ pattern: templatePattern(placeholder), message: t('networks.badUrl', { placeholder }) }];
     if (kind === 'integer') return [{ required: true, message: t('validation.required') }];
     return [];
   };
@@ -49,7 +49,7 @@ function SettingsFields({ network }: { network: AdminNetwork }) {
           key={s.key}
           name={s.key}
           label={s.kind === 'amount' ? `${t(`networks.field.${s.key}`)} (${network.code})` : t(`networks.field.${s.key}`)}
-          rules={rulesFor(s.kind)}
+          rules={rulesFor(s.kind, s.placeholder)}
           valuePropName={s.kind === 'boolean' ? 'checked' : 'value'}
           style={{ width: s.kind === 'address' || s.kind === 'url' ? 440 : 200 }}
         >

@@ -1,11 +1,15 @@
 import { formatDecimal } from '@coffer/contract/amount-rules';
+import { EXPLORER_ADDRESS_PLACEHOLDER, EXPLORER_TX_PLACEHOLDER } from '@coffer/contract/chain';
 import type { AdminNetwork, NetworkSettingKey, NetworkSettings } from '@coffer/contract/network-admin';
 
 /** How a setting is edited and shown: an amount of the network's currency, a count, a switch, text, a link template. */
 export type SettingKind = 'amount' | 'integer' | 'boolean' | 'address' | 'wei' | 'url';
 
-/** Every setting in the order the form shows it; `optional`: empty means none (null). */
-export const SETTINGS: readonly { key: NetworkSettingKey; kind: SettingKind; optional?: boolean }[] = [
+/**
+ * Every setting in the order the form shows it; `optional`: empty means none (null);
+ * `placeholder`: what a link template must contain.
+ */
+export const SETTINGS: readonly { key: NetworkSettingKey; kind: SettingKind; optional?: boolean; placeholder?: string }[] = [
   { key: 'depositEnabled', kind: 'boolean' },
   { key: 'withdrawEnabled', kind: 'boolean' },
   { key: 'confirmations', kind: 'integer' },
@@ -24,7 +28,8 @@ export const SETTINGS: readonly { key: NetworkSettingKey; kind: SettingKind; opt
   { key: 'hotCeiling', kind: 'amount', optional: true },
   { key: 'hotFloor', kind: 'amount', optional: true },
   { key: 'coldAddress', kind: 'address', optional: true },
-  { key: 'explorerUrl', kind: 'url', optional: true },
+  { key: 'explorerUrl', kind: 'url', optional: true, placeholder: EXPLORER_ADDRESS_PLACEHOLDER },
+  { key: 'explorerTxUrl', kind: 'url', optional: true, placeholder: EXPLORER_TX_PLACEHOLDER },
 ];
 
 /** Settings of the EVM family only: a UTXO chain has no gas, no token contracts, and its coin's decimals are fixed. */
@@ -33,6 +38,11 @@ const EVM_ONLY: readonly NetworkSettingKey[] = ['contract', 'tokenDecimals', 'ga
 /** The settings a network's form offers: a native coin has no contract to set, a UTXO network no EVM settings. */
 export function settingsOf(n: AdminNetwork): typeof SETTINGS {
   return SETTINGS.filter((s) => !(n.native && s.key === 'contract') && !(n.family === 'utxo' && EVM_ONLY.includes(s.key)));
+}
+
+/** A link template as the form accepts it: an http(s) address with its placeholder in it. */
+export function templatePattern(placeholder: string): RegExp {
+  return new RegExp(`^\\s*https?://\\S*${placeholder.replace(/[{}]/g, '\\$&')}\\S*\\s*$`);
 }
 
 /** What the form holds: text for amounts, addresses and wei (empty = none), numbers, switches. */

@@ -54,6 +54,7 @@ function networkColumns(t: TFunction, words: Words, edit: (n: AdminNetwork) => v
     amount('hotFloor'),
     { title: t('networks.field.coldAddress'), key: 'cold', render: (_, n) => address(n.coldAddress) },
     { title: t('networks.field.explorerUrl'), key: 'explorer', render: (_, n) => address(n.explorerUrl) },
+    { title: t('networks.field.explorerTxUrl'), key: 'explorerTx', render: (_, n) => address(n.explorerTxUrl) },
     {
       title: t('common.actions'),
       key: 'actions',

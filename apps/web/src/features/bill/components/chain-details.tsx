@@ -8,22 +8,50 @@ import { formatAmount } from '../../../lib/money';
 import { toastSuccess } from '../../../lib/notify';
 import { formatDateTime } from '../../../lib/wallet/format';
 import { useCancelWithdrawal } from '../api/cancel-withdrawal';
+import { useNetworks } from '../../../lib/wallet/networks';
+import { type ExplorerLinks, explorerLinks } from '../utils/explorer';
 import { depositTimeline, withdrawTimeline } from '../utils/timeline';
 import { Head, ReferenceRow, Row, Summary } from './detail-parts';
 import { StatusTimeline } from './status-timeline';
 
-/** An address or hash in full (details show exact values), with a copy button. */
-function Copyable({ value, label, testId }: { value: string; label: string; testId: string }) {
+/**
+ * An address or hash in full (details show exact values), with a copy button; with `href`, the
+ * value opens the network's block explorer in a new tab (without handing it this page).
+ */
+function Copyable({ value, label, testId, href }: { value: string; label: string; testId: string; href?: string | null }) {
+  const { t } = useTranslation();
   return (
     <div className="bill-copyable">
       <div className="wallet-muted">{label}</div>
       <div className="bill-copyable-value">
-        <span className="chain-mono" data-testid={testId}>
-          {value}
-        </span>
+        {href ? (
+          <a
+            className="chain-mono bill-explorer-link"
+            href={href}
+            target="_blank"
+            rel="noopener noreferrer"
+            title={t('chain.openExplorer')}
+            data-testid={testId}
+          >
+            {value}
+          </a>
+        ) : (
+          <span className="chain-mono" data-testid={testId}>
+            {value}
+          </span>
+        )}
         <CopyButton value={value} label={label} testId={`${testId}-copy`} />
       </div>
     </div>
+  );
+}
+
+/** The record's explorer links from its network's templates (none while the list loads). */
+function useExplorerLinks(record: { networkId: number; txHash: string | null; address: string }): ExplorerLinks {
+  const networks = useNetworks();
+  return explorerLinks(
+    networks.data?.find((n) => n.id === record.networkId),
+    record,
   );
 }
 
@@ -34,6 +62,7 @@ function shortAddress(address: string): string {
 
 export function DepositDetail({ record }: { record: DepositRecord }) {
   const { t } = useTranslation();
+  const links = useExplorerLinks(record);
   return (
     <>
       <div className="wallet-card" data-testid="bill-detail-charge">
@@ -51,8 +80,8 @@ export function DepositDetail({ record }: { record: DepositRecord }) {
         {record.status === 'unconfirmed' ? null : <Row label={t('chain.blockNumber')}>{record.blockNumber}</Row>}
         <Row label={t('bill.fields.time')}>{formatDateTime(record.createdAt)}</Row>
         {record.creditedAt ? <Row label={t('chain.creditedAt')}>{formatDateTime(record.creditedAt)}</Row> : null}
-        <Copyable value={record.txHash} label={t('chain.txHash')} testId="detail-tx-hash" />
-        <Copyable value={record.address} label={t('chain.toAddress')} testId="detail-address" />
+        <Copyable value={record.txHash} label={t('chain.txHash')} testId="detail-tx-hash" href={links.tx} />
+        <Copyable value={record.address} label={t('chain.toAddress')} testId="detail-address" href={links.address} />
         <Copyable value={record.fromAddress} label={t('chain.fromAddress')} testId="detail-from-address" />
       </div>
       <StatusTimeline
@@ -70,6 +99,7 @@ const RETURNED: readonly WithdrawStatus[] = ['cancelled', 'rejected', 'failed'];
 export function WithdrawDetail({ record }: { record: WithdrawRecord }) {
   const { t } = useTranslation();
   const cancel = useCancelWithdrawal();
+  const links = useExplorerLinks(record);
   const cancellable = WITHDRAW_CANCELLABLE.includes(record.status);
   // A refunded withdrawal reads as what happened (rejected, cancelled, failed), what came back and when.
   const returned = RETURNED.includes(record.status);
@@ -151,8 +181,8 @@ export function WithdrawDetail({ record }: { record: WithdrawRecord }) {
         ) : record.completedAt ? (
           <Row label={t('chain.completedAt')}>{formatDateTime(record.completedAt)}</Row>
         ) : null}
-        <Copyable value={record.address} label={t('withdraw.address')} testId="detail-address" />
-        {record.txHash ? <Copyable value={record.txHash} label={t('chain.txHash')} testId="detail-tx-hash" /> : null}
+        <Copyable value={record.address} label={t('withdraw.address')} testId="detail-address" href={links.address} />
+        {record.txHash ? <Copyable value={record.txHash} label={t('chain.txHash')} testId="detail-tx-hash" href={links.tx} /> : null}
       </div>
       <StatusTimeline
         steps={withdrawTimeline(record)}

@@ -11,20 +11,38 @@ interface Detector {
 }
 type DetectorClass = new (options: { formats: string[] }) => Detector;
 
-function detectorClass(): DetectorClass | null {
-  const found = (globalThis as { BarcodeDetector?: DetectorClass }).BarcodeDetector;
-  return typeof found === 'function' && typeof navigator.mediaDevices?.getUserMedia === 'function' ? found : null;
-}
+const hasCamera = () => typeof navigator.mediaDevices?.getUserMedia === 'function';
 
 /**
- * Scans a QR code into the withdrawal address with the camera. The browser's own
- * BarcodeDetector reads it (Chrome on Android, Safari 17+); no decoder library is shipped,
- * so where the browser has none the button is not shown at all.
+ * The browser's own BarcodeDetector where it has one (Chrome on Android, Safari 17+), else
+ * jsQR reading the camera's frames from a canvas: loaded only when a scan starts, so the
+ * withdrawal page does not carry it.
  */
+async function qrDetector(): Promise<Detector> {
+  const Native = (globalThis as { BarcodeDetector?: DetectorClass }).BarcodeDetector;
+  if (typeof Native === 'function') return new Native({ formats: ['qr_code'] });
+  const { default: jsQR } = await import('jsqr');
+  const canvas = document.createElement('canvas');
+  const context = canvas.getContext('2d', { willReadFrequently: true });
+  if (!context) throw new Error('no canvas');
+  return {
+    async detect(video) {
+      const { videoWidth: width, videoHeight: height } = video;
+      if (width === 0 || height === 0) return [];
+      canvas.width = width;
+      canvas.height = height;
+      context.drawImage(video, 0, 0, width, height);
+      const code = jsQR(context.getImageData(0, 0, width, height).data, width, height, { inversionAttempts: 'attemptBoth' });
+      return code ? [{ rawValue: code.data }] : [];
+    },
+  };
+}
+
+/** Scans a QR code into the withdrawal address with the camera; without a camera API the button is not shown. */
 export function ScanAddressButton({ onScan }: { onScan: (address: string) => void }) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
-  if (!detectorClass()) return null;
+  if (!hasCamera()) return null;
   return (
     <>
       <button
@@ -62,13 +80,11 @@ function Scanner({ onResult, onFail }: { onResult: (raw: string) => void; onFail
   done.current = { onResult, onFail };
 
   useEffect(() => {
-    const Detector = detectorClass();
     let stream: MediaStream | null = null;
     let frame = 0;
     let stopped = false;
     const start = async () => {
-      if (!Detector) throw new Error('no detector');
-      const detector = new Detector({ formats: ['qr_code'] });
+      const detector = await qrDetector();
       stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: 'environment' }, audio: false });
       const element = video.current;
       if (stopped || !element) return;
