@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Ledger benchmark (DESIGN §6, §9): API transfers per second against pgbench's tpcb-like rate
+// Ledger benchmark (docs/product.md §8.4, §12): API transfers per second against pgbench's tpcb-like rate
 // on the same PostgreSQL, measured in the same run.
 //
 //   npm run bench:ledger            (env: BENCH_PG_URL, BENCH_SECONDS, BENCH_USERS, BENCH_CLIENTS)
@@ -19,7 +19,7 @@
 //    through the house (POST /api/swap/apply USDT -> USDC at the live rate: every swap posts to
 //    both house accounts and the fees account), printed as a ratio to uniform transfers.
 // 3. The uniform run again with WORKERS=2 (BENCH_WORKERS) on a fresh database: several API
-//    processes on one port (issue 10 item 4), reported as a ratio to one process.
+//    processes on one port (docs/scaling.md), reported as a ratio to one process.
 // 4. The same uniform run twice in the embedded mode (PGlite, no DATABASE_URL).
 // Each server's resident memory (the process tree, /proc VmRSS) is printed at idle, during each
 // load (sampled every 250 ms: the peak) and at its end, and at idle again after the last load; the
@@ -49,7 +49,7 @@ const MODES = (process.env.BENCH_MODES ?? 'postgres,pglite').split(',');
 const RUN_PGBENCH = process.env.BENCH_PGBENCH !== '0';
 /** Runs on PostgreSQL, in order (BENCH_PG_RUNS=uniform,swaps for a quick swap ratio). */
 const PG_RUNS = (process.env.BENCH_PG_RUNS ?? 'uniform,hot,swaps').split(',');
-/** Floors (issue 10): below any of them the bench exits 1. */
+/** Floors (bench/README.md): below any of them the bench exits 1. */
 const GOALS = { uniformVsPgbench: 1.0, hotVsUniform: 0.75, swapsVsUniform: 0.75, p99Ms: 50, pgliteTps: 1500, rssMb: 300, rssGrowthMb: 15 };
 /** API processes for the extra PostgreSQL uniform run(s): BENCH_WORKERS=2 (or 2,4; empty: none). */
 const EXTRA_WORKERS = (process.env.BENCH_WORKERS ?? '2').split(',').filter(Boolean).map(Number);

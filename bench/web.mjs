@@ -27,7 +27,7 @@
  * 5. The service worker (apps/web/src/pwa), when the build has one: bytes over the network
  *    and time to the tab bar on a first and on a repeat signed-out visit of "/". Reported only.
  * Budgets: initial JS for "/" (index.html's set) <= 120 kB gzip; Lighthouse mobile
- * performance >= 98 (issue 10) and accessibility >= 95 (medians). Exits 1 when a budget is missed. It also reports whether the server compresses the assets, since
+ * performance >= 98 and accessibility >= 95 (medians). Exits 1 when a budget is missed. It also reports whether the server compresses the assets, since
  * Lighthouse's simulated 4G link makes that decisive.
  */
 import { execFileSync, spawn } from 'node:child_process';

@@ -7,8 +7,14 @@
 //                  only from the registry modules/index.ts and app.ts. Test code is exempt.
 //   ledger-http    apps/server/src/ledger/ (non-test files) never reaches fastify, directly or
 //                  through the files it imports: the ledger is callable without HTTP.
-//   web-feature    apps/web/src/features/<x>/ never imports apps/web/src/features/<y>/; shared
-//                  code lives in components/ or lib/.
+//   server-core    apps/server/src/chain/ and apps/server/src/ledger/ never import modules/: the
+//                  custody engine and the ledger sit below the HTTP features (test code exempt).
+//   feature        in each front end (apps/web phone app, apps/console operator console),
+//                  src/features/<x>/ never imports src/features/<y>/ nor src/app/ (the shell that
+//                  composes the features); what two features share lives in lib/ or components/.
+//   shared         in each front end, code outside features/ and app/ (components/, lib/, hooks/,
+//                  stores/, pwa/, locales/ ...) never imports features/: it serves every feature.
+//                  app/ and main.tsx are the composition root and may import features.
 //
 // Usage: node scripts/check-boundaries.mjs [--root DIR]. Prints one line per violation and
 // exits 1 when there is any. Pure Node, no dependencies: it runs in the lint stage.
@@ -17,12 +23,15 @@ import path from 'node:path';
 
 const SOURCE_EXTENSIONS = ['.ts', '.tsx', '.mts', '.js', '.mjs', '.jsx'];
 
+/** The front ends the feature and shared rules apply to. */
+export const FRONT_ENDS = ['apps/web/src', 'apps/console/src'];
+
 /**
- * Web cross-feature imports let through: none. Kept as the one place an exception would be
+ * Front-end feature/shared imports let through: none. Kept as the one place an exception would be
  * written, "importing file -> imported file" relative to the root, with its reason; an entry
  * that no longer occurs is reported so it can be deleted.
  */
-export const WEB_FEATURE_ALLOWLIST = new Set([]);
+export const FRONT_ALLOWLIST = new Set([]);
 
 const isTestCode = (rel) =>
   /\.test\.[cm]?[jt]sx?$/.test(rel) || /(^|\/)test-(support|helpers)\.ts$/.test(rel) || rel.startsWith('apps/server/src/test/');
@@ -64,13 +73,22 @@ function resolve(fromFile, spec) {
 const isFastify = (spec) =>
   spec === 'fastify' || spec.startsWith('fastify/') || spec.startsWith('@fastify/') || spec.startsWith('fastify-');
 
+/** Which front-end rule an import from place a to place b breaks, or null. */
+function frontRule(a, b) {
+  if (!a || !b || a.src !== b.src) return null;
+  if (a.kind === 'feature' && b.kind === 'feature' && a.feature !== b.feature) return 'feature';
+  if (a.kind === 'feature' && b.kind === 'app') return 'feature';
+  if (a.kind === 'shared' && b.kind === 'feature') return 'shared';
+  return null;
+}
+
 export function checkBoundaries(root) {
   const rel = (f) => path.relative(root, f).split(path.sep).join('/');
   const violations = [];
   const graph = new Map(); // file -> { local: [resolved files], bare: [specifiers] }
   const serverSrc = path.join(root, 'apps/server/src');
-  const webSrc = path.join(root, 'apps/web/src');
-  for (const file of [...walk(serverSrc), ...walk(webSrc)]) {
+  const frontFiles = FRONT_ENDS.flatMap((src) => walk(path.join(root, src)));
+  for (const file of [...walk(serverSrc), ...frontFiles]) {
     const local = [];
     const bare = [];
     for (const spec of specifiers(fs.readFileSync(file, 'utf8'))) {
@@ -83,7 +101,17 @@ export function checkBoundaries(root) {
   }
 
   const moduleOf = (r) => r.match(/^apps\/server\/src\/modules\/([^/]+)\//)?.[1];
-  const featureOf = (r) => r.match(/^apps\/web\/src\/features\/([^/]+)\//)?.[1];
+  const core = (r) => /^apps\/server\/src\/(chain|ledger)\//.test(r);
+  /** For a front-end file: its app root, and whether it is a feature <x>, the shell, or shared code. */
+  const place = (r) => {
+    const src = FRONT_ENDS.find((f) => r.startsWith(`${f}/`));
+    if (!src) return null;
+    const rest = r.slice(src.length + 1);
+    const feature = rest.match(/^features\/([^/]+)\//)?.[1];
+    if (feature) return { src, kind: 'feature', feature };
+    if (rest.startsWith('app/') || /^main\.[jt]sx?$/.test(rest)) return { src, kind: 'app' };
+    return { src, kind: 'shared' };
+  };
   const seenAllowed = new Set();
 
   for (const [file, { local }] of graph) {
@@ -99,13 +127,15 @@ export function checkBoundaries(root) {
           violations.push(`server-module: ${from} -> ${to} (import modules/${toModule}/index.ts instead)`);
         }
       }
-      const toFeature = featureOf(to);
-      const fromFeature = featureOf(from);
-      if (toFeature && fromFeature && toFeature !== fromFeature) {
-        const key = `${from} -> ${to}`;
-        if (WEB_FEATURE_ALLOWLIST.has(key)) seenAllowed.add(key);
-        else violations.push(`web-feature: ${key} (move the shared part to components/ or lib/)`);
+      if (core(from) && !isTestCode(from) && toModule) {
+        violations.push(`server-core: ${from} -> ${to} (move what both need to core/)`);
       }
+      const rule = frontRule(place(from), place(to));
+      if (!rule) continue;
+      const key = `${from} -> ${to}`;
+      if (FRONT_ALLOWLIST.has(key)) seenAllowed.add(key);
+      else if (rule === 'feature') violations.push(`feature: ${key} (move the shared part to lib/ or components/)`);
+      else violations.push(`shared: ${key} (shared code serves features; move the part it needs out of features/)`);
     }
   }
 
@@ -136,7 +166,7 @@ export function checkBoundaries(root) {
     }
   }
 
-  const stale = [...WEB_FEATURE_ALLOWLIST].filter((k) => !seenAllowed.has(k));
+  const stale = [...FRONT_ALLOWLIST].filter((k) => !seenAllowed.has(k));
   return { violations, stale };
 }
 
@@ -145,7 +175,7 @@ if (import.meta.url === `file://${process.argv[1]}` || process.argv[1]?.endsWith
   const root = path.resolve(at > 0 ? process.argv[at + 1] : path.join(import.meta.dirname, '..'));
   const { violations, stale } = checkBoundaries(root);
   for (const v of violations) console.log(v);
-  for (const s of stale) console.log(`note: allowlisted import no longer present, delete it from WEB_FEATURE_ALLOWLIST: ${s}`);
+  for (const s of stale) console.log(`note: allowlisted import no longer present, delete it from FRONT_ALLOWLIST: ${s}`);
   console.log(violations.length ? `check-boundaries: ${violations.length} violation(s)` : 'check-boundaries: ok');
   process.exit(violations.length ? 1 : 0);
 }

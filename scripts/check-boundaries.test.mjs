@@ -29,12 +29,13 @@ function tree(files) {
 
 const check = (root) => {
   const res = spawnSync(process.execPath, [checker, '--root', root], { encoding: 'utf8' });
-  const lines = res.stdout.split('\n').filter((l) => /^(server-module|ledger-http|web-feature):/.test(l));
+  const lines = res.stdout.split('\n').filter((l) => /^(server-module|server-core|ledger-http|feature|shared):/.test(l));
   return { status: res.status, lines: lines.map((l) => l.replace(/ \(.*\)$/, '')) };
 };
 
 const S = 'apps/server/src';
 const W = 'apps/web/src/features';
+const C = 'apps/console/src';
 const clean = {
   [`${S}/modules/a/index.ts`]: "export { inner } from './internal.ts';\n",
   [`${S}/modules/a/internal.ts`]: 'export const inner = 1;\n',
@@ -52,6 +53,18 @@ const clean = {
   [`${W}/x/utils/local.ts`]: 'export const local = 1;\n',
   [`${W}/y/api/thing.ts`]: 'export const thing = 1;\n',
   'apps/web/src/lib/shared.ts': 'export const shared = 1;\n',
+  // The shell composes the features: app/ and main.tsx may import them.
+  'apps/web/src/app/router.tsx': "import { thing } from '../features/y/api/thing';\nvoid thing;\n",
+  'apps/web/src/main.tsx': "import { local } from './features/x/utils/local';\nvoid local;\n",
+  [`${C}/features/p/pages/p.tsx`]: "import { Amount } from '../../../components/amount';\nvoid Amount;\n",
+  [`${C}/features/q/api/q.ts`]: "import { api } from '../../../lib/api';\nexport const q = api;\n",
+  [`${C}/components/amount.tsx`]: "import { api } from '../lib/api';\nexport const Amount = api;\n",
+  [`${C}/lib/api.ts`]: 'export const api = 1;\n',
+  [`${C}/app/layout.tsx`]: "import { q } from '../features/q/api/q';\nvoid q;\n",
+  // chain/ may use core/ and its own files; a chain test may reach a module.
+  [`${S}/core/event-hub.ts`]: 'export class EventHub {}\n',
+  [`${S}/chain/runtime.ts`]: "import { EventHub } from '../core/event-hub.ts';\nexport const h = EventHub;\n",
+  [`${S}/chain/runtime.test.ts`]: "import { inner } from '../modules/a/index.ts';\nvoid inner;\n",
 };
 
 test('a tree within the boundaries passes', () => {
@@ -69,14 +82,32 @@ test('each planted violation fails the check, named with its files', () => {
     [`${S}/ledger/keys.ts`]: "import type { R } from '../core/http.ts';\nexport type K = R;\n",
     // One web feature importing another (no extension, as the web app writes them).
     [`${W}/x/pages/other.tsx`]: "import {\n  thing,\n} from '../../y/api/thing';\nvoid thing;\n",
+    // chain/ and ledger/ reaching a module, even through its public index.
+    [`${S}/chain/leader.ts`]: "import { inner } from '../modules/a/index.ts';\nexport const l = inner;\n",
+    [`${S}/ledger/post.ts`]: "import type { aRoutes } from '../modules/a/routes.ts';\nexport type P = typeof aRoutes;\n",
+    // A phone feature taking something from the shell; shared web code importing a feature.
+    [`${W}/x/pages/nav.tsx`]: "import { Router } from '../../../app/router';\nvoid Router;\n",
+    'apps/web/src/stores/user.ts': "import { local } from '../features/x/utils/local';\nvoid local;\n",
+    // The console: one feature importing another, a feature importing app/, shared importing a feature.
+    [`${C}/features/p/pages/q-use.tsx`]: "import { q } from '../../q/api/q';\nvoid q;\n",
+    [`${C}/features/q/pages/shell.tsx`]: "const m = import('../../../app/layout');\nvoid m;\n",
+    [`${C}/lib/keys.ts`]: "export { q } from '../features/q/api/q';\n",
   });
   const { status, lines } = check(root);
   assert.equal(status, 1);
   assert.deepEqual(lines.sort(), [
+    `feature: ${C}/features/p/pages/q-use.tsx -> ${C}/features/q/api/q.ts`,
+    `feature: ${C}/features/q/pages/shell.tsx -> ${C}/app/layout.tsx`,
+    `feature: ${W}/x/pages/nav.tsx -> apps/web/src/app/router.tsx`,
+    `feature: ${W}/x/pages/other.tsx -> ${W}/y/api/thing.ts`,
     `ledger-http: ${S}/ledger/keys.ts -> ${S}/core/http.ts imports 'fastify'`,
+    `server-core: ${S}/chain/leader.ts -> ${S}/modules/a/index.ts`,
+    `server-core: ${S}/ledger/post.ts -> ${S}/modules/a/routes.ts`,
+    `server-module: ${S}/ledger/post.ts -> ${S}/modules/a/routes.ts`,
     `server-module: ${S}/modules/b/deep.ts -> ${S}/modules/a/internal.ts`,
     `server-module: ${S}/runtime.ts -> ${S}/modules/a/routes.ts`,
-    `web-feature: ${W}/x/pages/other.tsx -> ${W}/y/api/thing.ts`,
+    `shared: ${C}/lib/keys.ts -> ${C}/features/q/api/q.ts`,
+    `shared: apps/web/src/stores/user.ts -> ${W}/x/utils/local.ts`,
   ]);
 });
 

@@ -53,10 +53,19 @@ const stages = [
     'lint',
     () =>
       run('lint', 'npx', ['biome', 'check', '--error-on-warnings', '.']) &&
-      // Import boundaries Biome cannot express (modules, ledger without HTTP, web features),
+      // Import boundaries Biome cannot express (server modules, chain/ledger below modules, ledger
+      // without HTTP, features and shared code in the phone app and the console),
       // and the tests that each rule fails on a planted violation.
       run('boundaries-test', 'node', ['--test', 'scripts/check-boundaries.test.mjs']) &&
-      run('boundaries', 'node', ['scripts/check-boundaries.mjs']),
+      run('boundaries', 'node', ['scripts/check-boundaries.mjs']) &&
+      // docs/configuration.md is generated from the config schema: its tests, then the check.
+      run('config-doc-test', 'node', ['--import', 'tsx', '--test', 'scripts/config-doc.test.ts']) &&
+      run('config-doc', 'node', ['--import', 'tsx', 'scripts/config-doc.ts', '--check']) &&
+      // docs/decisions/README.md lists every record with its status.
+      run('decisions-index', 'node', ['scripts/decisions-index.mjs', '--check']) &&
+      // Citations point at documents in the repository (docs/product.md §n, decision records).
+      run('citations-test', 'node', ['--test', 'scripts/check-citations.test.mjs']) &&
+      run('citations', 'node', ['scripts/check-citations.mjs']),
   ],
   ['unit', () => vitest('web-unit', 'apps/web/vitest.config.ts') && vitest('console-unit', 'apps/console/vitest.config.ts')],
   ['api', () => vitest('api-pglite', 'apps/server/vitest.config.ts', { TEST_DB: 'pglite' })],

@@ -6,7 +6,7 @@ import { precompress } from '../../scripts/vite/precompress.ts';
 import { serviceWorker } from './src/pwa/build.ts';
 
 /**
- * The landing route stays a lazy chunk (spec §2: every route loads on demand), but the
+ * The landing route stays a lazy chunk (docs/product.md §2: every route loads on demand), but the
  * browser learns about it (and other chunks needed before the first render) from
  * index.html and fetches it alongside the entry instead of after the entry has run.
  */
@@ -96,10 +96,10 @@ export default defineConfig(({ command, mode }) => {
       react(),
       UnoCSS(),
       // The landing route. (antd-mobile and its locale packs come with the page providers,
-      // after the first paint: app/page-providers.tsx.)
+      // after the first paint: lib/page-providers.tsx.)
       preloadLandingRoute(['/src/features/home/pages/home.tsx']),
       localeChunkMap(),
-      // The installable app's offline shell (issue 10 item 6; docs/decisions/025-pwa.md).
+      // The installable app's offline shell (docs/decisions/025-pwa.md).
       serviceWorker(['/favicon.svg', '/manifest.webmanifest']),
       precompress({ brotli: true }),
     ],

@@ -9,7 +9,7 @@ import { waitForCode } from './mailbox';
 import { apiSwap, apiTransfer, currencyId, feeQuoteId, fund, must, openPage } from './wallet-support';
 
 /**
- * Issue 9 item 8: axe-core on every phone route (signed in, and the public ones signed
+ * Decision 022: axe-core on every phone route (signed in, and the public ones signed
  * out), light and dark, must find nothing serious or critical, contrast and WCAG 2.2
  * target size included; the shell is usable from a keyboard; inputs have real labels.
  */
@@ -19,7 +19,7 @@ const AXE_SOURCE: string = createRequire(import.meta.url)('axe-core').source;
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const BLOCKING = new Set(['serious', 'critical']);
 
-/** The routes of e2e/src/shell.test.ts (spec §2) a signed-in user opens. */
+/** The routes of e2e/src/shell.test.ts (docs/product.md §2) a signed-in user opens. */
 const SIGNED_IN_ROUTES = [
   '/',
   '/swap',

@@ -5,7 +5,7 @@ import { apiSwap, fund, openPage, typeAmount } from './wallet-support';
 import { capture } from './shoot-support';
 
 /**
- * Issue 9 item 1 screens into docs/screenshots: home with each asset's USDT value and the
+ * Decision 019 screens into docs/screenshots: home with each asset's USDT value and the
  * hide-balances switch, and the swap quote at display precision with the natural rate.
  * `SCREENSHOTS=1 npx vitest run --config e2e/vitest.config.ts src/amounts.shoot.ts`.
  */

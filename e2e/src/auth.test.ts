@@ -58,7 +58,7 @@ describe.each(LANGS)('accounts (%s)', (lang) => {
 
   it('sends a signed-out visit of a protected page to /login', async () => {
     await page.goto('/profile');
-    // Issue 9 item 3: quietly (no token, so no 2001 pop-up), and told where to come back to.
+    // Decision 021: quietly (no token, so no 2001 pop-up), and told where to come back to.
     await waitForPath(page, '/login?redirect=%2Fprofile');
     expect(await page.title()).toBe(pageTitle(lang, 'routes.login'));
     expect(await page.evaluate(() => document.documentElement.lang)).toBe(lang);
@@ -135,7 +135,7 @@ describe.each(LANGS)('accounts (%s)', (lang) => {
   it('signs in with e-mail and password', async () => {
     await page.goto('/login');
     await fillLogin(page, email, 'wrong-password-0');
-    // Issue 9 item 2: shown next to the password, not popped up.
+    // Decision 021: shown next to the password, not popped up.
     await page.locator('.adm-form-item-feedback-error', { hasText: errorMessages[lang][2002] }).waitFor();
     expect(await storedToken(page)).toBeNull();
     await fillLogin(page, email, password);

@@ -4,7 +4,7 @@ import { connectBrowser, createUser, LANGS, type Lang, newPhone, type TestUser, 
 import { apiTransfer, fund, openPage } from './wallet-support';
 
 /**
- * Issue 9 item 4: long names truncate while amounts and statuses stay on screen, the
+ * Decision 022: long names truncate while amounts and statuses stay on screen, the
  * record lists group by day under a header in the user's locale, and the statement's
  * custom range reaches at least a year back.
  */

@@ -10,7 +10,7 @@ async function lookUpRecipient(page: Page, lang: Lang, email: string) {
   await page.getByRole('button', { name: t(lang, 'transfer.check') }).click();
 }
 
-// Issue 9 item 2: feedback never goes silent, and errors keep the frame.
+// Decision 021: feedback never goes silent, and errors keep the frame.
 describe.each(LANGS)('feedback (%s)', (lang) => {
   let browser: Browser;
   let user: TestUser;
@@ -55,7 +55,7 @@ describe.each(LANGS)('feedback (%s)', (lang) => {
     await page.unroute('**/api/transfer/recipient?*');
     await popUp.first().waitFor({ state: 'detached' });
 
-    // An unknown recipient concerns the field: said under it, not popped up (issue 9 item 2).
+    // An unknown recipient concerns the field: said under it, not popped up (decision 021).
     await lookUpRecipient(page, lang, 'nobody-at-all@example.com');
     const recipientCard = page.locator('section', { has: page.getByRole('textbox', { name: t(lang, 'transfer.recipient') }) });
     await recipientCard.getByText(errorMessages[lang][ErrorCode.RECIPIENT_NOT_FOUND]).waitFor();

@@ -6,7 +6,7 @@ import { apiSwap, apiTransfer, fund, openPage } from './wallet-support';
 import { capture } from './shoot-support';
 
 /**
- * Issue 9 screens changed last: a refusal said under its field (transfer's recipient), the
+ * Screens of decisions 021 and 022 changed last: a refusal said under its field (transfer's recipient), the
  * records tabs and the statement's filters as keyboard-reachable buttons (filter open).
  * `SCREENSHOTS=1 npx vitest run --config e2e/vitest.config.ts src/forms.shoot.ts`.
  */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { baseURL, connectBrowser, LANGS, type Lang, newPhone, pageTitle, t, text, waitForPath } from './app';
 
 /**
- * Issue 10 item 6: the signed-out landing page paints without react-router and fetches it
+ * Decision 026: the signed-out landing page paints without react-router and fetches it
  * afterwards (apps/web/src/app/landing.tsx). Its links must work before the router is there.
  */
 

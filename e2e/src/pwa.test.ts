@@ -4,7 +4,7 @@ import { baseURL, connectBrowser, createUser, newPhone, type TestUser, t } from 
 import { fund, openPage } from './wallet-support';
 
 /**
- * Issue 10 item 6: the phone app is an installable PWA (docs/decisions/025-pwa.md). This file
+ * Decision 025: the phone app is an installable PWA (docs/decisions/025-pwa.md). This file
  * needs a build with the service worker: run it against one made outside apps/web/dist,
  *   (cd apps/web && npx vite build --outDir /tmp/pwa-dist)
  *   E2E_WEB_DIST_DIR=/tmp/pwa-dist npx vitest run --config e2e/vitest.config.ts src/pwa.test.ts

@@ -5,7 +5,7 @@ import { apiSwap, apiTransfer, fund, openPage } from './wallet-support';
 import { capture } from './shoot-support';
 
 /**
- * Issue 9 items 5-7 screens into docs/screenshots: transfer and swap details in plain words,
+ * Decision 020 screens into docs/screenshots: transfer and swap details in plain words,
  * the keypad's dropped-decimal hint, the recipient found while typing.
  * `SCREENSHOTS=1 npx vitest run --config e2e/vitest.config.ts src/record-details.shoot.ts`.
  */

@@ -11,7 +11,7 @@ async function setExplorer(networkId: number, changes: Record<string, string | n
   await must(`/admin/networks/${networkId}`, { token: await operatorToken(), body: { changes, reason: 'e2e: explorer links' } });
 }
 
-/** Bookkeeping words and internal ids that record details must not show (issue 9 item 6). */
+/** Bookkeeping words and internal ids that record details must not show (decision 020). */
 function bookkeepingWords(lang: Lang): string[] {
   return lang === 'zh-CN' ? ['凭证编号', '报价编号', '记账明细', '账户'] : ['Entry ID', 'Quote ID', 'Postings', 'Account'];
 }

@@ -53,7 +53,7 @@ const ROUTES: RouteCase[] = [
   { path: '/banner/detail', title: 'routes.bannerDetail', navBar: true, tabBar: false },
   { path: '/banner/ranking', title: 'routes.bannerRanking', navBar: true, tabBar: false },
   { path: '/no-such-page', title: 'routes.notFound', navBar: true, tabBar: false },
-  // The spec's demo pages are served by every build, the production one included (DESIGN §8).
+  // The spec's demo pages are served by every build, the production one included (docs/product.md §10.4).
   { path: '/charts', title: 'routes.charts', navBar: true, tabBar: false },
   { path: '/counter', title: 'routes.counter', navBar: true, tabBar: false },
   { path: '/counter/index1', title: 'routes.counterIndex1', navBar: true, tabBar: false },

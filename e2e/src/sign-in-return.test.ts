@@ -11,7 +11,7 @@ async function signIn(page: Page, lang: Lang, user: TestUser) {
   await page.getByRole('button', { name: t(lang, 'auth.login'), exact: true }).click();
 }
 
-// Issue 9 item 3: after sign-in the user goes on to where they were going.
+// Decision 021: after sign-in the user goes on to where they were going.
 describe.each(LANGS)('sign-in return (%s)', (lang) => {
   let browser: Browser;
   let user: TestUser;

@@ -263,7 +263,7 @@ describe.each(LANGS)('wallet: on-chain deposit and withdrawal (%s)', (lang) => {
     await page.fill('input[name=withdraw-code]', '000000');
     await page.getByTestId('withdraw-next').click();
     expect(await page.getByTestId('withdraw-confirm').count()).toBe(0);
-    // Said under the field it concerns, tied to it, and not popped up as well (issue 9 item 2).
+    // Said under the field it concerns, tied to it, and not popped up as well (decision 021).
     expect(await page.locator('#withdraw-address').getAttribute('aria-describedby')).toBe('withdraw-address-error');
     await noPopUp(page);
 

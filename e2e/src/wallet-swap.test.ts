@@ -44,7 +44,7 @@ describe.each(LANGS)('wallet: swap (%s)', (lang) => {
     const page = await openPage(context);
     await page.goto('/swap');
     await pickTarget(page, 'ETH');
-    // Issue 9: rates read the larger unit first ("1 ETH ≈ 3,009.03 USDT").
+    // Decision 019: rates read the larger unit first ("1 ETH ≈ 3,009.03 USDT").
     expect(await text(page.getByTestId('swap-rate'))).toMatch(/^1 ETH ≈ [\d,]+\.\d{2} USDT$/);
 
     // Below the pair's minimum: refused before anything is sent.
@@ -85,7 +85,7 @@ describe.each(LANGS)('wallet: swap (%s)', (lang) => {
     await page.close();
   });
 
-  // Issue 9 item 2: the server's refusal of the amount is said under the amount, not popped up.
+  // Decision 021: the server's refusal of the amount is said under the amount, not popped up.
   it('puts a refused amount next to the field and closes the quote', async () => {
     const page = await openPage(context);
     await page.goto('/swap');
@@ -134,7 +134,7 @@ describe('wallet: swap signed out (zh-CN)', () => {
       expect(await text(button)).toBe(t(lang, 'swap.signInToSwap'));
       await typeAmount(page, '10');
       await button.click();
-      // The return path carries the typed form (issue 9 item 3).
+      // The return path carries the typed form (decision 021).
       await page.waitForURL((url) => url.pathname === '/login' && url.search.includes('amount%3D10'));
     } finally {
       await guest.close();

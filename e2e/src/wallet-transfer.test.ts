@@ -115,7 +115,7 @@ describe.each(LANGS)('wallet: transfer (%s)', (lang) => {
     }
   });
 
-  // Issue 9 item 2: a refusal about a field is said next to it; a toast is for what has none.
+  // Decision 021: a refusal about a field is said next to it; a toast is for what has none.
   it('puts refusals about the recipient and the amount next to their fields, not in a pop-up', async () => {
     await page.goto('/transfer');
     const recipient = page.getByRole('textbox', { name: t(lang, 'transfer.recipient') });

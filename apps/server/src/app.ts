@@ -76,7 +76,7 @@ export async function buildApp(given: AppDeps, opts: BuildOptions = {}) {
     trustProxy: fastifyTrustProxy(deps.config.TRUST_PROXY),
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Errors raised before a route is found, and those of Node's HTTP parser, answer the
-    // envelope too (DESIGN §5), not Fastify's {error, message, statusCode}.
+    // envelope too (docs/product.md §5.3), not Fastify's {error, message, statusCode}.
     frameworkErrors: (error, request, reply) => {
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : error.code === 'FST_ERR_BAD_URL' ? 400 : 500;
       const code = status === 500 ? ErrorCode.INTERNAL : ErrorCode.INVALID_PARAMS;
@@ -145,7 +145,7 @@ export async function buildApp(given: AppDeps, opts: BuildOptions = {}) {
 
 /**
  * Routes name `app.authenticate` / `app.requireOperator` as a preHandler, which Fastify runs
- * after body validation; spec §9 wants a signed-out caller told 2001 whatever its body. Every
+ * after body validation; docs/product.md §6 wants a signed-out caller told 2001 whatever its body. Every
  * route declared after this hook gets those checks moved to preValidation (before the schema).
  */
 function checkSessionBeforeBody(app: FastifyInstance) {

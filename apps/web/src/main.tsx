@@ -26,7 +26,7 @@ applyTheme(useThemeStore.getState().theme);
 void initI18n(language).then(() => {
   // Saving the first pick keeps the accept-language header in step with the interface.
   applyLanguage(language);
-  // TanStack Query and antd-mobile's locale come with each page (app/page-providers.tsx),
+  // TanStack Query and antd-mobile's locale come with each page (lib/page-providers.tsx),
   // not here: the signed-out landing page paints without them.
   const root = createRoot(document.getElementById('app')!);
   // The signed-out landing page paints without react-router, which loads after it
@@ -53,5 +53,5 @@ function startRouterWhenOnline(root: Root) {
     .catch(() => window.addEventListener('online', () => window.location.reload(), { once: true }));
 }
 
-// After load: the offline shell for the next visit (issue 10 item 6).
+// After load: the offline shell for the next visit (decision 025).
 registerServiceWorker();

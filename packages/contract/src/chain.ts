@@ -6,7 +6,7 @@ import { amountInput, memo } from './ledger.ts';
 import { stepUpProof } from './step-up.ts';
 
 /**
- * Money in and out on a chain (GitHub issue #6, DESIGN §7): networks, deposit addresses,
+ * Money in and out on a chain (docs/product.md §9): networks, deposit addresses,
  * deposits, withdrawals, the public configs and the live event stream. Amounts are decimal
  * strings in the currency's unit ("12.5"), never base units and never JSON numbers.
  */

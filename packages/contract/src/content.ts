@@ -53,7 +53,7 @@ export const inAppPath = safeText({ min: 1, max: ROUTE_PATH_MAX }).refine((v) =>
   message: "must be an in-app path starting with a single '/'",
 });
 
-/** Page and page size in a query string (DESIGN §5: page from 1, at most 100 a page). */
+/** Page and page size in a query string (docs/product.md §5.8: page from 1, at most 100 a page). */
 export const pageQuery = z.object({
   page: queryId.optional().default(1),
   pageSize: queryId.pipe(z.number().max(PAGE_SIZE_MAX)).optional().default(PAGE_SIZE_DEFAULT),

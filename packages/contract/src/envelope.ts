@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ErrorCodeValue } from './errors.ts';
 
-/** Every response body: `{ code, message, data }`; code 0 is success (DESIGN §5). */
+/** Every response body: `{ code, message, data }`; code 0 is success (docs/product.md §5.3). */
 export function envelope<T extends z.ZodTypeAny>(data: T) {
   return z.object({ code: z.number().int(), message: z.string(), data });
 }
@@ -18,7 +18,7 @@ export const emptyData = z.null();
 export const failureEnvelope = envelope(z.null()).describe('code != 0: data is null, message says why (in the asked language)');
 
 /**
- * Route response schema: success or failure, both HTTP 200 (DESIGN §5), so the OpenAPI
+ * Route response schema: success or failure, both HTTP 200 (docs/product.md §5.3), so the OpenAPI
  * document shows both shapes.
  */
 export const apiResponse = <T extends z.ZodTypeAny>(data: T) => ({ 200: z.union([envelope(data), failureEnvelope]) });

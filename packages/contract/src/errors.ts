@@ -1,7 +1,7 @@
 import { DEFAULT_LOCALE, FALLBACK_LOCALE, type Locale, LOCALES } from './rules.ts';
 
 /**
- * The one catalogue of business result codes (DESIGN §5). Numbers are never reused:
+ * The one catalogue of business result codes (docs/product.md §5.4). Numbers are never reused:
  * add new codes at the end of their block.
  */
 export const ErrorCode = {

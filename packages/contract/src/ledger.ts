@@ -7,7 +7,7 @@ import { stepUpProof } from './step-up.ts';
 export { type AmountProblem, checkAmount } from './rules.ts';
 
 /**
- * Currencies, balances, transfers and the operator's ledger tools (GitHub issue #3).
+ * Currencies, balances, transfers and the operator's ledger tools.
  * Amounts travel as decimal strings; the server answers with the shortest exact form
  * ("12.5", "0"), never more decimals than the currency has.
  */

@@ -9,7 +9,7 @@ import { useOperatorSession } from '../features/auth/api/operator-session';
 import { mayOpen } from '../features/auth/rights';
 import { endSession } from '../features/auth/session';
 import { BrandMark } from './brand';
-import { LanguageSwitch } from './language-switch';
+import { LanguageSwitch } from '../components/language-switch';
 
 /** Menu entries in the order operators use them most; keys are the route paths. */
 const MENU = [

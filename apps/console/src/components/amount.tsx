@@ -1,6 +1,6 @@
 import { displayDecimals, formatAmount } from '@coffer/contract/rules';
 import { Tooltip, Typography } from 'antd';
-import { useCurrencies } from '../features/currencies/api/currencies';
+import { useCurrencies } from '../lib/currencies';
 
 interface AmountProps {
   /** A decimal string as the API answers it ("1234.500000000000000000"); never a JS number. */

@@ -1,7 +1,7 @@
 import type { PublicClient } from 'viem';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import type { EventHub } from '../modules/events/index.ts';
+import type { EventHub } from '../core/event-hub.ts';
 import { EvmChainAdapter } from './evm.ts';
 import { uncappedNetworks } from './fee-policy.ts';
 import type { HdWallet } from './keys.ts';

@@ -1,5 +1,5 @@
 import type { Database } from '../db/client.ts';
-import { type EventHub, pruneEvents } from '../modules/events/index.ts';
+import { type EventHub, pruneEvents } from '../core/event-hub.ts';
 import { type Leadership, takeLeadership } from './leader.ts';
 import { type Clock, type HealthChange, LoopHealth, recordRpcHealth } from './loop-health.ts';
 import type { WatcherLog } from './watcher.ts';

@@ -8,7 +8,7 @@ export interface Leadership {
 }
 
 /**
- * One leader per database (DESIGN §4): on PostgreSQL a session advisory lock held on a
+ * One leader per database (docs/product.md §11): on PostgreSQL a session advisory lock held on a
  * connection of its own, so several API processes may run and exactly one of them works the
  * chain; if it dies, its connection closes, the lock goes, and another process takes over on
  * its next try. PGlite serves a single process (DATA_DIR is locked), which always leads.

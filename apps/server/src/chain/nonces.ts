@@ -6,7 +6,7 @@ import type { Query } from './txs.ts';
 /**
  * Nonces of the addresses Coffer signs from many places (the hot wallet: withdrawals and gas
  * top-ups) live in chain_nonces and are handed out only here, inside the database
- * transaction that records the signed transaction (DESIGN §7; Chainlink's tx manager). Two
+ * transaction that records the signed transaction (docs/product.md §9.4; Chainlink's tx manager). Two
  * callers never get the same nonce: the UPDATE locks the row until their commit.
  */
 

@@ -1,7 +1,7 @@
 import { parseUnits } from 'viem';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/client.ts';
-import { EventHub } from '../modules/events/index.ts';
+import { EventHub } from '../core/event-hub.ts';
 import { openKeys } from '../signer/open.ts';
 import { type ChainLive, type ChainWorker, type RunningChain, runChain, type WorkerContext } from './chain-live.ts';
 import { createEvmClient, type EvmAddress, normalizeEvmAddress } from './evm.ts';

@@ -65,7 +65,7 @@ export interface SenderTickResult {
 }
 
 /**
- * Pays out withdrawals from the hot wallet (DESIGN §7). One instance per chain; the chain
+ * Pays out withdrawals from the hot wallet (docs/product.md §9.4). One instance per chain; the chain
  * leader runs `tick()` in its loop, serially with the sweeper (they share the hot wallet's
  * nonces through chain_nonces). Safe against crashes at any point: a transaction is signed and
  * stored (chain_txs) in the same database transaction that marks the withdrawal 'broadcast'

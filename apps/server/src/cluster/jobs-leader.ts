@@ -18,7 +18,7 @@ export interface JobsLeaderLog {
 
 /**
  * Runs the periodic jobs (expired-row cleanup, activity payouts) in exactly one process per
- * database, whatever the number of API processes (issue 10 item 4). On PostgreSQL the lead is
+ * database, whatever the number of API processes (docs/scaling.md). On PostgreSQL the lead is
  * a session advisory lock (the chain leader's mechanism, chain/leader.ts): if the leading
  * process dies its connection closes, the lock goes, and another process takes over within
  * JOBS_LEADER_RETRY_MS. PGlite serves one process, which always leads. The jobs themselves

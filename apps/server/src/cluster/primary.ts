@@ -12,7 +12,7 @@ export const WORKER_CRASH_WINDOW_MS = 60_000;
 export const WORKER_SHUTDOWN_GRACE_MS = 10_000;
 
 /**
- * The primary of `WORKERS` > 1 (issue 10 item 4): it serves nothing itself. It creates the
+ * The primary of `WORKERS` > 1 (docs/scaling.md): it serves nothing itself. It creates the
  * secrets a worker would otherwise generate into DATA_DIR (two workers generating at once
  * would each keep a different key), forks the workers (node cluster: they share the port,
  * connections handed out round-robin), starts a worker again when one dies, and passes

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.ts';
 
 /**
- * Every answer is the envelope {code, message, data} (DESIGN §5), also the ones produced
+ * Every answer is the envelope {code, message, data} (docs/product.md §5.3), also the ones produced
  * before a route runs: Node's HTTP parser (431, 400), the router (414, malformed escapes)
  * and the rate limiter (429). Over a real socket, because inject() skips the parser.
  */

@@ -5,7 +5,7 @@ export type LocalizedDetail = Readonly<Record<Locale, string>>;
 
 /**
  * A business outcome that is not success. It travels as HTTP 200 with the code in the
- * body (DESIGN §5); `detail` is appended to the localized message, e.g. a field name.
+ * body (docs/product.md §5.3); `detail` is appended to the localized message, e.g. a field name.
  */
 export class BizError extends Error {
   constructor(

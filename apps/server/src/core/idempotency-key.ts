@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { BizError } from './errors.ts';
 
 /**
- * Money-moving POSTs take an Idempotency-Key header (DESIGN §5); the route reads it here and
+ * Money-moving POSTs take an Idempotency-Key header (docs/product.md §5.9); the route reads it here and
  * hands the ledger the key string only (ledger/idempotency.ts scopes it to the user and hashes
  * the body). null when absent; 1001 when not a valid key.
  */

@@ -226,7 +226,7 @@ function businessChecks(tables: string[]): Check[] {
 }
 
 /**
- * Checks every ledger invariant of DESIGN §6 in one read-only snapshot. A check lists its
+ * Checks every ledger invariant of docs/product.md §8.3 in one read-only snapshot. A check lists its
  * violations (count and a few samples); the report is ok only when every check is.
  */
 export async function auditLedger(database: Database): Promise<AuditReport> {

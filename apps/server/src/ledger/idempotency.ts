@@ -4,7 +4,7 @@ import { BizError } from '../core/errors.ts';
 import type { Database } from '../db/client.ts';
 
 /*
- * Money-moving POSTs take an Idempotency-Key (DESIGN §5; the HTTP side reads the header, see
+ * Money-moving POSTs take an Idempotency-Key (docs/product.md §5.9; the HTTP side reads the header, see
  * core/idempotency-key.ts, and passes the key string). The key is scoped to the user; the hash
  * of the request body tells a replay (same body: same answer, no second movement) from a
  * reused key (another body: 3010).

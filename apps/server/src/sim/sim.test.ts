@@ -4,7 +4,7 @@ import { formatReport } from './report.ts';
 import { ACTIONS, runSimulation } from './simulator.ts';
 
 /**
- * The seeded ledger simulator (issue 11 item 8) in the API suite: a fixed seed, every action
+ * The seeded ledger simulator (decision 023) in the API suite: a fixed seed, every action
  * and every fault kind at least once, the audit clean and every balance exact after each
  * step. On PostgreSQL (TEST_DB=postgres) it runs there, in a database of its own. A failure
  * prints the report, whose last lines give the step and the command that replays it.

@@ -34,7 +34,7 @@ import { Prng } from './prng.ts';
 import { silentLog } from '../core/log.ts';
 
 /**
- * The ledger simulator (issue 11 item 8): from a seed, M steps of transfers, swaps,
+ * The ledger simulator (decision 023): from a seed, M steps of transfers, swaps,
  * adjustments, duplicate deliveries, refused requests and injected faults against the real
  * app (HTTP through app.inject, adjustments through adjustBalance as the route and the CLI
  * call it). After every step the ledger audit must be clean and every account's balance and

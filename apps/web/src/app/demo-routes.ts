@@ -1,11 +1,11 @@
 import type { RouteObject } from 'react-router';
 import { ensureFeatureMessages } from '../lib/i18n';
-import { withProviders } from './lazy-providers';
+import { withProviders } from '../lib/lazy-providers';
 import { loadPages } from './load-pages';
-import { DEMO_PATHS } from './route-meta';
+import { DEMO_PATHS } from '../lib/route-meta';
 
 /**
- * The spec's demo pages, served in every build (DESIGN §8), from route-meta's list. They
+ * The spec's demo pages, served in every build (docs/product.md §10.4), from route-meta's list. They
  * share one lazy chunk, so the first screen pays nothing for them but this small table.
  */
 export const demoRoutes: RouteObject[] = DEMO_PATHS.map((path) => ({

@@ -3,11 +3,11 @@ import { clearSession, isSignedIn } from '../lib/session';
 import { loginPath } from '../lib/sign-in-return';
 import { startProgress } from './progress';
 import { recordRoute } from './route-history';
-import { needsCurrentUser } from './route-meta';
+import { needsCurrentUser } from '../lib/route-meta';
 import { applyDocumentTitle } from './title';
 
 /**
- * The route guard of spec §2, run as the root route's loader so it finishes before the
+ * The route guard of docs/product.md §2, run as the root route's loader so it finishes before the
  * next page renders. Step 5 (ending the progress bar) is a router subscription in router.tsx.
  */
 export function createGuard() {
@@ -19,7 +19,7 @@ export function createGuard() {
     if (!needsCurrentUser(url.pathname)) return null;
     const target = url.pathname + url.search;
     // Never signed in (no token): straight to sign-in, quietly. Asking the server would only
-    // answer 2001 and put up a red "not signed in" pop-up for a tap on Me (issue 9 item 3).
+    // answer 2001 and put up a red "not signed in" pop-up for a tap on Me (decision 021).
     if (!isSignedIn()) throw redirect(loginPath(target));
     // Loaded here, not at the top: public pages (the landing page among them) then start
     // without the HTTP client, TanStack Query or the error codes in their bundle.

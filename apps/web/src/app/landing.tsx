@@ -3,7 +3,7 @@ import type { Root } from 'react-dom/client';
 import { registerNavigate } from '../lib/navigation';
 import { loginPath } from '../lib/sign-in-return';
 import { AppFrame } from './layout/app-frame';
-import { setLandingNavigate } from './nav';
+import { setLandingNavigate } from '../lib/nav';
 import { recordRoute } from './route-history';
 
 /** The router, the route table, the guard and react-router (29 kB gzip): not on the first screen. */
@@ -19,7 +19,7 @@ function whenIdle(run: () => void) {
 }
 
 /**
- * The signed-out landing page (`/`) without the router (issue 10 item 6): React renders the
+ * The signed-out landing page (`/`) without the router (decision 026): React renders the
  * frame and the home page directly, as the router would, and the router's code is fetched
  * once the page has loaded and the browser is idle. The first link click (or a back/forward
  * move) hands the page over: the router starts on `/`, opens the link's target, and replaces

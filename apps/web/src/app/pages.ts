@@ -5,8 +5,8 @@ type PageModule = { default: ComponentType };
 /**
  * Every page but the landing one, by route path: a chunk of its own (router.tsx). Each
  * import below carries the list of chunks to preload with its page, and together those lists
- * weighed about 2 kB gzip in the entry; the signed-out `/` paints without them (issue 10 item
- * 6). index.html's inline script preloads this chunk on any other path, and the layout loads
+ * weighed about 2 kB gzip in the entry; the signed-out `/` paints without them (decision
+ * 026). index.html's inline script preloads this chunk on any other path, and the layout loads
  * it once the first page is up, so a tap never waits for it.
  */
 export const pages: Readonly<Record<string, () => Promise<PageModule>>> = {
@@ -35,7 +35,7 @@ export const pages: Readonly<Record<string, () => Promise<PageModule>>> = {
   '*': () => import('../features/misc/pages/not-found'),
 };
 
-/** The demo pages (DESIGN §8): one chunk for all of them (demo-routes.ts). */
+/** The demo pages (docs/product.md §10.4): one chunk for all of them (demo-routes.ts). */
 export function loadDemoPages() {
   return import('../features/demo/pages');
 }

@@ -1,5 +1,5 @@
 // The bar's styles stay in the first screen's stylesheet (no unstyled bar when it appears);
-// its code loads on the first navigation (issue 10 item 6: the landing page paints without it).
+// its code loads on the first navigation (decision 026: the landing page paints without it).
 import 'nprogress/nprogress.css';
 import './progress.css';
 

@@ -7,7 +7,7 @@ import { loginPath } from '../lib/sign-in-return';
 import { demoRoutes } from './demo-routes';
 import { createGuard } from './guard';
 import { AppLayout } from './layout/app-layout';
-import { withProviders } from './lazy-providers';
+import { withProviders } from '../lib/lazy-providers';
 import { loadPages } from './load-pages';
 import { PageLoadFailed, RootError, RouteError } from './layout/route-error';
 import { clearFeedbackOnNavigation } from '../lib/notify';
@@ -24,7 +24,7 @@ type LoadPage = () => Promise<PageModule>;
 /**
  * What a route shows when its chunk could not be fetched. react-router keeps a route's
  * first lazy() result for good, a rejection included, so a failure must not reach it: the
- * route gets this stand-in, which retries in place, inside the frame (issue 9 item 2).
+ * route gets this stand-in, which retries in place, inside the frame (decision 021).
  */
 function retryingPage(load: LoadPage): ComponentType {
   let loaded: ComponentType | null = null;
@@ -44,7 +44,7 @@ function retryingPage(load: LoadPage): ComponentType {
   };
 }
 
-/** Every page is its own chunk (spec §2: all routes load on demand). */
+/** Every page is its own chunk (docs/product.md §2: all routes load on demand). */
 function lazyPage(pageLoad: LoadPage): RouteObject['lazy'] {
   // A stylesheet that failed before (offline) is linked again first: Vite's preloader won't.
   const load = () => relinkFailedStylesheets().then(pageLoad);

@@ -3,10 +3,10 @@ import { flushSync } from 'react-dom';
 import type { Root } from 'react-dom/client';
 import { Link, NavLink } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
-import { type RouterLinks, RouterLinksContext } from './nav';
+import { type RouterLinks, RouterLinksContext } from '../lib/nav';
 import { createAppRouter } from './router';
 
-/** The app's links are react-router's own once the router is there (app/nav.tsx). */
+/** The app's links are react-router's own once the router is there (lib/nav.tsx). */
 const routerLinks: RouterLinks = { Link, NavLink };
 
 /**

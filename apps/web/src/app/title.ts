@@ -1,5 +1,5 @@
 import { i18n } from '../lib/i18n';
-import { composeDocumentTitle, titleKeyFor } from './route-meta';
+import { composeDocumentTitle, titleKeyFor } from '../lib/route-meta';
 
 /** Guard step 2, also re-run when the language changes. */
 export function applyDocumentTitle(pathname: string, search: string) {

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useOnline } from '../lib/connectivity';
 
-/** A quiet bar under the top edge while the server cannot be reached (issue 9 item 2). */
+/** A quiet bar under the top edge while the server cannot be reached (decision 021). */
 export function OfflineBanner() {
   const { t } = useTranslation();
   if (useOnline()) return null;

@@ -13,7 +13,7 @@ import {
 import { i18n } from './i18n';
 
 /**
- * How amounts read on screen (issue 9 item 1): lists and summaries show a currency's display
+ * How amounts read on screen (decision 019): lists and summaries show a currency's display
  * precision (contract DISPLAY_DECIMALS), rounded toward the house; details show the exact
  * value; thousands are grouped as the interface language writes them. Input stays a plain
  * decimal string; nothing here passes through a float.

@@ -60,7 +60,7 @@ afterEach(() => {
   apiClient.defaults.adapter = undefined;
 });
 
-describe('HTTP client (spec §7, §8)', () => {
+describe('HTTP client (docs/product.md §5.2, §6)', () => {
   it('uses the same-origin base and a 60 s timeout', () => {
     expect(API_BASE_URL).toBe('/api');
     expect(API_TIMEOUT_MS).toBe(60_000);

@@ -18,7 +18,7 @@ export const API_TIMEOUT_MS = 60_000;
 declare module 'axios' {
   interface AxiosRequestConfig {
     /**
-     * Refusals the calling form shows next to the field they concern (issue 9 item 2),
+     * Refusals the calling form shows next to the field they concern (decision 021),
      * so the HTTP layer does not also pop them up.
      */
     fieldCodes?: readonly number[];

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
 /**
- * Whether the app can reach its server (issue 9 item 2): the browser's own online flag, and
+ * Whether the app can reach its server (decision 021): the browser's own online flag, and
  * whether the last request got no answer at all (the network is up but the server is not).
  * Kept free of the HTTP client so the layout's banner adds almost nothing to the first screen.
  */

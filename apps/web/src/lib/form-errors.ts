@@ -4,7 +4,7 @@ import { isApiError } from './api-error';
 /**
  * Which form field each refusal code concerns. The request passes the codes as
  * `fieldCodes` (lib/api-client.ts), so those refusals are not popped up as well: a refusal
- * with a field is shown next to it, a toast is for what has none (issue 9 item 2).
+ * with a field is shown next to it, a toast is for what has none (decision 021).
  */
 export type FieldErrors<Field extends string> = Readonly<Partial<Record<number, Field>>>;
 

@@ -1,5 +1,5 @@
 /**
- * A fresh Idempotency-Key for one submit of a money-moving POST (DESIGN §5). randomUUID
+ * A fresh Idempotency-Key for one submit of a money-moving POST (docs/product.md §5.9). randomUUID
  * needs a secure context; plain-http LAN hosts fall back to getRandomValues.
  */
 export function newIdempotencyKey(): string {

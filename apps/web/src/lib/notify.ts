@@ -5,7 +5,7 @@ import { NOTICE_DURATION_MS } from './notice-config';
  * for the first screen's budget. So it loads right after the first paint (`preloadFeedback`,
  * called by the layout) and is in memory before any request can fail. A failed load is not
  * kept: the next pop-up tries again, and meanwhile a plain pop-up says the same thing, so
- * feedback never goes silent (issue 9 item 2).
+ * feedback never goes silent (decision 021).
  */
 type ToastApi = typeof import('./toast').Toast;
 let toast: Promise<ToastApi> | null = null;
@@ -84,7 +84,7 @@ export function toastSuccess(message: string) {
 }
 
 /**
- * Red notice bar across the top (spec §8, HTTP 403/401). antd-mobile has no Notify,
+ * Red notice bar across the top (docs/product.md §6, HTTP 403/401). antd-mobile has no Notify,
  * and a plain element keeps this out of React so it works from the HTTP layer.
  */
 export function notifyDanger(message: string) {

@@ -4,7 +4,7 @@ import { ApiError } from './api-error';
 /**
  * Only a request that got no answer at all (connection lost) is retried, once. Any HTTP
  * answer is final and was already shown by the API client's interceptor: retrying a 403
- * would show its notice twice and hold the page for the retry delay (issue 9 §9).
+ * would show its notice twice and hold the page for the retry delay (decision 021).
  */
 export function shouldRetry(failureCount: number, error: unknown): boolean {
   if (error instanceof ApiError) return false;

@@ -1,7 +1,7 @@
 import { useUserStore } from '../stores/user';
 import { tokenStorage } from './storage';
 
-/** Signed out (spec §4): no token, no user info, nothing left in session storage. */
+/** Signed out (docs/product.md §3): no token, no user info, nothing left in session storage. */
 export function clearSession() {
   tokenStorage.clear();
   useUserStore.getState().clearUser();

@@ -1,5 +1,5 @@
 /**
- * Where to go after signing in (issue 9 item 3). The target rides in the sign-in page's
+ * Where to go after signing in (decision 021). The target rides in the sign-in page's
  * query (`/login?redirect=/transfer`), so it survives a reload; it is followed only when it
  * is a path of this app, never another origin (open-redirect guard).
  */

@@ -6,8 +6,8 @@
  *
  * Zod keeps its settings in `globalThis.__zod_globalConfig` and adopts an object already
  * there when it loads (zod/v4/core/core.js), so the flag is set without importing zod: zod
- * and the schemas load with the pages that use them, not with the landing page (issue 10
- * item 6). zod-jitless.test.ts checks that zod still reads it.
+ * and the schemas load with the pages that use them, not with the landing page (decision
+ * 026). zod-jitless.test.ts checks that zod still reads it.
  */
 const scope = globalThis as { __zod_globalConfig?: { jitless?: boolean } };
 scope.__zod_globalConfig ??= {};

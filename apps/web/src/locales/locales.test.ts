@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTE_META, TABS } from '../app/route-meta';
+import { ROUTE_META, TABS } from '../lib/route-meta';
 import enUS from './en-US.json';
 import enUSFeatures from './features/en-US.json';
 import zhCNFeatures from './features/zh-CN.json';

@@ -1,5 +1,5 @@
 /**
- * Coffer's service worker (issue 10 item 6). Built by src/pwa/build.ts, which fills in the
+ * Coffer's service worker (decision 025). Built by src/pwa/build.ts, which fills in the
  * version and the shell list from the bundle: index.html and every file it names (entry
  * script, stylesheet, modulepreloads, both locale chunks), the manifest and the icons.
  *

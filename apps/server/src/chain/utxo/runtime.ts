@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { mnemonicToSeedSync } from '@scure/bip39';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/client.ts';
-import type { EventHub } from '../../modules/events/index.ts';
+import type { EventHub } from '../../core/event-hub.ts';
 import { startLeaderLoop } from '../leader-loop.ts';
 import type { Clock } from '../loop-health.ts';
 import { DepositWatcher, type WatcherLog } from '../watcher.ts';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, testDbKind } from '../../test/harness.ts';
 import { client, createUser, type TestUser } from '../../test/users.ts';
 import { loadConfig } from '../../config.ts';
-import { EventHub } from '../../modules/events/index.ts';
+import { EventHub } from '../../core/event-hub.ts';
 import { silentLog } from '../../core/log.ts';
 import { deriveBip84Address, utxoAccountXpub } from './address.ts';
 import { UTXO_NETWORKS } from './params.ts';

@@ -1,2 +1,2 @@
-/** What the rest of the server may use from events: the hub that fans events out, and its pruning. */
-export { EventHub, pruneEvents } from './hub.ts';
+/** The hub that fans events out lives in core/ (chain/ uses it too); modules may take it from here. */
+export { EventHub, pruneEvents } from '../../core/event-hub.ts';

@@ -6,7 +6,7 @@ import { isBizError } from '../../core/errors.ts';
 import { priceSwap, RATE_DECIMALS, rateAfterSpread } from './pricing.ts';
 import type { PricedPair } from './rates/source.ts';
 
-// Rounding of swap prices (issue 11 item 8), checked against exact rational arithmetic in
+// Rounding of swap prices (decision 023), checked against exact rational arithmetic in
 // BigInt, independently of decimal.js: every rounding favours the house, by less than one
 // unit of the currency it rounds in, and every answer is exact at its currency's decimals.
 // (ledger/amounts.property.test.ts checks that the web's estimate equals priceSwap.)

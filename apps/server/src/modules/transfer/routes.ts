@@ -52,7 +52,7 @@ export async function transferRoutes(fastify: FastifyInstance) {
   /**
    * The send routes check the session inside the transfer statement, so their body is
    * validated first (attachValidation); a bad body from a signed-out caller must still answer
-   * 2001 (spec §9), which only the rare failing request pays a session lookup for.
+   * 2001 (docs/product.md §6), which only the rare failing request pays a session lookup for.
    */
   const sessionBeforeBodyError = async (request: FastifyRequest) => {
     if (!request.validationError) return;

@@ -15,7 +15,7 @@ import {
   normalizePath,
   type TABS,
   titleKeyFor,
-} from '../route-meta';
+} from '../../lib/route-meta';
 import { AppNavBar } from './app-nav-bar';
 import { AppTabBar } from './app-tab-bar';
 

@@ -3,8 +3,8 @@ import 'antd-mobile/es/components/tab-bar/tab-bar.css';
 import 'antd-mobile/es/components/safe-area/safe-area.css';
 import type { KeyboardEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AppNavLink } from '../nav';
-import { TABS } from '../route-meta';
+import { AppNavLink } from '../../lib/nav';
+import { TABS } from '../../lib/route-meta';
 
 type TabPath = (typeof TABS)[number]['path'];
 

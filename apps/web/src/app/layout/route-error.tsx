@@ -17,7 +17,7 @@ function reload() {
 
 /**
  * Shown when a page fails while rendering. It renders inside the layout (router.tsx), so the
- * nav and tab bars stay (issue 9 item 2). Plain elements: this lives in the entry bundle,
+ * nav and tab bars stay (decision 021). Plain elements: this lives in the entry bundle,
  * where antd's Button would cost 4 kB.
  */
 export function RouteError() {

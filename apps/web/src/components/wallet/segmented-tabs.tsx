@@ -17,7 +17,7 @@ export interface SegmentedTabsProps<Key extends string> {
 }
 
 /**
- * A row of tabs that are real buttons (issue 9 item 8): each is reached with Tab and chosen
+ * A row of tabs that are real buttons (decision 022): each is reached with Tab and chosen
  * with Enter or Space, the arrows move between them too, and the selected one says so
  * (role tab, aria-selected). antd-mobile's capsule tabs take no focus at all, and its line
  * tabs leave every tab but the selected one out of the Tab order.

@@ -9,7 +9,7 @@ import { useSyncExternalStore } from 'react';
 
 export type LiveStatus = 'off' | 'connecting' | 'open' | 'down';
 
-/** Pages poll at this pace while the stream is not open (DESIGN §7: live n/N). */
+/** Pages poll at this pace while the stream is not open (docs/product.md §9.3: live n/N). */
 export const LIVE_FALLBACK_POLL_MS = 5_000;
 
 let status: LiveStatus = 'off';

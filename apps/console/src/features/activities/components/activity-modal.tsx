@@ -7,8 +7,8 @@ import { type BilingualText, BilingualFields } from '../../../components/bilingu
 import { FormModal } from '../../../components/form-modal';
 import { AMOUNT_INPUT_MAX, amountRule, REASON_MAX, requiredRule } from '../../../lib/form-rules';
 import { useWrite } from '../../../lib/use-write';
-import { fromIso } from '../../content/components/schedule';
-import { useCurrencies } from '../../currencies/api/currencies';
+import { fromIso } from '../../../lib/schedule';
+import { useCurrencies } from '../../../lib/currencies';
 import { ACTIVITIES_KEY } from '../api/activities';
 import { createActivity } from '../api/create-activity';
 import { updateActivity } from '../api/update-activity';

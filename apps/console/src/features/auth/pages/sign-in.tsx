@@ -3,7 +3,7 @@ import { Alert, App, Button, Card, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { LanguageSwitch } from '../../../app/language-switch';
+import { LanguageSwitch } from '../../../components/language-switch';
 import { errorText } from '../../../lib/errors';
 import { login } from '../api/login';
 import { loginSecondFactor } from '../api/login-second-factor';

@@ -18,7 +18,7 @@ import { reorderBanners } from '../api/reorder-banners';
 import { retireBanner } from '../api/retire-banner';
 import { saveBanner } from '../api/save-banner';
 import { ImageField } from '../components/image-field';
-import { fromIso, toIso } from '../components/schedule';
+import { fromIso, toIso } from '../../../lib/schedule';
 
 interface BannerForm {
   titleZh: string;

@@ -13,7 +13,7 @@ import { useWrite } from '../../../lib/use-write';
 import { createNotice } from '../api/create-notice';
 import { NOTICES_KEY, type NoticeQuery, useNotices } from '../api/notices';
 import { retireNotice } from '../api/retire-notice';
-import { toIso } from '../components/schedule';
+import { toIso } from '../../../lib/schedule';
 
 interface NoticeForm {
   audience: 'public' | 'user';

@@ -1,8 +1,7 @@
 import type { DashboardData } from '@coffer/contract/admin';
 import { useQuery } from '@tanstack/react-query';
 import { apiGet } from '../../../lib/api';
-
-export const DASHBOARD_KEY = ['console', 'dashboard'] as const;
+import { DASHBOARD_KEY } from '../../../lib/query-keys';
 
 /** GET /api/admin/dashboard */
 export const getDashboard = () => apiGet<DashboardData>('/admin/dashboard');

@@ -8,8 +8,9 @@ import { AuditChecks } from '../../../components/audit-checks';
 import { QueryState } from '../../../components/query-state';
 import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
-import { runAudit } from '../../ledger/api/run-audit';
-import { DASHBOARD_KEY, useDashboard } from '../api/dashboard';
+import { runAudit } from '../../../lib/run-audit';
+import { DASHBOARD_KEY } from '../../../lib/query-keys';
+import { useDashboard } from '../api/dashboard';
 import { CustodyCard } from './custody-card';
 
 export default function DashboardPage() {

@@ -7,7 +7,7 @@ import { FormModal } from '../../../components/form-modal';
 import { MoneyConfirm } from '../../../components/money-confirm';
 import { REASON_MAX, reasonRules, requiredRule } from '../../../lib/form-rules';
 import { useWrite } from '../../../lib/use-write';
-import { DASHBOARD_KEY } from '../api/dashboard';
+import { DASHBOARD_KEY } from '../../../lib/query-keys';
 import { fundHotWallet } from '../api/fund-hot-wallet';
 
 /**

@@ -7,7 +7,7 @@ import { Amount, amountColumn } from '../../../components/amount';
 import { ReasonModal } from '../../../components/reason-modal';
 import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
-import { DASHBOARD_KEY } from '../../dashboard/api/dashboard';
+import { DASHBOARD_KEY } from '../../../lib/query-keys';
 import { ADJUST_REQUESTS_KEY, usePendingAdjustRequests } from '../api/adjust-requests';
 import { ADJUSTMENTS_KEY } from '../api/adjustments';
 import { decideAdjustRequest } from '../api/decide-adjust-request';

@@ -7,9 +7,9 @@ import { Amount, amountColumn } from '../../../components/amount';
 import { AuditChecks } from '../../../components/audit-checks';
 import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
-import { DASHBOARD_KEY } from '../../dashboard/api/dashboard';
+import { DASHBOARD_KEY } from '../../../lib/query-keys';
 import { useAdjustments } from '../api/adjustments';
-import { runAudit } from '../api/run-audit';
+import { runAudit } from '../../../lib/run-audit';
 import { AdjustCard } from '../components/adjust-card';
 import { AdjustRequestsCard } from '../components/adjust-requests-card';
 

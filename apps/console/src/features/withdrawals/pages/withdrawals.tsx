@@ -8,7 +8,7 @@ import { QueryState } from '../../../components/query-state';
 import { ReasonModal } from '../../../components/reason-modal';
 import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
-import { DASHBOARD_KEY } from '../../dashboard/api/dashboard';
+import { DASHBOARD_KEY } from '../../../lib/query-keys';
 import { type ChainIncident, INCIDENTS_KEY, useIncidents } from '../api/incidents';
 import { OPEN_WITHDRAWALS_KEY, type OpenWithdrawal, useOpenWithdrawals } from '../api/open-withdrawals';
 import { resolveIncident } from '../api/resolve-incident';

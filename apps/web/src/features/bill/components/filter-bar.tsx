@@ -18,7 +18,7 @@ export interface Filter {
 }
 
 /**
- * The statement's filters (issue 9 item 8): each is a button (Tab, then Enter or Space)
+ * The statement's filters (decision 022): each is a button (Tab, then Enter or Space)
  * that opens its choices below it, buttons too, the chosen one pressed. Escape closes and
  * gives the focus back. antd-mobile's Dropdown and Selector take no focus at all.
  */

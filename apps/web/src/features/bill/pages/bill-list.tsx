@@ -13,7 +13,7 @@ import { SwapRow } from '../components/swap-row';
 import { TransferRow } from '../components/transfer-row';
 import { WithdrawRow } from '../components/withdraw-row';
 
-/** The ?type= values of spec §2, most used first. */
+/** The ?type= values of docs/product.md §2, most used first. */
 const BILL_TYPES = ['transfer', 'swap', 'charge', 'withdraw'] as const;
 type BillType = (typeof BILL_TYPES)[number];
 

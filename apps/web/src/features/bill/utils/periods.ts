@@ -3,7 +3,7 @@ export const PERIODS = ['all', 'today', '7d', '30d', '90d', 'custom'] as const;
 export type Period = (typeof PERIODS)[number];
 
 const DAYS: Record<Exclude<Period, 'all' | 'custom'>, number> = { today: 1, '7d': 7, '30d': 30, '90d': 90 };
-/** How far back a custom range may start: this month and the 12 before it (issue 9: at least a year). */
+/** How far back a custom range may start: this month and the 12 before it (decision 022: at least a year). */
 export const CUSTOM_RANGE_MONTHS_BACK = 12;
 const DAY_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

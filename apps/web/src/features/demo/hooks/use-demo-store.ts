@@ -2,7 +2,7 @@ import { create } from 'zustand';
 
 /**
  * State of the demo pages lives outside React, so it survives leaving the page: that is
- * how the keepalive and scroll-cache demos keep their state (spec §2).
+ * how the keepalive and scroll-cache demos keep their state (docs/product.md §2).
  */
 interface DemoState {
   count: number;

@@ -10,7 +10,7 @@ import Unocss from './unocss';
 /*
  * Every demo page in one chunk, by path: the route table then carries one lazy import built
  * from route-meta's list instead of seven, so the first screen stays as light as it was
- * (DESIGN §8).
+ * (docs/product.md §10.4).
  */
 export const demoPages: Record<string, ComponentType> = {
   '/charts': Charts,

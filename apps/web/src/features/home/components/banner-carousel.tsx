@@ -1,7 +1,7 @@
 import type { BannerList } from '@coffer/contract/content';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AppLink } from '../../../app/nav';
+import { AppLink } from '../../../lib/nav';
 import { usePublicData } from '../../../lib/public-get';
 import { bannerSlotExpected, inAppTarget, rememberBannerSlot } from '../utils/banner-slot';
 

@@ -2,7 +2,7 @@ import '../../../components/wallet/wallet.css';
 import './public-rates.css';
 import type { SwapRatesData } from '@coffer/contract/swap';
 import { useTranslation } from 'react-i18next';
-import { AppLink } from '../../../app/nav';
+import { AppLink } from '../../../lib/nav';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
 import { formatRateValue } from '../../../lib/amount-format';
 import { usePublicData } from '../../../lib/public-get';

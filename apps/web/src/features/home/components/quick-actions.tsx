@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { DepositIcon, SendIcon, SwapIcon, WithdrawIcon } from '../../../components/icons';
-import { AppLink } from '../../../app/nav';
+import { AppLink } from '../../../lib/nav';
 
 /** Charge, withdraw, transfer, swap. Plain links: this renders in the first paint of /. */
 export function QuickActions() {

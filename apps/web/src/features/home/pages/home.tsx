@@ -1,7 +1,7 @@
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { withProviders } from '../../../app/lazy-providers';
-import { AppLink } from '../../../app/nav';
+import { withProviders } from '../../../lib/lazy-providers';
+import { AppLink } from '../../../lib/nav';
 import { lazyRetrying } from '../../../lib/lazy-retrying';
 import { isSignedIn } from '../../../lib/session';
 import { useAfterPaint } from '../../../lib/use-after-paint';

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Dialog } from '../../../lib/dialog';
 import { developerMenuEnabled } from '../../../lib/developer-menu';
-import { DEMO_PATHS, ROUTE_META } from '../../../app/route-meta';
+import { DEMO_PATHS, ROUTE_META } from '../../../lib/route-meta';
 import { type AppLanguage, LANGUAGES } from '../../../lib/language';
 import { useLanguageStore } from '../../../stores/language';
 import { useThemeStore } from '../../../stores/theme';

@@ -2,7 +2,7 @@ import { ErrorCode } from '@coffer/contract/errors';
 import type { FieldErrors } from '../../../lib/form-errors';
 import { STEP_UP_ERROR_CODES } from '../../../lib/step-up';
 
-/** Refusals of a quote or a swap shown under the amount (issue 9 item 2); others pop up. */
+/** Refusals of a quote or a swap shown under the amount (decision 021); others pop up. */
 export const SWAP_AMOUNT_ERRORS: FieldErrors<'amount'> = {
   [ErrorCode.INSUFFICIENT_BALANCE]: 'amount',
   [ErrorCode.AMOUNT_OUT_OF_RANGE]: 'amount',

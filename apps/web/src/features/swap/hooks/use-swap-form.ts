@@ -28,7 +28,7 @@ export function useSwapForm(onEdited: () => void) {
   const rates = useSwapRates();
   const balances = useBalances(signedIn);
 
-  // Back from sign-in: the form as it was typed (issue 9 item 3).
+  // Back from sign-in: the form as it was typed (decision 021).
   const { search } = useLocation();
   const [draft] = useState(() => readSwapDraft(search));
   const [pickedFrom, setPickedFrom] = useState<number | undefined>(draft.fromId);

@@ -1,7 +1,7 @@
 import { loginPath } from '../../../lib/sign-in-return';
 
 /**
- * The swap form as typed before signing in (issue 9 item 3): carried in the return path's
+ * The swap form as typed before signing in (decision 021): carried in the return path's
  * query, read once when /swap opens again. Nothing secret, and a reload keeps it.
  */
 export interface SwapDraft {

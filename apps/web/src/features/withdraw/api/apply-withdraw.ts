@@ -8,7 +8,7 @@ import { STEP_UP_ERROR_CODES } from '../../../lib/step-up';
 import { withdrawalDetailKey } from '../../../lib/wallet/chain-keys';
 import { queryKeys } from '../../../lib/query-keys';
 
-/** Refusals of a withdrawal shown under the field they concern (issue 9 item 2); others pop up. */
+/** Refusals of a withdrawal shown under the field they concern (decision 021); others pop up. */
 export const WITHDRAW_FIELD_ERRORS: FieldErrors<'address' | 'amount' | 'code' | 'totp'> = {
   ...Object.fromEntries(STEP_UP_ERROR_CODES.map((code) => [code, 'totp' as const])),
   [ErrorCode.INVALID_ADDRESS]: 'address',

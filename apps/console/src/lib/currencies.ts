@@ -1,6 +1,6 @@
 import type { Currency } from '@coffer/contract/ledger';
 import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api';
+import { apiGet } from './api';
 
 /** GET /api/currency/list: the currencies an operator can pick (adjustments, prizes). */
 export const getCurrencies = () => apiGet<Currency[]>('/currency/list');

@@ -2,7 +2,7 @@ import { type AnchorHTMLAttributes, type ComponentType, createContext, type Mous
 import { normalizePath } from './route-meta';
 
 /**
- * Links that work with and without react-router (issue 10 item 6). The signed-out landing
+ * Links that work with and without react-router (decision 026). The signed-out landing
  * page first renders without the router (main.tsx): react-router is one module, so a single
  * `Link` in the first screen would bring all of it. Until the router has taken over, these
  * are real links whose plain clicks hand the page to the router (landing.tsx), which then

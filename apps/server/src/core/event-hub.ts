@@ -1,5 +1,5 @@
 import type { LiveEvent } from '@coffer/contract';
-import type { Database } from '../../db/client.ts';
+import type { Database } from '../db/client.ts';
 
 /** How often the hub reads new events when nobody in this process woke it. */
 export const EVENT_POLL_INTERVAL_MS = 1000;

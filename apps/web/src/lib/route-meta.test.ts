@@ -14,7 +14,7 @@ import {
   titleKeyFor,
 } from './route-meta';
 
-describe('guard path rules (spec §2 step 4, §6)', () => {
+describe('guard path rules (docs/product.md §2.3, §4)', () => {
   it('does not ask for the current user on the public pages', () => {
     for (const path of ['/', '/login', '/register', '/forgot-password', '/swap', '/banner/detail', '/banner/ranking']) {
       expect(needsCurrentUser(path), path).toBe(false);
@@ -55,7 +55,7 @@ describe('guard path rules (spec §2 step 4, §6)', () => {
   });
 });
 
-describe('nav bar and tab bar rules (spec §2)', () => {
+describe('nav bar and tab bar rules (docs/product.md §2)', () => {
   it('hides the nav bar on the tab pages and on /login only', () => {
     const hidden = Object.keys(ROUTE_META).filter(isNavBarHidden).sort();
     expect(hidden).toEqual(['/', '/bill/all', '/login', '/profile', '/swap']);

@@ -2,16 +2,16 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { ConfigProvider } from 'antd-mobile';
 import type { Locale } from 'antd-mobile/es/locales/base';
 import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
-import { loadAntdLocale, loadedAntdLocale } from '../lib/antd-locale';
-import { queryClient } from '../lib/query-client';
+import { loadAntdLocale, loadedAntdLocale } from './antd-locale';
+import { queryClient } from './query-client';
 import { useLanguageStore } from '../stores/language';
 
 /**
  * What every page but the landing one's first screen needs around it: TanStack Query's
  * client and antd-mobile's texts in the interface language. A chunk of its own, loaded with
- * each page (lazy-providers.ts), so the signed-out `/` paints without either (issue 10
- * item 6, docs/decisions/026-landing-bundle.md). Every page gets its own provider for the one
- * shared client, so the cache is the same everywhere.
+ * each page (lazy-providers.ts), so the signed-out `/` paints without either
+ * (docs/decisions/026-landing-bundle.md). Every page gets its own provider for the one shared
+ * client, so the cache is the same everywhere.
  */
 export function PageProviders({ children }: { children: ReactNode }) {
   const language = useLanguageStore((state) => state.language);

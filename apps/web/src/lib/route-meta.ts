@@ -1,5 +1,5 @@
 /**
- * Route rules of spec §2 and §6 as plain data, so the router, the layout, the guard and
+ * Route rules of docs/product.md §2 and §4 as plain data, so the router, the layout, the guard and
  * the unit tests all read the same table.
  */
 
@@ -9,9 +9,9 @@ export type BillType = (typeof BILL_TYPES)[number];
 export interface RouteMeta {
   /** i18n key of the page title. */
   title: string;
-  /** The page wrapper has no padding (spec §2: /profile). */
+  /** The page wrapper has no padding (docs/product.md §2: /profile). */
   flush?: boolean;
-  /** One of the spec's demo pages: listed under Developer in settings (DESIGN §8). */
+  /** One of the spec's demo pages: listed under Developer in settings (docs/product.md §10.4). */
   demo?: boolean;
 }
 
@@ -51,7 +51,7 @@ export const ROUTE_META: Record<string, RouteMeta> = {
 
 export const NOT_FOUND_META: RouteMeta = { title: 'routes.notFound' };
 
-/** The four tabs, in bar order (spec §2). */
+/** The four tabs, in bar order (docs/product.md §2). */
 export const TABS = [
   { path: '/', label: 'tabs.home' },
   { path: '/swap', label: 'tabs.swap' },
@@ -61,7 +61,7 @@ export const TABS = [
 
 export const NAV_BAR_HIDDEN_PATHS: readonly string[] = ['/', '/login', '/swap', '/profile', '/bill/all'];
 
-/** Paths the guard lets through without asking the server who the user is (spec §2 step 4, §6). */
+/** Paths the guard lets through without asking the server who the user is (docs/product.md §2.3, §4). */
 export const PUBLIC_PATHS: readonly string[] = [
   '/',
   '/login',
@@ -89,7 +89,7 @@ export function metaFor(pathname: string): RouteMeta {
   return ROUTE_META[normalizePath(pathname)] ?? NOT_FOUND_META;
 }
 
-/** The demo pages, in table order: every build serves them, lazily (DESIGN §8). */
+/** The demo pages, in table order: every build serves them, lazily (docs/product.md §10.4). */
 export const DEMO_PATHS: readonly string[] = Object.keys(ROUTE_META).filter((path) => ROUTE_META[path]?.demo);
 
 export function isPublicPath(pathname: string): boolean {
