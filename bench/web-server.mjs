@@ -43,9 +43,9 @@ export async function startServer(ROOT, DIST) {
         // Already gone.
       }
     }
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   };
-  const deadline = Date.now() + 90_000;
+  const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${log}`);
     try {
@@ -57,5 +57,5 @@ export async function startServer(ROOT, DIST) {
     await new Promise((r) => setTimeout(r, 250));
   }
   await stop();
-  throw new Error(`server not healthy in 90 s:\n${log}`);
+  throw new Error(`server not healthy in 180 s:\n${log}`);
 }

@@ -44,14 +44,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import {
-  chargeOverFast3g,
-  createBenchUser,
-  lighthouseOnce,
-  SIGNED_IN_PATHS,
-  signedInBrowser,
-  signedInVerdict,
-} from './web-signed-in.mjs';
+import { chargeOverFast3g, createBenchUser, lighthouseOnce, SIGNED_IN_PATHS, signedInBrowser, signedInVerdict } from './web-signed-in.mjs';
 import { freePort, startServer } from './web-server.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -94,7 +87,6 @@ const median = (values) => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
-
 
 function table(title, rows) {
   console.log(`\n${title}`);
@@ -157,7 +149,6 @@ function consoleInitialJs() {
   if (dashboard) visit(dashboard);
   return { entry: [...entry].map(row), dashboard: [...withRoute].map(row) };
 }
-
 
 /** Every JS/CSS file a signed-out phone visit to "/" fetches (en-US, like Lighthouse). */
 async function recordBrowserLoad(baseURL) {
@@ -282,7 +273,7 @@ async function main() {
   let compression;
   let repeatFigure = 'not measured';
   let results = [];
-  const signedInResults = {};
+  const signedInResults = Object.fromEntries((signedInOnly ? SIGNED_IN_PATHS : []).map((path) => [path, []]));
   const fast3g = [];
   try {
     compression = await serverCompression(server.baseURL);
@@ -312,7 +303,7 @@ async function main() {
           await signedIn.coldStart();
           const file = join(outDir, `run-${i}-in${path.replace(/\//g, '_')}.json`);
           const page = lighthouseOnce({ ...lh, url: `${server.baseURL}${path}`, outFile: file, port: signedIn.port });
-          (signedInResults[path] ??= []).push(page);
+          signedInResults[path].push(page);
           console.log(`lighthouse run ${i}/${runs}, signed in ${path}: ${lhLine(page)}`);
         }
       }
@@ -322,7 +313,9 @@ async function main() {
     for (let i = 1; i <= (signedInOnly ? runs : 0); i += 1) {
       const timing = await chargeOverFast3g({ ...lh, baseURL: server.baseURL, token });
       fast3g.push(timing);
-      console.log(`Fast 3G first open of /charge ${i}/${runs}: outline ${Math.round(timing.outline)} ms, address + QR ${Math.round(timing.ready)} ms`);
+      console.log(
+        `Fast 3G first open of /charge ${i}/${runs}: outline ${Math.round(timing.outline)} ms, address + QR ${Math.round(timing.ready)} ms`,
+      );
     }
     // BENCH_WEB_KEEP=1 keeps the reports (their long-tasks and bootup-time audits name what blocked).
     if (process.env.BENCH_WEB_KEEP === '1') console.log(`Lighthouse reports kept in ${outDir}`);

@@ -54,7 +54,8 @@ function buildPlan(bundle: Rollup.OutputBundle, html: string, pagesFile: string)
   const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
   const present = new Set([...html.matchAll(/(?:href|src)="\/([^"]+)"/g)].map((m) => m[1]));
   const find = (suffix: string) =>
-    chunks.find((chunk) => chunk.facadeModuleId?.endsWith(suffix)) ?? chunks.find((chunk) => chunk.moduleIds.some((id) => id.endsWith(suffix)));
+    chunks.find((chunk) => chunk.facadeModuleId?.endsWith(suffix)) ??
+    chunks.find((chunk) => chunk.moduleIds.some((id) => id.endsWith(suffix)));
   const files: string[] = [];
   const index = (file: string) => {
     const at = files.indexOf(file);
