@@ -15,6 +15,8 @@ const memory = {
 Object.assign(globalThis, { localStorage: memory, sessionStorage: memory, window: {} });
 
 const { apiClient, apiGet } = await import('./api-client');
+const { ApiError } = await import('./api-error');
+const { toastDanger } = await import('./notify');
 const { PREFETCH_MAX_AGE_MS, takePrefetched } = await import('./prefetched');
 const { STORAGE_KEYS } = await import('./storage');
 await (await import('./i18n')).initI18n('en-US');
@@ -25,12 +27,15 @@ const adapter: AxiosAdapter = async (config) => {
   return { data: { code: 0, message: 'ok', data: 'from the client' }, status: 200, statusText: '', headers: {}, config } as AxiosResponse;
 };
 
-function early(url: string, body: unknown, { token = 'Bearer abc', age = 0 } = {}) {
-  window.__cofferData = { ...window.__cofferData, [url]: { at: performance.now() - age, token, answer: Promise.resolve(body as never) } };
+/** What index.html's script keeps: the status and the parsed body, or null when the request failed. */
+function early(url: string, body: unknown, { token = 'Bearer abc', age = 0, status = 200 } = {}) {
+  const answer = Promise.resolve(body === null ? null : { status, statusText: '', body });
+  window.__cofferData = { ...window.__cofferData, [url]: { at: performance.now() - age, token, answer } };
 }
 
 beforeEach(() => {
   seen = [];
+  vi.clearAllMocks();
   items.clear();
   window.__cofferData = {};
   apiClient.defaults.adapter = adapter;
@@ -46,13 +51,21 @@ describe('answers asked for by index.html on a first open', () => {
     expect(seen).toHaveLength(1);
   });
 
-  it('asks again after a refusal, a failure, another session or when stale', async () => {
-    early('/a', { code: 2001, message: 'not signed in', data: null });
+  it('treats an early refusal as the answer: shown once, not asked again', async () => {
+    early('/getCurrentUser', { code: 4003, message: 'forbidden', data: null }, { status: 403 });
+    await expect(apiGet('/getCurrentUser')).rejects.toBeDefined();
+    early('/configs', { code: 1001, message: 'refused', data: null });
+    await expect(apiGet('/configs')).rejects.toBeInstanceOf(ApiError);
+    expect(toastDanger).toHaveBeenCalledWith('refused');
+    expect(seen).toHaveLength(0);
+  });
+
+  it('asks again when the early request failed, for another session or when stale', async () => {
     early('/b', null);
     early('/c', { code: 0, message: 'ok', data: 'old session' }, { token: 'Bearer other' });
     early('/d', { code: 0, message: 'ok', data: 'stale' }, { age: PREFETCH_MAX_AGE_MS + 1 });
-    for (const url of ['/a', '/b', '/c', '/d']) expect(await apiGet(url)).toBe('from the client');
-    expect(seen.map((c) => c.url)).toEqual(['/a', '/b', '/c', '/d']);
+    for (const url of ['/b', '/c', '/d']) expect(await apiGet(url)).toBe('from the client');
+    expect(seen.map((c) => c.url)).toEqual(['/b', '/c', '/d']);
   });
 
   it('never serves a GET with parameters from it', async () => {
