@@ -68,7 +68,18 @@ export async function createBenchUser(baseURL, dataDir) {
 }
 
 /** Lighthouse's default mobile profile on `url`; `port` = a Chromium already running (its storage kept). */
-export function lighthouseOnce({ root, chromePath, chromeFlags, url, outFile, port }) {
+export function lighthouseOnce({ root, chromePath, chromeFlags, url, outFile, port }, attempts = 2) {
+  try {
+    runLighthouse({ root, chromePath, chromeFlags, url, outFile, port });
+  } catch (error) {
+    // A loaded machine sometimes loses the trace (NO_NAVSTART): once more, then give up.
+    if (attempts <= 1) throw error;
+    return lighthouseOnce({ root, chromePath, chromeFlags, url, outFile, port }, attempts - 1);
+  }
+  return readReport(outFile);
+}
+
+function runLighthouse({ root, chromePath, chromeFlags, url, outFile, port }) {
   execFileSync(
     join(root, 'node_modules/.bin/lighthouse'),
     [
@@ -81,6 +92,9 @@ export function lighthouseOnce({ root, chromePath, chromeFlags, url, outFile, po
     ],
     { cwd: root, env: { ...process.env, CHROME_PATH: chromePath }, stdio: ['ignore', 'ignore', 'inherit'] },
   );
+}
+
+function readReport(outFile) {
   const report = JSON.parse(readFileSync(outFile, 'utf8'));
   const audit = (id) => report.audits[id]?.numericValue ?? Number.NaN;
   return {
