@@ -5,6 +5,8 @@
  *   npm run bench:web                 # build, measure, 3 Lighthouse runs
  *   npm run bench:web -- --runs=5     # more Lighthouse runs (the median is reported)
  *   npm run bench:web -- --no-build   # measure the existing apps/web/dist
+ *   npm run bench:web -- --signed-out-only   # the landing page alone
+ *   npm run bench:web -- --relative   # signed-in floors relative to the signed-out "/" (loaded machine)
  *   BENCH_WEB_DIST=/tmp/x npm run bench:web -- --no-build   # measure a web build elsewhere
  *                                     # (built there without --no-build; the console stays apps/console/dist)
  *
@@ -26,17 +28,24 @@
  *    (what a signed-in operator's first page needs). Reported only: it has no budget.
  * 5. The service worker (apps/web/src/pwa), when the build has one: bytes over the network
  *    and time to the tab bar on a first and on a repeat signed-out visit of "/". Reported only.
+ * 6. Signed in (bench/web-signed-in.mjs; skipped with --signed-out-only): a user registered
+ *    through the API, Lighthouse on "/", /swap, /bill/all, /profile and /charge in each round
+ *    after the signed-out "/" (cold cache, the token in localStorage), then a first open of
+ *    /charge over Fast 3G: time to the page's outline and to its address and QR. Budgets:
+ *    each page >= 98 (--relative: 98/99 of the signed-out median), outline <= 1 s, address
+ *    and QR <= 3 s.
  * Budgets: initial JS for "/" (index.html's set) <= 120 kB gzip; Lighthouse mobile
  * performance >= 98 and accessibility >= 95 (medians). Exits 1 when a budget is missed. It also reports whether the server compresses the assets, since
  * Lighthouse's simulated 4G link makes that decisive.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { chargeOverFast3g, createBenchUser, lighthouseOnce, SIGNED_IN_PATHS, signedInBrowser, signedInVerdict } from './web-signed-in.mjs';
+import { freePort, startServer } from './web-server.mjs';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..');
 // Another directory lets a build be measured without touching apps/web/dist (which the e2e
@@ -64,6 +73,12 @@ const BUDGET_LIGHTHOUSE_A11Y = 95;
 const args = process.argv.slice(2);
 const runs = Number(args.find((a) => a.startsWith('--runs='))?.split('=')[1] ?? 3);
 const build = !args.includes('--no-build');
+// --signed-out-only: the landing page alone (the signed-in pages take five times as long).
+const signedInOnly = !args.includes('--signed-out-only');
+// --relative: signed-in floors relative to the signed-out "/" of the same run (a loaded machine).
+const relative = args.includes('--relative');
+const lhLine = (r) =>
+  `performance ${r.score}  accessibility ${r.a11y}  FCP ${Math.round(r.fcp)} ms  LCP ${Math.round(r.lcp)} ms  TBT ${Math.round(r.tbt)} ms  CLS ${r.cls.toFixed(3)}  bytes ${kb(r.bytes)} kB`;
 
 const kb = (bytes) => (bytes / 1000).toFixed(1);
 const gzipSize = (buffer) => gzipSync(buffer, { level: 9 }).length;
@@ -72,17 +87,6 @@ const median = (values) => {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 };
-
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolvePort(port));
-    });
-  });
-}
 
 function table(title, rows) {
   console.log(`\n${title}`);
@@ -144,49 +148,6 @@ function consoleInitialJs() {
   const dashboard = Object.keys(manifest).find((key) => key.endsWith('features/dashboard/pages/dashboard.tsx'));
   if (dashboard) visit(dashboard);
   return { entry: [...entry].map(row), dashboard: [...withRoute].map(row) };
-}
-
-async function startServer() {
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'coffer-bench-web-'));
-  let log = '';
-  const child = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['apps/server/src/main.ts'], {
-    cwd: ROOT,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, WEB_DIST_DIR: DIST, LOG_LEVEL: 'warn' },
-  });
-  const keep = (chunk) => {
-    log = (log + chunk).slice(-10_000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const baseURL = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-        await exited;
-      } catch {
-        // Already gone.
-      }
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${log}`);
-    try {
-      const body = await (await fetch(`${baseURL}/api/health`)).json();
-      if (body.code === 0) return { baseURL, stop };
-    } catch {
-      // Not up yet.
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  await stop();
-  throw new Error(`server not healthy in 90 s:\n${log}`);
 }
 
 /** Every JS/CSS file a signed-out phone visit to "/" fetches (en-US, like Lighthouse). */
@@ -286,33 +247,6 @@ async function serverCompression(baseURL) {
   return response.headers.get('content-encoding') ?? 'none';
 }
 
-function lighthouseOnce(url, outFile) {
-  execFileSync(
-    join(ROOT, 'node_modules/.bin/lighthouse'),
-    [
-      url,
-      '--quiet',
-      '--only-categories=performance,accessibility',
-      '--output=json',
-      `--output-path=${outFile}`,
-      `--chrome-flags=${CHROME_FLAGS.join(' ')}`,
-    ],
-    { cwd: ROOT, env: { ...process.env, CHROME_PATH }, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  const report = JSON.parse(readFileSync(outFile, 'utf8'));
-  const audit = (id) => report.audits[id]?.numericValue ?? Number.NaN;
-  return {
-    score: Math.round((report.categories.performance.score ?? 0) * 100),
-    a11y: Math.round((report.categories.accessibility?.score ?? 0) * 100),
-    fcp: audit('first-contentful-paint'),
-    lcp: audit('largest-contentful-paint'),
-    tbt: audit('total-blocking-time'),
-    cls: audit('cumulative-layout-shift'),
-    si: audit('speed-index'),
-    bytes: audit('total-byte-weight'),
-  };
-}
-
 async function main() {
   if (build) {
     console.log('building apps/web ...');
@@ -335,10 +269,12 @@ async function main() {
   const initialJs = table('initial JS for "/": index.html (entry script + modulepreloads)', entry.js);
   table('initial CSS for "/": index.html stylesheets', entry.css);
 
-  const server = await startServer();
+  const server = await startServer(ROOT, DIST);
   let compression;
   let repeatFigure = 'not measured';
   let results = [];
+  const signedInResults = Object.fromEntries((signedInOnly ? SIGNED_IN_PATHS : []).map((path) => [path, []]));
+  const fast3g = [];
   try {
     compression = await serverCompression(server.baseURL);
     const recorded = await recordBrowserLoad(server.baseURL);
@@ -352,12 +288,33 @@ async function main() {
       : 'no service worker in the build';
     console.log(`service worker, signed-out visit of "/" (over the network): ${repeatFigure}`);
 
+    // Signed-out "/" and the signed-in pages, round by round, so the machine's load of the
+    // moment weighs on both alike; signed-in runs go through a Chromium holding the user's token.
     const outDir = mkdtempSync(join(tmpdir(), 'coffer-lh-'));
-    for (let i = 1; i <= runs; i += 1) {
-      const result = lighthouseOnce(`${server.baseURL}/`, join(outDir, `run-${i}.json`));
-      results.push(result);
+    const token = await createBenchUser(server.baseURL, server.dataDir);
+    const lh = { root: ROOT, chromePath: CHROME_PATH, chromeFlags: CHROME_FLAGS };
+    const signedIn = await signedInBrowser({ ...lh, baseURL: server.baseURL, token, port: await freePort() });
+    try {
+      for (let i = 1; i <= runs; i += 1) {
+        const result = lighthouseOnce({ ...lh, url: `${server.baseURL}/`, outFile: join(outDir, `run-${i}.json`) });
+        results.push(result);
+        console.log(`lighthouse run ${i}/${runs}, signed out /: ${lhLine(result)}`);
+        for (const path of signedInOnly ? SIGNED_IN_PATHS : []) {
+          await signedIn.coldStart();
+          const file = join(outDir, `run-${i}-in${path.replace(/\//g, '_')}.json`);
+          const page = lighthouseOnce({ ...lh, url: `${server.baseURL}${path}`, outFile: file, port: signedIn.port });
+          signedInResults[path].push(page);
+          console.log(`lighthouse run ${i}/${runs}, signed in ${path}: ${lhLine(page)}`);
+        }
+      }
+    } finally {
+      await signedIn.close();
+    }
+    for (let i = 1; i <= (signedInOnly ? runs : 0); i += 1) {
+      const timing = await chargeOverFast3g({ ...lh, baseURL: server.baseURL, token });
+      fast3g.push(timing);
       console.log(
-        `lighthouse run ${i}/${runs}: performance ${result.score}  accessibility ${result.a11y}  FCP ${Math.round(result.fcp)} ms  LCP ${Math.round(result.lcp)} ms  TBT ${Math.round(result.tbt)} ms  CLS ${result.cls.toFixed(3)}  bytes ${kb(result.bytes)} kB`,
+        `Fast 3G first open of /charge ${i}/${runs}: outline ${Math.round(timing.outline)} ms, address + QR ${Math.round(timing.ready)} ms`,
       );
     }
     // BENCH_WEB_KEEP=1 keeps the reports (their long-tasks and bootup-time audits name what blocked).
@@ -397,7 +354,9 @@ async function main() {
   if (!lhOk && compression === 'none') {
     console.log('  (the server sends the assets uncompressed; the build ships .br/.gz next to each file)');
   }
-  if (!jsOk || !lhOk || !a11yOk) process.exitCode = 1;
+  const signedIn = signedInVerdict({ results: signedInResults, fast3g, reference: score, relative, median });
+  for (const line of signedIn.lines) console.log(line);
+  if (!jsOk || !lhOk || !a11yOk || !signedIn.ok) process.exitCode = 1;
 }
 
 main().catch((error) => {

@@ -4,6 +4,7 @@ import UnoCSS from 'unocss/vite';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
 import { precompress } from '../../scripts/vite/precompress.ts';
 import { serviceWorker } from './src/pwa/build.ts';
+import { routePreloadPlan, stylesheetsAfterBoot } from './vite-route-preload.ts';
 
 /**
  * The landing route stays a lazy chunk (docs/product.md §2: every route loads on demand), but the
@@ -99,6 +100,9 @@ export default defineConfig(({ command, mode }) => {
       // after the first paint: lib/page-providers.tsx.)
       preloadLandingRoute(['/src/features/home/pages/home.tsx']),
       localeChunkMap(),
+      // A signed-in first open: every chunk and API answer of its page asked for at once.
+      routePreloadPlan(fileURLToPath(new URL('./src/app/pages.ts', import.meta.url))),
+      stylesheetsAfterBoot(),
       // The installable app's offline shell (docs/decisions/025-pwa.md).
       serviceWorker(['/favicon.svg', '/manifest.webmanifest']),
       precompress({ brotli: true }),

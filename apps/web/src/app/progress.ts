@@ -37,6 +37,10 @@ function load(): Promise<NProgressApi> {
 }
 
 export function startProgress() {
+  // The first page's load: index.html's boot screen (the page's outline) is the indicator. The
+  // bar's code and its forced layouts (nprogress reads offsetWidth as the new page lands)
+  // would only add blocking time to a first open (decision 057).
+  if (document.getElementById('boot')) return;
   running = true;
   if (nprogress) {
     nprogress.start();

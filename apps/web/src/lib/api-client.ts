@@ -8,6 +8,7 @@ import { i18n } from './i18n';
 import { DEFAULT_LANGUAGE } from './language';
 import { goToLogin } from './navigation';
 import { notifyDanger, toastDanger } from './notify';
+import { earlyAdapter, takePrefetched } from './prefetched';
 import { clearSession } from './session';
 import { local, STORAGE_KEYS, tokenStorage } from './storage';
 
@@ -89,6 +90,10 @@ apiClient.interceptors.response.use(
 
 /** GET returning the envelope's data. */
 export async function apiGet<T>(url: string, params?: Record<string, unknown>, config?: AxiosRequestConfig) {
+  // A signed-in first open may have asked for it already (lib/prefetched.ts): its answer goes
+  // through the interceptors like any other.
+  const early = params === undefined ? takePrefetched(url) : undefined;
+  if (early) config = { ...config, adapter: earlyAdapter(early, apiClient.defaults.adapter) };
   const response = await apiClient.get<Envelope<T>>(url, { ...config, params });
   return response.data.data;
 }
