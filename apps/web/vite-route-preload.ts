@@ -34,7 +34,7 @@ const FIRST_SCREEN_EXTRAS: Record<string, string[]> = {
   charge: ['/node_modules/qrcode/lib/browser.js'],
 };
 
-const COMMON = ['/src/app/page-providers.tsx', '/src/lib/current-user.ts', '/src/lib/query-client.ts'];
+const COMMON = ['/src/lib/page-providers.tsx', '/src/lib/current-user.ts', '/src/lib/query-client.ts'];
 const LANGUAGES = ['en-US', 'zh-CN'];
 
 /** The routes of the table of pages: `key: () => import('../features/...')`. */
