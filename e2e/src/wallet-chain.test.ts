@@ -297,7 +297,7 @@ describe.each(LANGS)('wallet: on-chain deposit and withdrawal (%s)', (lang) => {
 
     const result = page.getByTestId('withdraw-result');
     await result.waitFor();
-    withdrawalId = Number(await text(page.getByTestId('withdraw-result-id')));
+    withdrawalId = Number(await page.getByTestId('withdraw-result').getAttribute('data-withdrawal-id'));
     expect(withdrawalId).toBeGreaterThan(0);
     await record(page, 'withdraw-status', '[data-testid=withdraw-result-status], [data-testid=detail-status]', 'data-status');
     expect(['queued', 'broadcast', 'confirming']).toContain(await page.getByTestId('withdraw-result-status').getAttribute('data-status'));

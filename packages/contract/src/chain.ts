@@ -94,6 +94,11 @@ export const depositRecord = z.object({
   confirmations: z.number().int(),
   confirmationsRequired: z.number().int(),
   status: depositStatus,
+  /**
+   * The deposit's reference: its credit journal entry, the same number on every statement line
+   * and CSV row of it; null until credited (docs/decisions/059-one-reference-for-chain-records.md).
+   */
+  reference: z.number().int().nullable(),
   createdAt: isoTime,
   creditedAt: isoTime.nullable(),
 });
@@ -157,6 +162,11 @@ export const withdrawRecord = z.object({
   waitReason: z.enum(WITHDRAW_WAIT_REASONS).nullable(),
   /** Since when it waits for that reason. */
   waitSince: isoTime.nullable(),
+  /**
+   * The withdrawal's reference: its hold journal entry, carried on the statement lines and CSV
+   * rows of its later settle or refund entry too (docs/decisions/059-one-reference-for-chain-records.md).
+   */
+  reference: z.number().int(),
   createdAt: isoTime,
   updatedAt: isoTime,
   completedAt: isoTime.nullable(),

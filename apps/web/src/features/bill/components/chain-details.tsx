@@ -46,7 +46,8 @@ export function DepositDetail({ record }: { record: DepositRecord }) {
         <Row label={t('chain.confirmationsLabel')} testId="detail-confirmations">
           {confirmationsText(record.confirmations, record.confirmationsRequired)}
         </Row>
-        <ReferenceRow id={record.id} />
+        {/* The credit entry, as its statement line and CSV row say; none before the credit (the hash below identifies it). */}
+        {record.reference === null ? null : <ReferenceRow id={record.reference} />}
         <Row label={t('chain.network')}>{record.networkName}</Row>
         {/* Unconfirmed (in a mempool): no block yet. */}
         {record.status === 'unconfirmed' ? null : <Row label={t('chain.blockNumber')}>{record.blockNumber}</Row>}
@@ -129,7 +130,8 @@ export function WithdrawDetail({ record }: { record: WithdrawRecord }) {
             {confirmationsText(record.confirmations, record.confirmationsRequired)}
           </Row>
         ) : null}
-        <ReferenceRow id={record.id} />
+        {/* The hold entry: the number on every statement line of this withdrawal (decision 059). */}
+        <ReferenceRow id={record.reference} />
         <Row label={t('chain.network')}>{record.networkName}</Row>
         <Row label={t('withdraw.receive')}>
           <Amount value={record.amount} code={record.code} testId="detail-receive" />

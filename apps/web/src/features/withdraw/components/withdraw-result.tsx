@@ -17,7 +17,7 @@ export function WithdrawResult({ record: submitted, onAgain }: { record: Withdra
   const failed = record.status === 'failed' || record.status === 'rejected';
 
   return (
-    <div className="wallet-page" data-testid="withdraw-result">
+    <div className="wallet-page" data-testid="withdraw-result" data-withdrawal-id={record.id}>
       <Result
         status={failed ? 'error' : record.status === 'completed' ? 'success' : 'waiting'}
         title={t(failed ? 'withdraw.resultFailed' : record.status === 'completed' ? 'withdraw.resultDone' : 'withdraw.resultTitle')}
@@ -36,7 +36,7 @@ export function WithdrawResult({ record: submitted, onAgain }: { record: Withdra
         </div>
         <div className="wallet-row">
           <span>{t('bill.fields.id')}</span>
-          <span data-testid="withdraw-result-id">{record.id}</span>
+          <span data-testid="withdraw-result-id">{record.reference}</span>
         </div>
         <div className="wallet-row">
           <span>{t('withdraw.receive')}</span>
