@@ -96,7 +96,7 @@ export const depositRecord = z.object({
   status: depositStatus,
   /**
    * The deposit's reference: its credit journal entry, the same number on every statement line
-   * and CSV row of it; null until credited (docs/decisions/059-one-reference-for-chain-records.md).
+   * and CSV row of it; null until credited (docs/decisions/059-exact-on-tap-and-chain-references.md).
    */
   reference: z.number().int().nullable(),
   createdAt: isoTime,
@@ -164,7 +164,7 @@ export const withdrawRecord = z.object({
   waitSince: isoTime.nullable(),
   /**
    * The withdrawal's reference: its hold journal entry, carried on the statement lines and CSV
-   * rows of its later settle or refund entry too (docs/decisions/059-one-reference-for-chain-records.md).
+   * rows of its later settle or refund entry too (docs/decisions/059-exact-on-tap-and-chain-references.md).
    */
   reference: z.number().int(),
   createdAt: isoTime,

@@ -5,7 +5,7 @@ import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { client, createUser, fund, type TestUser } from '../../test/users.ts';
 
 /**
- * One reference for a withdrawal and a deposit (docs/decisions/059-one-reference-for-chain-records.md):
+ * One reference for a withdrawal and a deposit (docs/decisions/059-exact-on-tap-and-chain-references.md):
  * a withdrawal's hold entry, carried on its settle or refund lines; a deposit's credit entry. The
  * record, every statement line, the CSV and the statement's search say the same number.
  */

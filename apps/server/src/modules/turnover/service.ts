@@ -17,7 +17,7 @@ import type { Database } from '../../db/client.ts';
 /**
  * A line's reference: its journal entry, except a withdrawal's settle or refund lines, which
  * carry the withdrawal's hold entry, so the whole withdrawal reads as one number on its record,
- * its lines and the CSV (docs/decisions/059-one-reference-for-chain-records.md).
+ * its lines and the CSV (docs/decisions/059-exact-on-tap-and-chain-references.md).
  */
 const REFERENCE_SQL = 'coalesce(wh.entry_id, p.entry_id)';
 const REFERENCE_JOINS = `

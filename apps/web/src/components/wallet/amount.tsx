@@ -37,7 +37,7 @@ export function useMoneyText(): (value: string | null | undefined, code: string,
  * Every amount on a detail or result screen: the currency's display precision, with the exact
  * value one tap away (tap the number to see every decimal the ledger holds, and copy it).
  * Lists use formatMoney directly; both read the same precision
- * (docs/decisions/059-amounts-at-display-precision-everywhere.md).
+ * (docs/decisions/059-exact-on-tap-and-chain-references.md).
  */
 export function Amount({ value, code, sign = '', rounding = 'down', testId, className }: AmountProps) {
   const { t } = useTranslation();
