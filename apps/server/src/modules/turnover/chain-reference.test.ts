@@ -81,8 +81,9 @@ describe('one reference for chain records', () => {
     const reference = Number(hold!.entry_id);
     const record = await withdrawRecord(alice, id);
     expect(record.data).toMatchObject({ status: 'completed', reference });
-    const list = (await call<{ list: WithdrawRecord[] }>('POST', '/api/withdraw/list', { token: alice.token, body: { page: 1, pageSize: 5 } }))
-      .data.list;
+    const list = (
+      await call<{ list: WithdrawRecord[] }>('POST', '/api/withdraw/list', { token: alice.token, body: { page: 1, pageSize: 5 } })
+    ).data.list;
     expect(list.find((w) => w.id === id)?.reference).toBe(reference);
 
     const lines = (await statement(alice, { reference })).data.list;
