@@ -55,10 +55,10 @@ export function Amount({ value, code, sign = '', rounding = 'down', testId, clas
     );
   }
   return (
-    <span className="wallet-amount-exact">
+    <span className={`wallet-amount-exact ${className ?? ''}`}>
       <button
         type="button"
-        className={`wallet-amount-toggle ${className ?? ''}`}
+        className="wallet-amount-toggle"
         title={t(exact ? 'bill.showRounded' : 'bill.showExact')}
         aria-pressed={exact}
         data-testid={testId}
