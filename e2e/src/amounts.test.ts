@@ -99,4 +99,33 @@ describe.each(LANGS)('amounts read one way (%s)', (lang) => {
     await page.getByText(t(lang, 'wallet.amountErrors.balance', { available: shown, code: 'USDT' })).waitFor();
     await page.close();
   });
+
+  it('a transfer’s confirm sheet, success and record read at the display precision, the exact amount one tap away', async () => {
+    const friend = await createUser(lang, lang === 'zh-CN' ? '收款人' : 'Payee');
+    const page = await openPage(context);
+    await page.goto('/transfer');
+    await page.fill('input[name=recipient-email]', friend.email);
+    await page.getByTestId('recipient-check').click();
+    await page.getByTestId('recipient-preview').waitFor();
+    await typeAmount(page, '1.005');
+    await page.getByTestId('transfer-next').click();
+    // What is sent rounds up at USDT's 2 decimals; the typed value is a tap away, and is what is sent.
+    const confirmAmount = page.getByTestId('transfer-confirm').getByTestId('confirm-amount');
+    expect(await text(confirmAmount)).toBe('1.01 USDT');
+    await confirmAmount.click();
+    await expect.poll(() => text(confirmAmount)).toBe('1.005 USDT');
+    const request = page.waitForRequest((r) => r.url().endsWith('/api/transfer/transferByEmail'));
+    await page.getByTestId('transfer-submit').click();
+    expect((await request).postDataJSON()).toMatchObject({ amount: '1.005' });
+    await page.getByTestId('transfer-success').waitFor();
+    await page.getByText(t(lang, 'transfer.sentTo', { amount: '1.01', code: 'USDT', name: friend.nickname })).waitFor();
+    const reference = await text(page.getByTestId('transfer-result-id'));
+    await page.getByTestId('transfer-view-bill').click();
+    await page.getByTestId('bill-detail-transfer').waitFor();
+    expect(await text(page.getByTestId('detail-id'))).toBe(reference);
+    expect(await text(page.getByTestId('detail-amount'))).toBe('-1.01 USDT');
+    await page.getByTestId('detail-amount').click();
+    await expect.poll(() => text(page.getByTestId('detail-amount'))).toBe('-1.005 USDT');
+    await page.close();
+  });
 });

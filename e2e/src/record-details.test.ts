@@ -42,7 +42,7 @@ describe.each(LANGS)('wallet: record details in plain language (%s)', (lang) => 
       createUser(lang, lang === 'zh-CN' ? '收款朋友' : 'Payee Friend'),
     ]);
     await fund(owner.email, '200');
-    ({ id: transferId, reference: transferRef } = await apiTransfer(owner, friend.email, '9.5', 'rent'));
+    ({ id: transferId, reference: transferRef } = await apiTransfer(owner, friend.email, '9.505', 'rent'));
     swapId = (await apiSwap(owner, 'USDT', 'ETH', '20')).id;
     context = await newPhone(browser, lang, { token: owner.token });
     page = await openPage(context);
@@ -58,7 +58,16 @@ describe.each(LANGS)('wallet: record details in plain language (%s)', (lang) => 
   it('a transfer says what happened, to whom, the fee, with a copyable reference', async () => {
     await page.goto(`/bill/detail?type=transfer&id=${transferId}`);
     await page.getByTestId('bill-detail-transfer').waitFor();
-    await page.getByText(t(lang, 'bill.summary.transferOut', { amount: '9.5', code: 'USDT', name: friend.nickname })).waitFor();
+    // USDT's display precision (2), what was sent rounded up as on the list; the exact value one tap away.
+    await page.getByText(t(lang, 'bill.summary.transferOut', { amount: '9.51', code: 'USDT', name: friend.nickname })).waitFor();
+    const amount = page.getByTestId('detail-amount');
+    expect(await text(amount)).toBe('-9.51 USDT');
+    expect(await page.getByRole('button', { name: t(lang, 'bill.copyAmount') }).count()).toBe(0);
+    await amount.click();
+    await expect.poll(() => text(amount)).toBe('-9.505 USDT');
+    await page.getByRole('button', { name: t(lang, 'bill.copyAmount') }).waitFor();
+    await amount.click();
+    await expect.poll(() => text(amount)).toBe('-9.51 USDT');
     // One reference per transaction (decision 053): the record, its statement line, the CSV and the search.
     expect(await text(page.getByTestId('detail-id'))).toBe(String(transferRef));
     await page.getByRole('button', { name: t(lang, 'bill.copyReference') }).waitFor();

@@ -13,6 +13,14 @@ function codeFor(secret: string, offsetSteps = 0): string {
   return totp.generate({ timestamp: Date.now() + offsetSteps * 30_000 });
 }
 
+/** A six-digit code the authenticator does not show now, nor one step either side. */
+function wrongCode(secret: string): string {
+  const near = new Set([-1, 0, 1].map((step) => codeFor(secret, step)));
+  let code = '000000';
+  for (let n = 1; near.has(code); n++) code = String(n).padStart(6, '0');
+  return code;
+}
+
 describe('two-factor authentication in the browser', () => {
   let browser: Browser;
   beforeAll(async () => {
@@ -47,6 +55,20 @@ describe('two-factor authentication in the browser', () => {
         expect(await codes.count()).toBe(10);
         await page.getByTestId('2fa-done').click();
         await expect.poll(() => page.getByTestId('2fa-status').textContent()).toBe(t(lang, 'twoFactor.on'));
+        // Swaps ask too when turned on; turning that off needs a code, and a wrong one is said under its field.
+        const swapsSwitch = page.getByTestId('2fa-swaps-switch');
+        await swapsSwitch.click();
+        await waitForToast(page, t(lang, 'stepUp.swapsSaved'));
+        await expect.poll(() => swapsSwitch.getAttribute('aria-checked')).toBe('true');
+        await swapsSwitch.click();
+        await page.getByTestId('2fa-swaps-code').locator('input').fill(wrongCode(secret));
+        await page.getByTestId('2fa-swaps-off').click();
+        await page.getByTestId('2fa-swaps-code-error').getByText(errorMessages[lang][2007]).waitFor();
+        expect(await page.locator('.adm-toast-main', { hasText: errorMessages[lang][2007] }).count()).toBe(0);
+        await page.getByTestId('2fa-swaps-code').locator('input').fill(codeFor(secret));
+        expect(await page.getByTestId('2fa-swaps-code-error').count()).toBe(0);
+        await page.getByTestId('2fa-swaps-off').click();
+        await expect.poll(() => swapsSwitch.getAttribute('aria-checked')).toBe('false');
         // The withdraw page now asks for the authenticator code too.
         await page.goto('/withdraw');
         await page.getByTestId('withdraw-totp').waitFor();
@@ -115,8 +137,13 @@ describe('two-factor authentication in the browser', () => {
         await page.goto('/settings/security');
         await page.getByTestId('security-2fa-reset').waitFor();
         expect(await page.getByTestId('security-2fa-reset').textContent()).toContain(t(lang, 'security.twoFactorReset'));
-        // Only whoever still holds the authenticator stops it: the code first.
+        // Only whoever still holds the authenticator stops it: a wrong code is said under the field.
+        await page.getByTestId('security-2fa-reset-code').locator('input').fill(wrongCode(setup.secret));
+        await page.getByTestId('security-2fa-reset-cancel').click();
+        await page.getByTestId('security-2fa-reset-code-error').getByText(errorMessages[lang][2007]).waitFor();
+        expect(await page.locator('.adm-toast-main', { hasText: errorMessages[lang][2007] }).count()).toBe(0);
         await page.getByTestId('security-2fa-reset-code').locator('input').fill(codeFor(setup.secret, 1));
+        expect(await page.getByTestId('security-2fa-reset-code-error').count()).toBe(0);
         await page.getByTestId('security-2fa-reset-cancel').click();
         await waitForToast(page, t(lang, 'twoFactor.resetCancelled'));
         await page.getByTestId('security-2fa-reset').waitFor({ state: 'detached' });

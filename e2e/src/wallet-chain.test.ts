@@ -124,6 +124,15 @@ describe.each(LANGS)('wallet: on-chain deposit and withdrawal (%s)', (lang) => {
     await browser?.close();
   });
 
+  /** The statement lines a reference finds (decision 059: every line of a chain record carries its one reference). */
+  const linesOf = async (token: string, reference: number) =>
+    (
+      await must<{ list: { type: string; reference: number }[] }>('/getTurnover', {
+        token,
+        body: { page: 1, pageSize: 20, reference },
+      })
+    ).list;
+
   it('shows the ETH address and QR, and counts a faucet deposit up to the credit live', async () => {
     const eth = nets.ETH!;
     await page.goto('/');
@@ -228,6 +237,10 @@ describe.each(LANGS)('wallet: on-chain deposit and withdrawal (%s)', (lang) => {
     expect(await text(page.getByTestId('detail-tx-hash'))).toMatch(HASH_RE);
     expect(await text(page.getByTestId('detail-address'))).toBe(depositAddress);
     await page.getByTestId('status-timeline').waitFor();
+    // One reference: the credit entry, as its statement line says (decision 059).
+    const reference = (await must<{ reference: number }>(`/deposit/getDepositInfo/${depositIds.ETH}`, { token: user.token })).reference;
+    expect(await text(page.getByTestId('detail-id'))).toBe(String(reference));
+    expect((await linesOf(user.token, reference)).map((l) => `${l.type}:${l.reference}`)).toEqual([`deposit:${reference}`]);
   });
 
   it('refuses a bad address (empty, wrong shape, wrong checksum while typing) and a wrong e-mail code, each under its field', async () => {
@@ -297,8 +310,9 @@ describe.each(LANGS)('wallet: on-chain deposit and withdrawal (%s)', (lang) => {
 
     const result = page.getByTestId('withdraw-result');
     await result.waitFor();
-    withdrawalId = Number(await text(page.getByTestId('withdraw-result-id')));
+    withdrawalId = Number(await page.getByTestId('withdraw-result').getAttribute('data-withdrawal-id'));
     expect(withdrawalId).toBeGreaterThan(0);
+    const reference = await text(page.getByTestId('withdraw-result-id'));
     await record(page, 'withdraw-status', '[data-testid=withdraw-result-status], [data-testid=detail-status]', 'data-status');
     expect(['queued', 'broadcast', 'confirming']).toContain(await page.getByTestId('withdraw-result-status').getAttribute('data-status'));
 
@@ -318,6 +332,12 @@ describe.each(LANGS)('wallet: on-chain deposit and withdrawal (%s)', (lang) => {
     expect(await text(page.getByTestId('detail-confirmations'))).toBe('3/3');
     expect(await page.getByTestId('timeline-completed').getAttribute('data-state')).toBe('finish');
     expect(await page.getByTestId('withdraw-cancel').count()).toBe(0);
+    // The result's reference is the detail's and every statement line's: hold (available, frozen), then settle.
+    expect(await text(page.getByTestId('detail-id'))).toBe(reference);
+    const lines = await linesOf(user.token, Number(reference));
+    expect(lines.map((l) => `${l.type}:${l.reference}`)).toEqual(
+      ['withdraw_settle', 'withdraw_hold', 'withdraw_hold'].map((type) => `${type}:${reference}`),
+    );
     expect(await sameDocument(page, document)).toBe(true);
 
     expect(await balance(user, 'ETH')).toMatchObject({ available: '0.7495', frozen: '0' });
@@ -380,6 +400,15 @@ describe.each(LANGS)('wallet: on-chain deposit and withdrawal (%s)', (lang) => {
       expect(detail).not.toContain(t(lang, 'chain.completedAt'));
       expect(detail).not.toContain(t(lang, 'bill.summary.withdraw', { amount: '59.9995', code: 'ETH', address: '' }).trim());
       expect(await balance(whale, 'ETH')).toMatchObject({ available: '60', frozen: '0' });
+      // Its refund lines carry the hold's reference; /bill/all finds all four by the detail's number.
+      const reference = await text(whalePage.getByTestId('detail-id'));
+      await whalePage.goto(`/bill/all?reference=${reference}`);
+      const rows = whalePage.locator('[data-testid^=turnover-row-]');
+      await expect.poll(() => rows.count()).toBe(4);
+      await rows.first().click();
+      await whalePage.getByTestId('bill-detail-turnover').waitFor();
+      expect(await text(whalePage.getByTestId('detail-type'))).toBe(t(lang, 'statement.types.withdraw_refund'));
+      expect(await text(whalePage.getByTestId('detail-id'))).toBe(reference);
     } finally {
       await other.close();
     }

@@ -140,7 +140,7 @@ describe.each(LANGS)('USDT withdrawn on the L2 network (%s)', (lang) => {
     await page.getByTestId('withdraw-confirm').waitFor();
     await page.getByTestId('withdraw-submit').click();
     await page.getByTestId('withdraw-result').waitFor();
-    const id = Number(await text(page.getByTestId('withdraw-result-id')));
+    const id = Number(await page.getByTestId('withdraw-result').getAttribute('data-withdrawal-id'));
 
     await page.getByTestId('withdraw-view-detail').click();
     await page.getByTestId('bill-detail-withdraw').waitFor();

@@ -163,7 +163,7 @@ describe.each(LANGS)('withdrawal fee from the chain (%s)', (lang) => {
     expect(await text(confirm.getByTestId('confirm-total'))).toBe(`${total} ETH`);
     await page.getByTestId('withdraw-submit').click();
     await page.getByTestId('withdraw-result').waitFor();
-    const id = Number(await text(page.getByTestId('withdraw-result-id')));
+    const id = Number(await page.getByTestId('withdraw-result').getAttribute('data-withdrawal-id'));
     const record = await api<WithdrawRecord>(`/withdraw/detail/${id}`, { token });
     expect(record).toMatchObject({ fee: quote.fee, amount: '0.25', total });
     const eth = (await api<Network[]>('/currency/onchain')).find((n) => n.code === 'ETH')!;

@@ -120,6 +120,11 @@ export const depositRecord = z.object({
   confirmations: z.number().int(),
   confirmationsRequired: z.number().int(),
   status: depositStatus,
+  /**
+   * The deposit's reference: its credit journal entry, the same number on every statement line
+   * and CSV row of it; null until credited (docs/decisions/059-exact-on-tap-and-chain-references.md).
+   */
+  reference: z.number().int().nullable(),
   createdAt: isoTime,
   creditedAt: isoTime.nullable(),
 });
@@ -183,6 +188,11 @@ export const withdrawRecord = z.object({
   waitReason: z.enum(WITHDRAW_WAIT_REASONS).nullable(),
   /** Since when it waits for that reason. */
   waitSince: isoTime.nullable(),
+  /**
+   * The withdrawal's reference: its hold journal entry, carried on the statement lines and CSV
+   * rows of its later settle or refund entry too (docs/decisions/059-exact-on-tap-and-chain-references.md).
+   */
+  reference: z.number().int(),
   createdAt: isoTime,
   updatedAt: isoTime,
   completedAt: isoTime.nullable(),

@@ -114,6 +114,7 @@ interface RawDeposit {
   head: number | null;
   required: number;
   status: DepositRecord['status'];
+  entry_id: number | string | null;
   created_at: Date | string;
   credited_at: Date | string | null;
   total?: number;
@@ -122,7 +123,7 @@ interface RawDeposit {
 const SELECT_DEPOSITS = `
   select d.id, d.currency_id, c.code, d.network_id, n.name as network_name, d.amount::text, d.address, d.from_address,
          d.tx_hash, d.log_index, d.block_number, cur.block_number as head, n.confirmations as required, d.status,
-         d.created_at, d.credited_at
+         d.entry_id, d.created_at, d.credited_at
   from deposits d join networks n on n.id = d.network_id join currencies c on c.id = d.currency_id
   left join chain_cursors cur on cur.chain_id = n.chain_id`;
 
@@ -149,6 +150,8 @@ function toRecord(r: RawDeposit): DepositRecord {
     confirmations: r.status === 'dropped' || r.status === 'unconfirmed' ? 0 : confirmationsOf(r.status, r.block_number, r.head, r.required),
     confirmationsRequired: r.required,
     status: r.status,
+    // The credit entry: the number its statement line and CSV row carry.
+    reference: r.entry_id === null ? null : Number(r.entry_id),
     createdAt: iso(r.created_at),
     creditedAt: r.credited_at === null ? null : iso(r.credited_at),
   };

@@ -14,11 +14,21 @@ import type { Database } from '../../db/client.ts';
  * ledger (each posting keeps its balance after), with the business record beside it.
  */
 
+/**
+ * A line's reference: its journal entry, except a withdrawal's settle or refund lines, which
+ * carry the withdrawal's hold entry, so the whole withdrawal reads as one number on its record,
+ * its lines and the CSV (docs/decisions/059-exact-on-tap-and-chain-references.md).
+ */
+const REFERENCE_SQL = 'coalesce(wh.entry_id, p.entry_id)';
+const REFERENCE_JOINS = `
+    left join withdrawal_entries we on we.entry_id = p.entry_id and we.kind <> 'withdraw_hold'
+    left join withdrawal_entries wh on wh.withdrawal_id = we.withdrawal_id and wh.kind = 'withdraw_hold'`;
+
 /** Statement type of a posting: the entry kind, transfers split by direction. */
 const TYPE_SQL = `case when e.kind = 'transfer' then (case when p.amount < 0 then 'transfer_out' else 'transfer_in' end) else e.kind end`;
 
 const LINE_SELECT = `
-  select p.id, p.entry_id, ${TYPE_SQL} as type, p.currency_id, c.code as currency, a.kind as account_kind,
+  select p.id, p.entry_id, ${REFERENCE_SQL} as reference, ${TYPE_SQL} as type, p.currency_id, c.code as currency, a.kind as account_kind,
          p.amount::text as amount, p.balance_after::text as balance_after, p.created_at,
          e.kind as entry_kind, e.memo as entry_memo, e.created_at as entry_created_at,
          cp.id as cp_uid, cp.email as cp_email, cp.nickname as cp_nickname,
@@ -35,11 +45,12 @@ const LINE_SELECT = `
     left join swaps s on s.entry_id = p.entry_id
     left join currencies sf on sf.id = s.from_currency_id
     left join currencies st on st.id = s.to_currency_id
-    left join currencies sfc on sfc.id = s.fee_currency_id`;
+    left join currencies sfc on sfc.id = s.fee_currency_id${REFERENCE_JOINS}`;
 
 export interface LineRow {
   id: number;
   entry_id: number;
+  reference: number | string;
   type: string;
   currency_id: number;
   currency: string;
@@ -82,7 +93,7 @@ export function toItem(r: LineRow): TurnoverItem {
     balanceAfter: trimDecimal(r.balance_after),
     counterparty:
       isTransfer && r.cp_uid !== null ? { uid: r.cp_uid, maskedEmail: maskEmail(r.cp_email ?? ''), nickname: r.cp_nickname ?? '' } : null,
-    reference: Number(r.entry_id),
+    reference: Number(r.reference),
     summary: r.swap_id !== null ? `${r.swap_from}→${r.swap_to}` : null,
     memo: isTransfer ? r.entry_memo : null,
     rate: trimOrNull(r.swap_rate),
@@ -101,7 +112,17 @@ function filterSql(userId: number, f: TurnoverFilters, extra?: { beforeId?: numb
     where.push(clause(`$${params.length}`));
   };
   if (f.currencyId !== undefined) add((n) => `p.currency_id = ${n}`, f.currencyId);
-  if (f.reference !== undefined) add((n) => `p.entry_id = ${n}`, f.reference);
+  // The entries whose lines carry this reference: itself (unless it is a settle or refund,
+  // whose lines carry their hold), and a hold's later entries. Written as an entry list so the
+  // lookup stays on the postings' entry index.
+  if (f.reference !== undefined)
+    add(
+      (n) =>
+        `p.entry_id in (select ${n}::bigint where not exists (select 1 from withdrawal_entries x where x.entry_id = ${n} and x.kind <> 'withdraw_hold')
+          union all select o.entry_id from withdrawal_entries h join withdrawal_entries o on o.withdrawal_id = h.withdrawal_id and o.kind <> 'withdraw_hold'
+           where h.entry_id = ${n} and h.kind = 'withdraw_hold')`,
+      f.reference,
+    );
   if (f.type === 'transfer_in') where.push(`e.kind = 'transfer' and p.amount > 0`);
   else if (f.type === 'transfer_out') where.push(`e.kind = 'transfer' and p.amount < 0`);
   else if (f.type !== undefined) add((n) => `e.kind = ${n}`, f.type);

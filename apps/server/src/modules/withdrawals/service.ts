@@ -46,12 +46,14 @@ interface RawWithdrawal {
   created_at: Date | string;
   updated_at: Date | string;
   completed_at: Date | string | null;
+  reference: number | string;
 }
 
 const SELECT_WITHDRAWALS = `
   select w.id, w.currency_id, c.code, w.network_id, n.name as network_name, w.address, w.amount::text, w.fee::text, w.memo,
          w.status, w.tx_hash, w.block_number, cur.block_number as head, n.confirmations as required, w.reason,
-         w.wait_reason, w.wait_since, w.created_at, w.updated_at, w.completed_at
+         w.wait_reason, w.wait_since, w.created_at, w.updated_at, w.completed_at,
+         (select we.entry_id from withdrawal_entries we where we.withdrawal_id = w.id and we.kind = 'withdraw_hold') as reference
   from withdrawals w join networks n on n.id = w.network_id join currencies c on c.id = w.currency_id
   left join chain_cursors cur on cur.chain_id = n.chain_id`;
 
@@ -88,6 +90,8 @@ function toRecord(r: RawWithdrawal): WithdrawRecord {
     reason: r.reason,
     waitReason: r.status === 'queued' ? r.wait_reason : null,
     waitSince: r.status === 'queued' && r.wait_since !== null ? iso(r.wait_since) : null,
+    // The hold entry: the number every statement line of this withdrawal carries.
+    reference: Number(r.reference),
     createdAt: iso(r.created_at),
     updatedAt: iso(r.updated_at),
     completedAt: r.completed_at === null ? null : iso(r.completed_at),

@@ -1,5 +1,6 @@
 import type { ActivityDetails, ActivityUserRank } from '@coffer/contract/activity';
 import { useTranslation } from 'react-i18next';
+import { useMoneyText } from '../../../components/wallet/amount';
 import { Link } from 'react-router';
 import { formatCompact, isZeroAmount } from '../../../lib/money';
 import { SCORE_DECIMALS } from './rank-board';
@@ -29,6 +30,7 @@ function JoinPrompt({ activity }: { activity: ActivityDetails }) {
  */
 export function MyRank({ mine, activity }: { mine: ActivityUserRank | undefined; activity: ActivityDetails }) {
   const { t } = useTranslation();
+  const money = useMoneyText();
   if (!mine) return <div className="ranking-mine" aria-busy="true" data-testid="ranking-mine-loading" />;
   const gap =
     mine.gapToNextPrize && !isZeroAmount(mine.gapToNextPrize) && mine.nextPrizeRank !== null
@@ -45,7 +47,7 @@ export function MyRank({ mine, activity }: { mine: ActivityUserRank | undefined;
       <div className="min-w-0 flex-1 text-right">
         <div data-testid="ranking-mine-score">
           {t('ranking.myScore', { score: formatCompact(mine.score, SCORE_DECIMALS) })}
-          {mine.prize ? ` · ${formatCompact(mine.prize)} ${mine.prizeCurrency}` : ''}
+          {mine.prize ? ` · ${money(mine.prize, mine.prizeCurrency)} ${mine.prizeCurrency}` : ''}
         </div>
         {gap ? (
           <div className="ranking-mine-gap" data-testid="ranking-mine-gap">

@@ -1,10 +1,11 @@
 import type { ActivityDetails } from '@coffer/contract/activity';
 import { useTranslation } from 'react-i18next';
-import { formatCompact } from '../../../lib/money';
+import { useMoneyText } from '../../../components/wallet/amount';
 
 /** The prize tiers: "Rank 1", "Rank 2–5", each with its amount. */
 export function PrizeTable({ activity }: { activity: ActivityDetails }) {
   const { t } = useTranslation();
+  const money = useMoneyText();
   return (
     <section className="card" aria-labelledby="ranking-prizes">
       <div className="ranking-section-head">
@@ -12,7 +13,7 @@ export function PrizeTable({ activity }: { activity: ActivityDetails }) {
           {t('ranking.prizes')}
         </h2>
         <span className="wallet-muted">
-          {t('ranking.prizeTotal', { amount: formatCompact(activity.prizeTotal), currency: activity.prizeCurrency })}
+          {t('ranking.prizeTotal', { amount: money(activity.prizeTotal, activity.prizeCurrency), currency: activity.prizeCurrency })}
         </span>
       </div>
       <table className="ranking-table" data-testid="ranking-prizes">
@@ -33,7 +34,7 @@ export function PrizeTable({ activity }: { activity: ActivityDetails }) {
                   : t('ranking.rankRange', { from: tier.rankFrom, to: tier.rankTo })}
               </td>
               <td className="ranking-num">
-                {formatCompact(tier.amount)} {activity.prizeCurrency}
+                {money(tier.amount, activity.prizeCurrency)} {activity.prizeCurrency}
               </td>
             </tr>
           ))}

@@ -1,5 +1,6 @@
 import type { ActivityRanking } from '@coffer/contract/activity';
 import { useTranslation } from 'react-i18next';
+import { useMoneyText } from '../../../components/wallet/amount';
 import { EmptyState } from '../../../components/wallet/empty-state';
 import { avatarUrl } from '../../../lib/avatars';
 import { formatCompact } from '../../../lib/money';
@@ -12,6 +13,7 @@ const AVATAR_PX = 32;
 /** The top ranks: rank, avatar, masked name, score, prize. `myRank` marks my own row. */
 export function RankBoard({ ranking, myRank }: { ranking: ActivityRanking; myRank: number | null }) {
   const { t } = useTranslation();
+  const money = useMoneyText();
   if (ranking.items.length === 0) return <EmptyState title={t('ranking.emptyBoard')} testId="ranking-empty" />;
   return (
     <ol className="ranking-board" data-testid="ranking-board">
@@ -31,7 +33,7 @@ export function RankBoard({ ranking, myRank }: { ranking: ActivityRanking; myRan
               {formatCompact(row.score, SCORE_DECIMALS)}
               {row.prize ? (
                 <span className="ranking-prize">
-                  {formatCompact(row.prize)} {ranking.prizeCurrency}
+                  {money(row.prize, ranking.prizeCurrency)} {ranking.prizeCurrency}
                 </span>
               ) : null}
             </span>

@@ -2,9 +2,9 @@ import { type DepositRecord, WITHDRAW_CANCELLABLE, type WithdrawRecord, type Wit
 import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { ChainStatusTag, confirmationsText } from '../../../components/wallet/chain-status';
+import { Amount, useMoneyText } from '../../../components/wallet/amount';
 import { CopyButton } from '../../../components/wallet/copy-button';
 import { Dialog } from '../../../lib/dialog';
-import { formatAmount } from '../../../lib/money';
 import { toastSuccess } from '../../../lib/notify';
 import { formatDateTime } from '../../../lib/wallet/format';
 import { useCancelWithdrawal } from '../api/cancel-withdrawal';
@@ -63,18 +63,20 @@ function shortAddress(address: string): string {
 export function DepositDetail({ record }: { record: DepositRecord }) {
   const { t } = useTranslation();
   const links = useExplorerLinks(record);
+  const money = useMoneyText();
   return (
     <>
       <div className="wallet-card" data-testid="bill-detail-charge">
-        <Head code={record.code} amount={`+${formatAmount(record.amount)}`} title={t('bill.chargeTitle')} testId="detail-amount" />
-        <Summary>{t('bill.summary.charge', { amount: formatAmount(record.amount), code: record.code })}</Summary>
+        <Head code={record.code} value={record.amount} sign="+" title={t('bill.chargeTitle')} testId="detail-amount" />
+        <Summary>{t('bill.summary.charge', { amount: money(record.amount, record.code), code: record.code })}</Summary>
         <Row label={t('bill.fields.status')}>
           <ChainStatusTag kind="deposit" status={record.status} testId="detail-status" />
         </Row>
         <Row label={t('chain.confirmationsLabel')} testId="detail-confirmations">
           {confirmationsText(record.confirmations, record.confirmationsRequired)}
         </Row>
-        <ReferenceRow id={record.id} />
+        {/* The credit entry, as its statement line and CSV row say; none before the credit (the hash below identifies it). */}
+        {record.reference === null ? null : <ReferenceRow id={record.reference} />}
         <Row label={t('chain.network')}>{record.networkName}</Row>
         {/* Unconfirmed (in a mempool): no block yet. */}
         {record.status === 'unconfirmed' ? null : <Row label={t('chain.blockNumber')}>{record.blockNumber}</Row>}
@@ -98,6 +100,7 @@ const RETURNED: readonly WithdrawStatus[] = ['cancelled', 'rejected', 'failed'];
 
 export function WithdrawDetail({ record }: { record: WithdrawRecord }) {
   const { t } = useTranslation();
+  const money = useMoneyText();
   const cancel = useCancelWithdrawal();
   const links = useExplorerLinks(record);
   const cancellable = WITHDRAW_CANCELLABLE.includes(record.status);
@@ -107,7 +110,7 @@ export function WithdrawDetail({ record }: { record: WithdrawRecord }) {
   const askCancel = async () => {
     const confirmed = await Dialog.confirm({
       title: t('withdraw.cancelTitle'),
-      content: t('withdraw.cancelContent', { amount: formatAmount(record.total), code: record.code }),
+      content: t('withdraw.cancelContent', { amount: money(record.total, record.code), code: record.code }),
       confirmText: t('withdraw.cancelConfirm'),
       cancelText: t('withdraw.cancelKeep'),
     });
@@ -125,14 +128,19 @@ export function WithdrawDetail({ record }: { record: WithdrawRecord }) {
       <div className="wallet-card" data-testid="bill-detail-withdraw">
         <Head
           code={record.code}
-          amount={returned ? formatAmount(record.total) : `-${formatAmount(record.amount)}`}
+          value={returned ? record.total : record.amount}
+          sign={returned ? '' : '-'}
           title={returned ? t(`chain.withdrawStatus.${record.status}`) : t('bill.withdrawTitle')}
           testId="detail-amount"
         />
         <Summary>
           {returned
-            ? t(`bill.summary.withdrawReturned.${record.status}`, { amount: formatAmount(record.total), code: record.code })
-            : t('bill.summary.withdraw', { amount: formatAmount(record.amount), code: record.code, address: shortAddress(record.address) })}
+            ? t(`bill.summary.withdrawReturned.${record.status}`, { amount: money(record.total, record.code), code: record.code })
+            : t('bill.summary.withdraw', {
+                amount: money(record.amount, record.code, 'up'),
+                code: record.code,
+                address: shortAddress(record.address),
+              })}
         </Summary>
         <Row label={t('bill.fields.status')}>
           <ChainStatusTag kind="withdraw" status={record.status} testId="detail-status" />
@@ -152,20 +160,21 @@ export function WithdrawDetail({ record }: { record: WithdrawRecord }) {
             {confirmationsText(record.confirmations, record.confirmationsRequired)}
           </Row>
         ) : null}
-        <ReferenceRow id={record.id} />
+        {/* The hold entry: the number on every statement line of this withdrawal (decision 059). */}
+        <ReferenceRow id={record.reference} />
         <Row label={t('chain.network')}>{record.networkName}</Row>
-        <Row label={t('withdraw.receive')} testId="detail-receive">
-          {`${formatAmount(record.amount)} ${record.code}`}
+        <Row label={t('withdraw.receive')}>
+          <Amount value={record.amount} code={record.code} testId="detail-receive" />
         </Row>
-        <Row label={t('bill.fields.fee')} testId="detail-fee">
-          {`${formatAmount(record.fee)} ${record.code}`}
+        <Row label={t('bill.fields.fee')}>
+          <Amount value={record.fee} code={record.code} rounding="up" testId="detail-fee" />
         </Row>
-        <Row label={t('withdraw.total')} testId="detail-total">
-          {`${formatAmount(record.total)} ${record.code}`}
+        <Row label={t('withdraw.total')}>
+          <Amount value={record.total} code={record.code} rounding="up" testId="detail-total" />
         </Row>
         {returned ? (
-          <Row label={t('bill.fields.returned')} testId="detail-returned">
-            {`${formatAmount(record.total)} ${record.code}`}
+          <Row label={t('bill.fields.returned')}>
+            <Amount value={record.total} code={record.code} testId="detail-returned" />
           </Row>
         ) : null}
         {record.memo ? (

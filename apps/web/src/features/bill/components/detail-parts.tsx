@@ -1,5 +1,7 @@
+import type { Rounding } from '@coffer/contract/rules';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Amount } from '../../../components/wallet/amount';
 import { CopyButton } from '../../../components/wallet/copy-button';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
 import { signClass } from '../utils/labels';
@@ -15,20 +17,37 @@ export function Row({ label, children, testId }: { label: string; children: Reac
 }
 
 /**
- * The currency icon, what the record is and its signed amount: the exact value (every
- * decimal the ledger holds, where lists show the display precision), with a copy action.
+ * The currency icon, what the record is and its signed amount at the currency's display
+ * precision; tapping the number shows (and lets the user copy) the exact value.
  */
-export function Head({ code, amount, title, testId }: { code: string; amount: string; title: string; testId: string }) {
-  const { t } = useTranslation();
+export function Head({
+  code,
+  value,
+  sign,
+  rounding,
+  title,
+  testId,
+}: {
+  code: string;
+  value: string;
+  sign: '+' | '-' | '';
+  rounding?: Rounding;
+  title: string;
+  testId: string;
+}) {
   return (
     <div className="bill-detail-head">
       <CurrencyIcon code={code} size={44} />
       <div className="wallet-muted">{title}</div>
       <div className="flex items-center justify-center">
-        <div className={`bill-detail-amount ${signClass(amount)}`} data-testid={testId}>
-          {amount} {code}
-        </div>
-        <CopyButton value={amount.replace(/^[+-]/, '').replaceAll(',', '')} label={t('bill.copyAmount')} />
+        <Amount
+          value={value}
+          code={code}
+          sign={sign}
+          rounding={rounding ?? (sign === '-' ? 'up' : 'down')}
+          className={`bill-detail-amount ${signClass(sign === '-' ? '-' : '+')}`}
+          testId={testId}
+        />
       </div>
     </div>
   );

@@ -10,10 +10,10 @@ import { Skeleton } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { Amount, useMoneyText } from '../../../components/wallet/amount';
 import { EmptyState } from '../../../components/wallet/empty-state';
 import { isApiError } from '../../../lib/api-error';
 import { formatNaturalRate, formatRateValue } from '../../../lib/amount-format';
-import { formatAmount } from '../../../lib/money';
 import { formatDateTime } from '../../../lib/wallet/format';
 import { useWithdrawal } from '../../../lib/wallet/withdrawals';
 import { useSwap } from '../api/get-swap';
@@ -22,7 +22,7 @@ import { useTurnoverDetail } from '../api/get-turnover-detail';
 import { useDeposit } from '../api/get-deposit';
 import { DepositDetail, WithdrawDetail } from '../components/chain-details';
 import { Head, ReferenceRow, Row, Summary } from '../components/detail-parts';
-import { signClass, signed, turnoverTypeLabel } from '../utils/labels';
+import { signClass, turnoverTypeLabel } from '../utils/labels';
 import { recordIdParam } from '../../../lib/record-id';
 
 const DETAIL_TYPES = ['transfer', 'swap', 'turnover', 'charge', 'withdraw'] as const;
@@ -70,19 +70,21 @@ function SuccessStatus() {
 
 function TransferDetail({ record }: { record: TransferRecord }) {
   const { t } = useTranslation();
+  const money = useMoneyText();
   const incoming = record.direction === 'in';
   const name = record.counterparty.nickname || record.counterparty.maskedEmail;
   return (
     <div className="wallet-card" data-testid="bill-detail-transfer">
       <Head
         code={record.code}
-        amount={signed(formatAmount(record.amount), record.direction)}
+        value={record.amount}
+        sign={incoming ? '+' : '-'}
         title={t(incoming ? 'bill.transferIn' : 'bill.transferOut')}
         testId="detail-amount"
       />
       <Summary>
         {t(incoming ? 'bill.summary.transferIn' : 'bill.summary.transferOut', {
-          amount: formatAmount(record.amount),
+          amount: money(record.amount, record.code, incoming ? 'down' : 'up'),
           code: record.code,
           name,
         })}
@@ -106,33 +108,37 @@ function TransferDetail({ record }: { record: TransferRecord }) {
 
 function SwapDetail({ record }: { record: SwapRecord }) {
   const { t } = useTranslation();
+  const money = useMoneyText();
   return (
     <div className="wallet-card" data-testid="bill-detail-swap">
       <Head
         code={record.toCurrency}
-        amount={`+${formatAmount(record.toAmount)}`}
+        value={record.toAmount}
+        sign="+"
         title={`${record.fromCurrency} → ${record.toCurrency}`}
         testId="detail-amount"
       />
       <Summary>
         {t('bill.summary.swap', {
-          paid: `${formatAmount(record.fromAmount)} ${record.fromCurrency}`,
-          received: `${formatAmount(record.toAmount)} ${record.toCurrency}`,
+          paid: `${money(record.fromAmount, record.fromCurrency, 'up')} ${record.fromCurrency}`,
+          received: `${money(record.toAmount, record.toCurrency)} ${record.toCurrency}`,
         })}
       </Summary>
       <Row label={t('bill.fields.status')}>
         <SuccessStatus />
       </Row>
       <ReferenceRow id={record.entryId} />
-      <Row label={t('bill.fields.paid')} testId="detail-paid">
-        {`-${formatAmount(record.fromAmount)} ${record.fromCurrency}`}
+      <Row label={t('bill.fields.paid')}>
+        <Amount value={record.fromAmount} code={record.fromCurrency} sign="-" rounding="up" testId="detail-paid" />
       </Row>
-      <Row label={t('bill.fields.received')}>{`+${formatAmount(record.toAmount)} ${record.toCurrency}`}</Row>
+      <Row label={t('bill.fields.received')}>
+        <Amount value={record.toAmount} code={record.toCurrency} sign="+" />
+      </Row>
       <Row label={t('bill.fields.rate')} testId="detail-rate">
         {formatNaturalRate(record.rate, { code: record.fromCurrency, decimals: 18 }, { code: record.toCurrency, decimals: 18 })}
       </Row>
-      <Row label={t('bill.fields.fee')} testId="detail-fee">
-        {`${formatAmount(record.fee)} ${record.feeCurrency}`}
+      <Row label={t('bill.fields.fee')}>
+        <Amount value={record.fee} code={record.feeCurrency} rounding="up" testId="detail-fee" />
       </Row>
       <Row label={t('bill.fields.time')}>{formatDateTime(record.createdAt)}</Row>
     </div>
@@ -141,13 +147,14 @@ function SwapDetail({ record }: { record: SwapRecord }) {
 
 function TurnoverDetailView({ detail }: { detail: TurnoverDetail }) {
   const { t } = useTranslation();
-  const amount = formatAmount(detail.amount);
+  const debit = detail.amount.startsWith('-');
   return (
     <div className="wallet-page">
       <div className="wallet-card" data-testid="bill-detail-turnover">
         <Head
           code={detail.currency}
-          amount={amount.startsWith('-') ? amount : `+${amount}`}
+          value={debit ? detail.amount.slice(1) : detail.amount}
+          sign={debit ? '-' : '+'}
           title={turnoverTypeLabel(t, detail.type)}
           testId="detail-amount"
         />
@@ -155,7 +162,9 @@ function TurnoverDetailView({ detail }: { detail: TurnoverDetail }) {
         <Row label={t('bill.fields.type')} testId="detail-type">
           {turnoverTypeLabel(t, detail.type)}
         </Row>
-        <Row label={t('bill.fields.balanceAfter')}>{`${formatAmount(detail.balanceAfter)} ${detail.currency}`}</Row>
+        <Row label={t('bill.fields.balanceAfter')}>
+          <Amount value={detail.balanceAfter} code={detail.currency} />
+        </Row>
         {detail.counterparty ? (
           <Row label={t('bill.fields.counterparty')} testId="detail-counterparty">
             {detail.counterparty.nickname ? `${detail.counterparty.nickname} · ` : ''}
@@ -171,20 +180,30 @@ function TurnoverDetailView({ detail }: { detail: TurnoverDetail }) {
         {detail.rate ? (
           <Row label={t('bill.fields.rate')}>{formatRateValue(detail.rate, { code: detail.currency, decimals: 18 })}</Row>
         ) : null}
-        {detail.fee ? <Row label={t('bill.fields.fee')}>{`${formatAmount(detail.fee)} ${detail.feeCurrency ?? ''}`}</Row> : null}
+        {detail.fee ? (
+          <Row label={t('bill.fields.fee')}>
+            <Amount value={detail.fee} code={detail.feeCurrency ?? detail.currency} rounding="up" />
+          </Row>
+        ) : null}
         <Row label={t('bill.fields.time')}>{formatDateTime(detail.createdAt)}</Row>
       </div>
       {detail.entry.postings.length > 1 ? (
         <div className="wallet-card">
           <h2 className="wallet-card-title">{t('bill.postings')}</h2>
           {detail.entry.postings.map((posting) => {
-            const value = formatAmount(posting.amount);
+            const out = posting.amount.startsWith('-');
             return (
               <div key={posting.id} className="wallet-row">
                 <span>
                   {posting.currency} · {t(`statement.accounts.${posting.accountKind}`, { defaultValue: posting.accountKind })}
                 </span>
-                <span className={signClass(posting.amount)}>{value.startsWith('-') ? value : `+${value}`}</span>
+                <Amount
+                  value={out ? posting.amount.slice(1) : posting.amount}
+                  code={posting.currency}
+                  sign={out ? '-' : '+'}
+                  rounding={out ? 'up' : 'down'}
+                  className={signClass(posting.amount)}
+                />
               </div>
             );
           })}

@@ -17,6 +17,7 @@ const deposit: DepositRecord = {
   confirmations: 1,
   confirmationsRequired: 3,
   status: 'pending',
+  reference: null,
   createdAt: '2030-01-01T00:00:00.000Z',
   creditedAt: null,
 };
@@ -39,6 +40,7 @@ const withdrawal: WithdrawRecord = {
   reason: null,
   waitReason: null,
   waitSince: null,
+  reference: 11,
   createdAt: '2030-01-01T00:00:00.000Z',
   updatedAt: '2030-01-01T00:01:00.000Z',
   completedAt: null,

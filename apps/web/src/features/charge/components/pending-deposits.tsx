@@ -3,16 +3,17 @@ import { List, ProgressBar } from 'antd-mobile';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { useMoneyText } from '../../../components/wallet/amount';
 import { ChainStatusTag, confirmationsText } from '../../../components/wallet/chain-status';
 import { CurrencyIcon } from '../../../components/wallet/currency-icon';
 import { onLiveEvent } from '../../../lib/live/status';
-import { formatCompact } from '../../../lib/money';
 import { toastSuccess } from '../../../lib/notify';
 import { shortHash } from '../../../lib/wallet/address';
 import { usePendingDeposits } from '../api/get-pending-deposits';
 
 function PendingRow({ record }: { record: DepositRecord }) {
   const navigate = useNavigate();
+  const money = useMoneyText();
   const required = Math.max(record.confirmationsRequired, 1);
   const percent = Math.min(100, Math.floor((record.confirmations * 100) / required));
   return (
@@ -31,7 +32,7 @@ function PendingRow({ record }: { record: DepositRecord }) {
       extra={
         <div>
           <div className="font-semibold">
-            +{formatCompact(record.amount)} {record.code}
+            +{money(record.amount, record.code)} {record.code}
           </div>
           <div className="wallet-muted" data-testid="deposit-confirmations">
             {confirmationsText(record.confirmations, record.confirmationsRequired)}

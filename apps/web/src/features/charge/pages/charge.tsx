@@ -12,7 +12,7 @@ import { CurrencyPicker } from '../../../components/wallet/currency-picker';
 import { EmptyState } from '../../../components/wallet/empty-state';
 import { LoadFailed } from '../../../components/wallet/load-failed';
 import { NetworkSelector } from '../../../components/wallet/network-selector';
-import { formatAmount } from '../../../lib/money';
+import { useMoneyText } from '../../../components/wallet/amount';
 import { toastSuccess } from '../../../lib/notify';
 import { useConfigs } from '../../../lib/wallet/configs';
 import { enabledCurrencies, useCurrencies } from '../../../lib/wallet/currencies';
@@ -28,11 +28,12 @@ function AddressCard({ currencyId, network }: { currencyId: number; network: Net
   const address = useDepositAddress(currencyId, network.id);
   const configs = useConfigs();
   const faucet = useFaucet();
+  const money = useMoneyText();
 
   const askFaucet = async () => {
     try {
       const sent = await faucet.mutateAsync(network.id);
-      toastSuccess(t('charge.faucetSent', { amount: formatAmount(sent.amount), code: network.code }));
+      toastSuccess(t('charge.faucetSent', { amount: money(sent.amount, network.code), code: network.code }));
     } catch {
       // The HTTP layer has shown the server's message.
     }
@@ -81,7 +82,7 @@ function AddressCard({ currencyId, network }: { currencyId: number; network: Net
         <div className="wallet-row">
           <span>{t('charge.minDeposit')}</span>
           <span data-testid="deposit-min">
-            {formatAmount(minDeposit)} {network.code}
+            {money(minDeposit, network.code, 'up')} {network.code}
           </span>
         </div>
         <div className="wallet-row">
@@ -91,7 +92,7 @@ function AddressCard({ currencyId, network }: { currencyId: number; network: Net
       </div>
       <ul className="chain-hint mt-2">
         <li>{t('charge.hintOnly', { code: network.code, network: network.name })}</li>
-        <li>{t('charge.hintMin', { min: formatAmount(minDeposit), code: network.code })}</li>
+        <li>{t('charge.hintMin', { min: money(minDeposit, network.code, 'up'), code: network.code })}</li>
         <li>{t('charge.hintCredit', { count: confirmations })}</li>
       </ul>
       {configs.data?.faucet ? (

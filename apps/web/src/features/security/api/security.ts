@@ -6,8 +6,10 @@ import type {
   SignInsBody,
   TwoFactorResetData,
 } from '@coffer/contract/security';
+import { ErrorCode } from '@coffer/contract/errors';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiGet, apiPost } from '../../../lib/api-client';
+import { type FieldErrors, fieldCodesOf } from '../../../lib/form-errors';
 import { queryKeys } from '../../../lib/query-keys';
 
 export const getSessions = () => apiGet<SecuritySessionList>('/security/sessions');
@@ -20,7 +22,10 @@ export const setAntiPhishing = (phrase: string) => apiPost<AntiPhishingData>('/s
 /** An operator-assisted two-factor reset waiting for its time (the owner may cancel it). */
 export const getTwoFactorReset = () => apiGet<TwoFactorResetData>('/2fa/reset');
 /** The owner's cancel needs the authenticator or a recovery code (a stolen session alone cannot keep them locked out). */
-export const cancelTwoFactorReset = (code: string) => apiPost<null>('/2fa/reset/cancel', { code });
+/** A wrong code is written under the reset-cancel field, not popped up. */
+export const RESET_CANCEL_FIELD_ERRORS: FieldErrors<'code'> = { [ErrorCode.WRONG_SECOND_FACTOR]: 'code' };
+export const cancelTwoFactorReset = (code: string) =>
+  apiPost<null>('/2fa/reset/cancel', { code }, { fieldCodes: fieldCodesOf(RESET_CANCEL_FIELD_ERRORS) });
 
 export function useTwoFactorReset() {
   return useQuery({ queryKey: queryKeys.security.twoFactorReset, queryFn: getTwoFactorReset, staleTime: 0 });

@@ -5,10 +5,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { Dialog } from '../../../lib/dialog';
+import { fieldErrorOf } from '../../../lib/form-errors';
 import { toastSuccess } from '../../../lib/notify';
 import { formatDateTime } from '../../../lib/wallet/format';
 import { SecondFactorInput } from '../../../components/second-factor-input';
 import {
+  RESET_CANCEL_FIELD_ERRORS,
   useAntiPhishing,
   useCancelTwoFactorReset,
   useRevokeSession,
@@ -39,17 +41,24 @@ export default function SecurityPage() {
   const [phrase, setPhrase] = useState('');
   const [editing, setEditing] = useState(false);
   const [resetCode, setResetCode] = useState('');
+  /** A wrong code, written under the field like the two-factor page's (the HTTP layer pops up the rest). */
+  const [resetCodeError, setResetCodeError] = useState<string | null>(null);
+  const typeResetCode = (value: string) => {
+    setResetCode(value);
+    setResetCodeError(null);
+  };
   const twoFactorReset = useTwoFactorReset();
   const cancelReset = useCancelTwoFactorReset();
   const pendingReset = twoFactorReset.data?.pending;
 
   const confirmCancelReset = async () => {
+    setResetCodeError(null);
     try {
       await cancelReset.mutateAsync(resetCode.trim());
       setResetCode('');
       toastSuccess(t('twoFactor.resetCancelled'));
-    } catch {
-      // The HTTP layer showed the refusal.
+    } catch (error) {
+      setResetCodeError(fieldErrorOf(error, RESET_CANCEL_FIELD_ERRORS)?.message ?? null);
     }
   };
 
@@ -92,7 +101,7 @@ export default function SecurityPage() {
           <div className="wallet-card-title">{t('security.twoFactorReset')}</div>
           <p className="wallet-muted m-0">{t('twoFactor.resetPending', { date: formatDateTime(pendingReset.completesAt) })}</p>
           <p className="wallet-muted m-0">{t('twoFactor.resetCancelHint')}</p>
-          <SecondFactorInput value={resetCode} onChange={setResetCode} testId="security-2fa-reset-code" />
+          <SecondFactorInput value={resetCode} onChange={typeResetCode} testId="security-2fa-reset-code" error={resetCodeError} />
           <Button
             block
             color="danger"

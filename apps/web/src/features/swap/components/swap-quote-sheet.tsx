@@ -2,7 +2,8 @@ import type { Currency } from '@coffer/contract/ledger';
 import type { SwapQuoteData } from '@coffer/contract/swap';
 import { Button, Popup } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { formatMoney, formatNaturalRate } from '../../../lib/amount-format';
+import { Amount } from '../../../components/wallet/amount';
+import { formatNaturalRate } from '../../../lib/amount-format';
 
 export interface SwapQuoteSheetProps {
   quote: SwapQuoteData | null;
@@ -28,14 +29,12 @@ export function SwapQuoteSheet(props: SwapQuoteSheetProps) {
       {quote ? (
         <div data-testid="swap-quote-panel">
           <h3 className="wallet-popup-title">{t('swap.quoteTitle')}</h3>
-          <div className="wallet-big-amount" data-testid="quote-receive">
-            {formatMoney(quote.toAmount, to)} {to?.code}
+          <div className="wallet-big-amount">
+            <Amount value={quote.toAmount} code={to?.code ?? ''} testId="quote-receive" />
           </div>
           <div className="wallet-row">
             <span>{t('swap.pay')}</span>
-            <span>
-              {formatMoney(quote.fromAmount, from, 'up')} {from?.code}
-            </span>
+            <Amount value={quote.fromAmount} code={from?.code ?? ''} rounding="up" testId="quote-pay" />
           </div>
           <div className="wallet-row">
             <span>{t('swap.rate')}</span>
@@ -43,9 +42,7 @@ export function SwapQuoteSheet(props: SwapQuoteSheetProps) {
           </div>
           <div className="wallet-row">
             <span>{t('swap.fee')}</span>
-            <span data-testid="quote-fee">
-              {formatMoney(quote.fee, feeCurrency, 'up')} {feeCurrency?.code ?? ''}
-            </span>
+            <Amount value={quote.fee} code={feeCurrency?.code ?? ''} rounding="up" testId="quote-fee" />
           </div>
           <div className={`swap-countdown${expired ? ' swap-countdown--expired' : ''}`} data-testid="quote-countdown">
             {expired ? t('swap.quoteExpired') : t('swap.quoteValid', { seconds: props.secondsLeft })}

@@ -1,7 +1,7 @@
 import type { Currency, Recipient } from '@coffer/contract/ledger';
 import { Button, Popup } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { formatAmount } from '../../../lib/money';
+import { Amount } from '../../../components/wallet/amount';
 import type { RecipientMode } from '../utils/recipient-target';
 import { RecipientCard } from './recipient-card';
 
@@ -24,8 +24,12 @@ export function TransferConfirm({ visible, pending, amount, currency, recipient,
     <Popup visible={visible} onMaskClick={() => !pending && onCancel()} bodyClassName="wallet-popup" destroyOnClose>
       <div data-testid="transfer-confirm">
         <h3 className="wallet-popup-title">{t('transfer.confirmTitle')}</h3>
-        <div className="wallet-big-amount" data-testid="confirm-amount">
-          {amount ? formatAmount(amount) : '--'} {currency?.code}
+        <div className="wallet-big-amount">
+          {amount && currency ? (
+            <Amount value={amount} code={currency.code} rounding="up" testId="confirm-amount" />
+          ) : (
+            <span data-testid="confirm-amount">--</span>
+          )}
         </div>
         {recipient ? <RecipientCard recipient={recipient} /> : null}
         <div className="mt-3">

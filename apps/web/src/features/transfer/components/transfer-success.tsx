@@ -2,11 +2,12 @@ import type { TransferResult } from '@coffer/contract/ledger';
 import { Button, Result } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { formatAmount } from '../../../lib/money';
+import { useMoneyText } from '../../../components/wallet/amount';
 
 /** After Send: what went to whom, the way to its record, and a new transfer. */
 export function TransferSuccess({ result, onAgain }: { result: TransferResult; onAgain: () => void }) {
   const { t } = useTranslation();
+  const money = useMoneyText();
   const navigate = useNavigate();
   return (
     <div className="wallet-page" data-testid="transfer-success">
@@ -14,7 +15,7 @@ export function TransferSuccess({ result, onAgain }: { result: TransferResult; o
         status="success"
         title={t('transfer.sent')}
         description={t('transfer.sentTo', {
-          amount: formatAmount(result.amount),
+          amount: money(result.amount, result.code, 'up'),
           code: result.code,
           name: result.counterparty.nickname || result.counterparty.maskedEmail,
         })}
@@ -22,7 +23,8 @@ export function TransferSuccess({ result, onAgain }: { result: TransferResult; o
       <div className="wallet-card">
         <div className="wallet-row">
           <span>{t('bill.fields.id')}</span>
-          <span data-testid="transfer-result-id">{result.id}</span>
+          {/* The journal entry: the same reference as the record, the statement and the CSV (decision 053). */}
+          <span data-testid="transfer-result-id">{result.reference}</span>
         </div>
         <div className="wallet-row">
           <span>{t('bill.fields.counterparty')}</span>

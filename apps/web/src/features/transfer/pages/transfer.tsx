@@ -5,11 +5,11 @@ import { Button, TextArea } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AmountCard, AvailableRow } from '../../../components/wallet/amount-card';
+import { useMoneyText } from '../../../components/wallet/amount';
 import { KeyboardSpacer } from '../../../components/wallet/amount-field';
 import { CurrencyButton } from '../../../components/wallet/currency-button';
 import { CurrencyPicker } from '../../../components/wallet/currency-picker';
 import { StepUpField } from '../../../components/wallet/step-up-field';
-import { formatAmount } from '../../../lib/money';
 import { RecipientField } from '../components/recipient-field';
 import { TransferConfirm } from '../components/transfer-confirm';
 import { TransferSuccess } from '../components/transfer-success';
@@ -18,6 +18,7 @@ import { useTransferForm } from '../hooks/use-transfer-form';
 /** /transfer: send to another user by e-mail or UID, after a look at who that is. */
 export default function TransferPage() {
   const { t } = useTranslation();
+  const money = useMoneyText();
   const form = useTransferForm();
   const { currency, available } = form;
   const [keyboardOpen, setKeyboardOpen] = useState(false);
@@ -53,8 +54,8 @@ export default function TransferPage() {
         {currency?.transferMin || currency?.transferMax ? (
           <div className="wallet-muted mt-1">
             {t('transfer.limits', {
-              min: formatAmount(currency.transferMin),
-              max: formatAmount(currency.transferMax),
+              min: money(currency.transferMin, currency.code, 'up'),
+              max: money(currency.transferMax, currency.code),
               code: currency.code,
             })}
           </div>

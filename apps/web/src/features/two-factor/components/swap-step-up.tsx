@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { refreshCurrentUser } from '../../../lib/current-user';
 import { toastSuccess } from '../../../lib/notify';
-import { setStepUpSwaps } from '../api/two-factor';
+import { fieldErrorOf } from '../../../lib/form-errors';
+import { SWAPS_FIELD_ERRORS, setStepUpSwaps } from '../api/two-factor';
 import { SecondFactorInput } from '../../../components/second-factor-input';
 
 /**
@@ -18,17 +19,24 @@ export function SwapStepUp({ on }: { on: boolean }) {
   const [turningOff, setTurningOff] = useState(false);
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
+  /** A wrong code, written under the field (the HTTP layer pops up what has no field). */
+  const [codeError, setCodeError] = useState<string | null>(null);
+  const typeCode = (value: string) => {
+    setCode(value);
+    setCodeError(null);
+  };
 
   const save = async (enabled: boolean, totp?: string) => {
     setBusy(true);
+    setCodeError(null);
     try {
       await setStepUpSwaps({ enabled, ...(totp && { totp }) });
       setTurningOff(false);
       setCode('');
       toastSuccess(t('stepUp.swapsSaved'));
       await refreshCurrentUser(queryClient);
-    } catch {
-      // The HTTP layer showed the refusal.
+    } catch (error) {
+      setCodeError(fieldErrorOf(error, SWAPS_FIELD_ERRORS)?.message ?? null);
     } finally {
       setBusy(false);
     }
@@ -52,7 +60,7 @@ export function SwapStepUp({ on }: { on: boolean }) {
       {turningOff && on ? (
         <>
           <p className="wallet-muted m-0">{t('stepUp.swapsOffHint')}</p>
-          <SecondFactorInput value={code} onChange={setCode} testId="2fa-swaps-code" />
+          <SecondFactorInput value={code} onChange={typeCode} testId="2fa-swaps-code" error={codeError} />
           <Button
             block
             fill="outline"

@@ -1,8 +1,8 @@
 import type { Network, WithdrawLimits } from '@coffer/contract/chain';
 import type { Currency } from '@coffer/contract/ledger';
 import { useTranslation } from 'react-i18next';
+import { Amount, useMoneyText } from '../../../components/wallet/amount';
 import { formatMoney } from '../../../lib/amount-format';
-import { formatAmount } from '../../../lib/money';
 import type { checkWithdrawAmount } from '../utils/withdraw-amount';
 
 /** Under the amount: what is available, the fee, what arrives, what is held, today's room and the range. */
@@ -21,6 +21,7 @@ export function WithdrawAmountRows({
   check: ReturnType<typeof checkWithdrawAmount>;
 }) {
   const { t } = useTranslation();
+  const money = useMoneyText();
   const code = currency.code;
   return (
     <div className="mt-2">
@@ -32,36 +33,45 @@ export function WithdrawAmountRows({
       </div>
       <div className="wallet-row">
         <span>{t('bill.fields.fee')}</span>
-        <span data-testid="withdraw-fee">
-          {fee === undefined ? '--' : formatAmount(fee)} {code}
-        </span>
+        {fee === undefined ? (
+          <span data-testid="withdraw-fee">-- {code}</span>
+        ) : (
+          <Amount value={fee} code={code} rounding="up" testId="withdraw-fee" />
+        )}
       </div>
       <div className="wallet-row">
         <span>{t('withdraw.receive')}</span>
-        <span className="font-semibold" data-testid="withdraw-receive">
-          {check.ok ? formatAmount(check.value) : '--'} {code}
-        </span>
+        {check.ok ? (
+          <Amount value={check.value} code={code} className="font-semibold" testId="withdraw-receive" />
+        ) : (
+          <span className="font-semibold" data-testid="withdraw-receive">
+            -- {code}
+          </span>
+        )}
       </div>
       <div className="wallet-row">
         <span>{t('withdraw.total')}</span>
-        <span data-testid="withdraw-total">
-          {check.ok && limits && fee !== undefined ? formatAmount(check.total) : '--'} {code}
-        </span>
+        {check.ok && limits && fee !== undefined ? (
+          <Amount value={check.total} code={code} rounding="up" testId="withdraw-total" />
+        ) : (
+          <span data-testid="withdraw-total">-- {code}</span>
+        )}
       </div>
       <div className="wallet-row">
         <span>{t('withdraw.dailyRemaining')}</span>
         <span data-testid="withdraw-daily-remaining">
           {t('withdraw.dailyRemainingValue', {
-            remaining: formatAmount(limits?.dailyRemaining),
-            limit: formatAmount(limits?.dailyLimit ?? network.dailyWithdrawLimit),
+            remaining: limits ? money(limits.dailyRemaining, code) : '--',
+            limit: money(limits?.dailyLimit ?? network.dailyWithdrawLimit, code),
             code,
           })}
         </span>
       </div>
       <div className="wallet-muted mt-1" data-testid="withdraw-range">
         {t('withdraw.range', {
-          min: formatAmount(limits?.min ?? network.minWithdraw),
-          max: formatAmount(limits?.max ?? network.maxWithdraw),
+          // The range's ends round inward: a shown minimum is never below the real one, a maximum never above.
+          min: money(limits?.min ?? network.minWithdraw, code, 'up'),
+          max: money(limits?.max ?? network.maxWithdraw, code),
           code,
         })}
       </div>

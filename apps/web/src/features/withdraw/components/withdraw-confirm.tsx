@@ -2,7 +2,7 @@ import type { Network } from '@coffer/contract/chain';
 import { Button, Popup } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatAmount } from '../../../lib/money';
+import { Amount } from '../../../components/wallet/amount';
 
 /** What the user asked for; the fee and total come from the current quote (WithdrawSheet). */
 export interface WithdrawSummary {
@@ -41,8 +41,8 @@ export function WithdrawConfirm({
       {summary ? (
         <div data-testid="withdraw-confirm">
           <h3 className="wallet-popup-title">{t('withdraw.confirmTitle')}</h3>
-          <div className="wallet-big-amount" data-testid="confirm-amount">
-            {formatAmount(summary.amount)} {code}
+          <div className="wallet-big-amount">
+            <Amount value={summary.amount} code={code} rounding="up" testId="confirm-amount" />
           </div>
           <div className="wallet-row">
             <span>{t('chain.network')}</span>
@@ -56,21 +56,15 @@ export function WithdrawConfirm({
           </div>
           <div className="wallet-row">
             <span>{t('withdraw.receive')}</span>
-            <span data-testid="confirm-receive">
-              {formatAmount(summary.amount)} {code}
-            </span>
+            <Amount value={summary.amount} code={code} testId="confirm-receive" />
           </div>
           <div className="wallet-row">
             <span>{t('bill.fields.fee')}</span>
-            <span data-testid="confirm-fee">
-              {formatAmount(summary.fee)} {code}
-            </span>
+            <Amount value={summary.fee} code={code} rounding="up" testId="confirm-fee" />
           </div>
           <div className="wallet-row">
             <span>{t('withdraw.total')}</span>
-            <span className="font-semibold" data-testid="confirm-total">
-              {formatAmount(summary.total)} {code}
-            </span>
+            <Amount value={summary.total} code={code} rounding="up" className="font-semibold" testId="confirm-total" />
           </div>
           {notice}
           <p className="wallet-muted mt-2 mb-0">{t('withdraw.confirmHint')}</p>

@@ -1,6 +1,6 @@
 import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { formatAmount } from '../../../lib/money';
+import { useMoneyText } from '../../../components/wallet/amount';
 import type { FeeQuote } from '../hooks/use-fee-quote';
 
 /**
@@ -10,12 +10,13 @@ import type { FeeQuote } from '../hooks/use-fee-quote';
  */
 export function WithdrawFeeNotes({ feeQuote, code, failed = true }: { feeQuote: FeeQuote; code: string; failed?: boolean }) {
   const { t } = useTranslation();
+  const money = useMoneyText();
   const { quote, data, change } = feeQuote;
   return (
     <>
       {change ? (
         <div className="chain-warning mt-2" role="status" data-testid="withdraw-fee-changed">
-          {t('withdraw.feeChanged', { from: formatAmount(change.from), to: formatAmount(change.to), code })}
+          {t('withdraw.feeChanged', { from: money(change.from, code, 'up'), to: money(change.to, code, 'up'), code })}
         </div>
       ) : null}
       {data?.feesHigh ? (

@@ -2,26 +2,27 @@ import type { WithdrawRecord } from '@coffer/contract/chain';
 import { Button, Result } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { Amount, useMoneyText } from '../../../components/wallet/amount';
 import { ChainStatusTag } from '../../../components/wallet/chain-status';
-import { formatAmount } from '../../../lib/money';
 import { shortHash } from '../../../lib/wallet/address';
 import { useWithdrawal } from '../../../lib/wallet/withdrawals';
 
 /** After submitting: the withdrawal as it moves on (review, queued, broadcast...), with the way to its detail. */
 export function WithdrawResult({ record: submitted, onAgain }: { record: WithdrawRecord; onAgain: () => void }) {
   const { t } = useTranslation();
+  const money = useMoneyText();
   const navigate = useNavigate();
   const live = useWithdrawal(submitted.id, true, submitted);
   const record = live.data ?? submitted;
   const failed = record.status === 'failed' || record.status === 'rejected';
 
   return (
-    <div className="wallet-page" data-testid="withdraw-result">
+    <div className="wallet-page" data-testid="withdraw-result" data-withdrawal-id={record.id}>
       <Result
         status={failed ? 'error' : record.status === 'completed' ? 'success' : 'waiting'}
         title={t(failed ? 'withdraw.resultFailed' : record.status === 'completed' ? 'withdraw.resultDone' : 'withdraw.resultTitle')}
         description={t('withdraw.resultDescription', {
-          amount: formatAmount(record.amount),
+          amount: money(record.amount, record.code, 'up'),
           code: record.code,
           address: shortHash(record.address),
         })}
@@ -35,25 +36,19 @@ export function WithdrawResult({ record: submitted, onAgain }: { record: Withdra
         </div>
         <div className="wallet-row">
           <span>{t('bill.fields.id')}</span>
-          <span data-testid="withdraw-result-id">{record.id}</span>
+          <span data-testid="withdraw-result-id">{record.reference}</span>
         </div>
         <div className="wallet-row">
           <span>{t('withdraw.receive')}</span>
-          <span>
-            {formatAmount(record.amount)} {record.code}
-          </span>
+          <Amount value={record.amount} code={record.code} testId="withdraw-result-receive" />
         </div>
         <div className="wallet-row">
           <span>{t('bill.fields.fee')}</span>
-          <span>
-            {formatAmount(record.fee)} {record.code}
-          </span>
+          <Amount value={record.fee} code={record.code} rounding="up" testId="withdraw-result-fee" />
         </div>
         <div className="wallet-row">
           <span>{t('withdraw.total')}</span>
-          <span>
-            {formatAmount(record.total)} {record.code}
-          </span>
+          <Amount value={record.total} code={record.code} rounding="up" testId="withdraw-result-total" />
         </div>
         <p className="wallet-muted mb-0 mt-2">{t(`withdraw.statusHint.${record.status}`)}</p>
       </div>
