@@ -196,9 +196,18 @@ describe('GroupCommit', () => {
   });
 
   /** A PostgreSQL-like database whose items named "held ..." are on accounts another batch holds. */
+  /**
+   * `firstHeld`: the first batch stays in flight until the test releases it, so what the test
+   * sends meanwhile is beside it whatever the machine's load (a 5 ms timer alone could fire
+   * before the test's next turn on a busy machine).
+   */
   function busyDatabase() {
     const calls: { items: string[]; wait: boolean[] }[] = [];
     const stats = { running: 0, mostAtOnce: 0 };
+    let release = () => {};
+    const firstHeld = new Promise<void>((r) => {
+      release = r;
+    });
     const database = {
       kind: 'postgres',
       sql: {
@@ -206,6 +215,7 @@ describe('GroupCommit', () => {
           const [items, wait] = params as [string[], boolean[]];
           calls.push({ items, wait });
           stats.mostAtOnce = Math.max(stats.mostAtOnce, ++stats.running);
+          if (calls.length === 1) await firstHeld;
           await new Promise((r) => setTimeout(r, 5));
           stats.running--;
           // Told not to wait, a held item comes back BUSY, having done nothing.
@@ -221,15 +231,17 @@ describe('GroupCommit', () => {
       ...UPPER,
       params: (items, wait) => [items, wait],
     };
-    return { writer: new GroupCommit(database, statement, { maxInFlight: 2 }), calls, stats };
+    return { writer: new GroupCommit(database, statement, { maxInFlight: 2 }), calls, stats, release };
   }
   const nextTurn = () => new Promise((r) => setImmediate(r));
 
   it('runs two batches at once when the statement allows it; an item turned away (BUSY) is sent once more, waiting', async () => {
-    const { writer, calls, stats } = busyDatabase();
+    const { writer, calls, stats, release } = busyDatabase();
     const first = ['a', 'held b'].map((s) => writer.submit(s));
     await nextTurn();
     const second = ['c', 'd', 'held e'].map((s) => writer.submit(s));
+    await until(() => calls.length === 2);
+    release();
     expect(await Promise.all([...first, ...second])).toEqual(['A', 'HELD B', 'C', 'D', 'HELD E']);
     expect(stats.mostAtOnce).toBe(2);
     // Alone in flight, the first batch waits; the second, beside it, does not; the turned-away item is sent again, waiting.
@@ -239,10 +251,12 @@ describe('GroupCommit', () => {
   });
 
   it(`runs ${ALONE_AFTER_CONTENTION} batches alone after a batch beside another came back mostly BUSY (a hot account)`, async () => {
-    const { writer, stats } = busyDatabase();
+    const { writer, calls, stats, release } = busyDatabase();
     const first = writer.submit('a');
     await nextTurn();
     const hot = ['held b', 'held c'].map((s) => writer.submit(s));
+    await until(() => calls.length === 2);
+    release();
     await Promise.all([first, ...hot]);
     stats.mostAtOnce = 0;
     const later: Promise<string>[] = [];

@@ -97,12 +97,16 @@ describe.skipIf(!bin)(`UTXO mempool deposits on a real regtest node (${testDbKin
     await watch();
   }, 120_000);
   afterAll(async () => {
-    if (t) {
-      const report = await auditLedger(t.database);
-      expect(report.checks.filter((c) => !c.ok)).toEqual([]);
-      await t.close();
+    try {
+      if (t) {
+        const report = await auditLedger(t.database);
+        expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+      }
+    } finally {
+      // the server and the node stop even when the audit fails
+      await t?.close();
+      await node?.stop();
     }
-    await node?.stop();
   });
 
   it('a payment in the mempool is shown unconfirmed 0/2 without touching the balance; mined, the same deposit goes n/2 and is credited once', async () => {
