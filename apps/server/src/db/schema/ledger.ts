@@ -107,12 +107,9 @@ export const postings = pgTable(
   'postings',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    entryId: bigint('entry_id', { mode: 'number' })
-      .notNull()
-      .references(() => journalEntries.id),
-    accountId: bigint('account_id', { mode: 'number' })
-      .notNull()
-      .references(() => accounts.id),
+    // No foreign keys since drizzle/0026 (decision 030): the audit and a trigger keep the references.
+    entryId: bigint('entry_id', { mode: 'number' }).notNull(),
+    accountId: bigint('account_id', { mode: 'number' }).notNull(),
     currencyId: integer('currency_id').notNull(),
     amount: money('amount').notNull(),
     balanceAfter: money('balance_after').notNull(),

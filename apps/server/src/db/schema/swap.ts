@@ -14,7 +14,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { users } from './auth.ts';
-import { currencies, journalEntries } from './ledger.ts';
+import { currencies } from './ledger.ts';
 
 /** Same exact type as the ledger's amounts; rates use it too (18 decimals). */
 const money = (name: string) => numeric(name, { precision: 38, scale: 18 });
@@ -88,9 +88,8 @@ export const swaps = pgTable(
   'swaps',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    entryId: bigint('entry_id', { mode: 'number' })
-      .notNull()
-      .references(() => journalEntries.id),
+    // No foreign key since drizzle/0026 (decision 030): the audit and a trigger keep the reference.
+    entryId: bigint('entry_id', { mode: 'number' }).notNull(),
     // User and currencies without a foreign key (decision 028, drizzle/0024), as on transfers:
     // the audit checks these references (ledger_row_references_exist).
     userId: bigint('user_id', { mode: 'number' }).notNull(),

@@ -13,9 +13,8 @@ export const transfers = pgTable(
   'transfers',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    entryId: bigint('entry_id', { mode: 'number' })
-      .notNull()
-      .references(() => journalEntries.id),
+    // No foreign key since drizzle/0026 (decision 030): the audit and a trigger keep the reference.
+    entryId: bigint('entry_id', { mode: 'number' }).notNull(),
     // Users and currency without a foreign key (decision 028, drizzle/0024): a per-row key check
     // locks the referenced rows on every transfer; the audit checks these references instead.
     fromUserId: bigint('from_user_id', { mode: 'number' }).notNull(),
