@@ -219,9 +219,11 @@ describe('Sweeper on anvil', () => {
     const { address, units } = await deposited('ETH', '1');
     await setAutomine(env, false);
     try {
-      const s = sweeper({ bumpAfterMs: 200 });
+      const s = sweeper({ bumpAfterMs: 60_000 });
       await s.tick();
-      await new Promise((r) => setTimeout(r, 250));
+      // A minute passes (an attempt's age is on the database clock): no sleep.
+      const [stuck] = await sweepsOf(address);
+      await env.database.sql.query(`update chain_txs set created_at = created_at - interval '61 seconds' where sweep_id = $1`, [stuck?.id]);
       const r = await s.tick();
       expect(r.bumped).toBe(1);
       const [sweep] = await sweepsOf(address);
