@@ -40,3 +40,5 @@ BEGIN
     jsonb_build_object('funded', trim_scale(v_before + p_amount)::text, 'amount', trim_scale(p_amount)::text, 'entryId', v_entry));
   RETURN QUERY SELECT v_entry, p_amount, false;
 END $function$
+
+COMMENT ON FUNCTION public.coffer_activity_fund IS 'Funds an activity''s prize pool (adjustments -> the currency''s prize account), once per idempotency key, recorded as an operator action.';

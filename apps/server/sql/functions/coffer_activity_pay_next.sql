@@ -41,3 +41,5 @@ BEGIN
   END IF;
   RETURN v_win.rank;
 END $function$
+
+COMMENT ON FUNCTION public.coffer_activity_pay_next IS 'Pays the next unpaid winner of a settled activity from its prize pool (prizes -> the winner''s available), one at a time so that several server processes may run the payouts at once without paying twice.';

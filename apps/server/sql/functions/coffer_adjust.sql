@@ -50,3 +50,5 @@ BEGIN
 
   RETURN QUERY SELECT v_id, v_entry, p_amount, v_after, v_created, false;
 END $function$
+
+COMMENT ON FUNCTION public.coffer_adjust IS 'An operator''s correction of a user''s available balance against the adjustments account, with its adjustments row (who, why); a request above ADJUST_APPROVAL_ABOVE reaches it only once a second operator approved (decision 043).';

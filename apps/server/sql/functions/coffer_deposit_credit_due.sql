@@ -91,3 +91,5 @@ BEGIN
   SELECT u, 'deposit', id, 'credited' FROM unnest(v_ids, v_users) AS x(id, u) ORDER BY id;
   RETURN QUERY SELECT unnest(v_ids);
 END $function$
+
+COMMENT ON FUNCTION public.coffer_deposit_credit_due IS 'Credits every pending deposit of the chain that has its network''s confirmations at the given height: world -> the owner''s available, once per deposit (the row moves to credited in the same statement).';

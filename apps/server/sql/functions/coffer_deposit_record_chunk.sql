@@ -79,3 +79,5 @@ BEGIN
   END IF;
   RETURN QUERY SELECT coalesce(v_inserted, 0), v_credited;
 END $function$
+
+COMMENT ON FUNCTION public.coffer_deposit_record_chunk IS 'Records one scanned chunk of a chain (deposits upserted, reorg orphans taken over, events, block hashes, the cursor) and credits what is due at its last block, in one call and one transaction (decision 052): the cursor never moves without the deposits below it.';

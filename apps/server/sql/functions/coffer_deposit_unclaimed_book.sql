@@ -19,3 +19,5 @@ BEGIN
   INSERT INTO deposit_unclaimed (deposit_id, entry_id) VALUES (p_deposit, v_entry);
   RETURN true;
 END $function$
+
+COMMENT ON FUNCTION public.coffer_deposit_unclaimed_book IS 'A final deposit below the network''s minimum: world -> the network''s float, once, so custody and the ledger stay equal to the base unit (decision 038).';

@@ -34,3 +34,5 @@ BEGIN
     jsonb_build_object('txHash', lower(p_tx_hash), 'amount', p_amount::text, 'entryId', v_entry));
   RETURN QUERY SELECT v_id, v_entry, p_amount, false;
 END $function$
+
+COMMENT ON FUNCTION public.coffer_float_fund IS 'The operator''s own coins sent to the hot wallet: world -> the network''s float, once per chain transaction (chain_fundings).';

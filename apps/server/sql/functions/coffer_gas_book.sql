@@ -33,3 +33,5 @@ BEGIN
   VALUES (p_chain_tx, v_net.id, p_gas_used, p_gas_price, v_amount, p_block, v_entry);
   RETURN true;
 END $function$
+
+COMMENT ON FUNCTION public.coffer_gas_book IS 'The gas of a mined, final chain transaction Coffer signed: the network''s float -> world, once per transaction (chain_gas), so the ledger follows the hot wallet to the wei (decision 038).';

@@ -76,3 +76,5 @@ BEGIN
   RETURNING id, created_at INTO v_swap, v_created;
   RETURN QUERY SELECT v_swap, false, false, v_entry, v_created;
 END $function$
+
+COMMENT ON FUNCTION public.coffer_swap_apply IS 'One swap against the house at a quoted rate: user (from) -> house (from), house (to) -> user (to), the fee a separate posting to the fees account; amounts at each currency''s display precision, rounded toward the house (decision 053); the house account''s floor is its limit (HOUSE_LIMITS).';

@@ -359,3 +359,5 @@ BEGIN
     END;
   END LOOP;
 END $function$
+
+COMMENT ON FUNCTION public.coffer_swap_batch IS 'Many swaps in one statement (group commit): the same postings and rules as coffer_swap_apply, set-based, each item answered on its own (done, or refused with its code).';

@@ -45,3 +45,5 @@ BEGIN
   RETURNING id, created_at INTO v_id, v_created;
   RETURN QUERY SELECT v_id, v_entry, p_to, p_to_email, p_to_nickname, p_amount, p_memo, v_created, false;
 END $function$
+
+COMMENT ON FUNCTION public.coffer_transfer_apply IS 'One user-to-user transfer (available -> available) with its transfers row; the single-item path beside coffer_transfer_batch, which the HTTP API uses. A refusal is raised with its code for the caller to keep under the idempotency key.';

@@ -284,3 +284,5 @@ BEGIN
     END;
   END LOOP;
 END $function$
+
+COMMENT ON FUNCTION public.coffer_transfer_batch IS 'Many transfers in one statement (group commit, decisions 028 and 030): set-based checks and postings, each item answered on its own (done, refused with its code, or BUSY when told not to wait for an account another batch holds), so one hot account does not stall the batch.';

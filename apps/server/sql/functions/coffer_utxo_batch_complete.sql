@@ -47,3 +47,5 @@ BEGIN
    WHERE id = p_batch;
   RETURN true;
 END $function$
+
+COMMENT ON FUNCTION public.coffer_utxo_batch_complete IS 'A UTXO payout batch whose mined attempt is N deep: checks inputs = payouts + change + miner fee, settles each withdrawal, marks the inputs spent, records the change output and books the miner fee float -> world, in one transaction (decision 051).';

@@ -83,3 +83,5 @@ BEGIN
   UPDATE withdrawal_fee_quotes SET used_at = now(), withdrawal_id = v_id WHERE id = v_quote.id;
   RETURN QUERY SELECT v_id, false;
 END $function$
+
+COMMENT ON FUNCTION public.coffer_withdraw_apply IS 'Spends the fee quote (this user''s, this network''s, unused, not expired: decision 040), checks the day''s total against the network''s limit, holds amount + fee (available -> frozen) and creates the row in review (at or above the network''s threshold) or queued; the hold entry''s id is the withdrawal''s reference everywhere (decision 059).';

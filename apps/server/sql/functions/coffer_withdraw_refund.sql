@@ -23,3 +23,5 @@ BEGIN
   WHERE id = p_withdrawal;
   INSERT INTO user_events (user_id, type, ref_id, status) VALUES (v_w.user_id, 'withdraw', p_withdrawal, p_status);
 END $function$
+
+COMMENT ON FUNCTION public.coffer_withdraw_refund IS 'A withdrawal that will not be paid (rejected, cancelled, failed): frozen -> available for amount + fee, once, from the statuses the caller names.';

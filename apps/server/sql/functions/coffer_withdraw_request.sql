@@ -22,3 +22,5 @@ BEGIN
   END;
   RETURN QUERY SELECT NULL::bigint, NULL::boolean, v_state;
 END $function$
+
+COMMENT ON FUNCTION public.coffer_withdraw_request IS 'Runs coffer_withdraw_apply; a refusal the ledger keeps (insufficient balance, the daily limit, a quote refused ...) is stored under the idempotency key, so a replay answers the same refusal instead of trying again.';

@@ -26,3 +26,5 @@ BEGIN
   WHERE id = p_withdrawal;
   INSERT INTO user_events (user_id, type, ref_id, status) VALUES (v_w.user_id, 'withdraw', p_withdrawal, 'completed');
 END $function$
+
+COMMENT ON FUNCTION public.coffer_withdraw_settle IS 'A withdrawal paid on chain and final: frozen -> world for the amount, frozen -> fees for the fee, once (the row must be broadcast or confirming).';

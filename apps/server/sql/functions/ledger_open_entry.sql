@@ -15,3 +15,5 @@ BEGIN
   RETURNING id INTO v_id;
   RETURN v_id;
 END $function$
+
+COMMENT ON FUNCTION public.ledger_open_entry IS 'Opens the journal entry a money function posts under: its kind (which business table holds its one row, checked by the ledger audit), the user, and the idempotency key and request hash that make a replay answer the first result.';

@@ -48,3 +48,5 @@ BEGIN
     END IF;
   END LOOP;
 END $function$
+
+COMMENT ON FUNCTION public.ledger_post IS 'The one writer of postings: two or more postings of one journal entry, each moving its account''s balance (refused below the account''s floor: CB001 for a user, CB011 for a system account such as the house) and recording balance_after; together they must sum to zero per currency (CB900). Every balance change in Coffer goes through here.';

@@ -30,8 +30,8 @@ export function normaliseSql(text: string): string {
 
 /** The definitions as the database has them (pg_get_functiondef / pg_get_triggerdef). */
 export async function databaseSqlDefinitions(sql: SqlClient): Promise<SqlDefinition[]> {
-  const functions = await sql.query<{ name: string; def: string }>(
-    `select p.proname as name, pg_get_functiondef(p.oid) as def
+  const functions = await sql.query<{ name: string; def: string; comment: string | null }>(
+    `select p.proname as name, pg_get_functiondef(p.oid) as def, obj_description(p.oid, 'pg_proc') as comment
        from pg_proc p
       where p.pronamespace = 'public'::regnamespace and p.prokind in ('f', 'p')
       order by p.proname, pg_get_function_identity_arguments(p.oid)`,
@@ -43,7 +43,8 @@ export async function databaseSqlDefinitions(sql: SqlClient): Promise<SqlDefinit
       order by c.relname, t.tgname`,
   );
   const out = [
-    ...functions.map((f) => ({ file: `functions/${f.name}.sql`, text: normaliseSql(f.def) })),
+    // a function's comment (COMMENT ON FUNCTION: why it is so) follows it, as runnable SQL
+    ...functions.map((f) => ({ file: `functions/${f.name}.sql`, text: normaliseSql(withComment(f.name, f.def, f.comment)) })),
     // pg_get_triggerdef gives no final semicolon; the file is runnable SQL with one.
     ...triggers.map((t) => ({ file: `triggers/${t.tbl}.${t.name}.sql`, text: normaliseSql(`${t.def};`) })),
   ];
@@ -54,6 +55,37 @@ export async function databaseSqlDefinitions(sql: SqlClient): Promise<SqlDefinit
     seen.add(d.file);
   }
   return out;
+}
+
+function withComment(name: string, def: string, comment: string | null): string {
+  if (comment === null) return def;
+  return `${def.trimEnd()}\n\nCOMMENT ON FUNCTION public.${name} IS '${comment.replaceAll("'", "''")}';`;
+}
+
+/**
+ * Money functions: those that post to the ledger (ledger_post, ledger_open_entry, postings
+ * written directly) and every function that calls one of them, found in the definitions.
+ */
+export function moneyFunctions(definitions: SqlDefinition[]): string[] {
+  const bodies = new Map(
+    definitions
+      .filter((d) => d.file.startsWith('functions/'))
+      .map((d) => [d.file.slice('functions/'.length, -'.sql'.length), d.text.split('\n').slice(1).join('\n')]),
+  );
+  const money = new Set(['ledger_post', 'ledger_open_entry']);
+  const posts = /ledger_post\(|ledger_open_entry\(|insert\s+into\s+postings/i;
+  for (const [name, body] of bodies) if (posts.test(body)) money.add(name);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [name, body] of bodies) {
+      if (money.has(name)) continue;
+      if ([...money].some((m) => new RegExp(`\\b${m}\\(`).test(body))) {
+        money.add(name);
+        grew = true;
+      }
+    }
+  }
+  return [...money].filter((name) => bodies.has(name)).sort();
 }
 
 /** The definitions as the files under sqlDefinitionsDir have them. */
