@@ -1,5 +1,5 @@
 import { formatDecimal } from '@coffer/contract/amount-rules';
-import { EXPLORER_ADDRESS_PLACEHOLDER, EXPLORER_TX_PLACEHOLDER } from '@coffer/contract/chain';
+import { EXPLORER_ADDRESS_PLACEHOLDER, EXPLORER_TX_PLACEHOLDER } from '@coffer/contract/explorer';
 import type { AdminNetwork, NetworkSettingKey, NetworkSettings } from '@coffer/contract/network-admin';
 
 /** How a setting is edited and shown: an amount of the network's currency, a count, a switch, text, a link template. */
