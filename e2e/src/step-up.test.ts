@@ -66,11 +66,13 @@ describe.each(LANGS)('step-up: the second factor inline on money forms (%s)', (l
     await expect.poll(() => text(page.getByTestId('transfer-totp-error'))).toBe(errorMessages[lang][ErrorCode.WRONG_SECOND_FACTOR]);
     await noPopUp(page);
 
-    await code.fill(codeFor(secret));
+    // one code, computed once: the 30-second step may turn between two computations
+    const right = codeFor(secret);
+    await code.fill(right);
     await page.getByTestId('transfer-next').click();
     const request = page.waitForRequest((r) => r.url().endsWith('/api/transfer/transferByEmail'));
     await page.getByTestId('transfer-submit').click();
-    expect((await request).postDataJSON()).toMatchObject({ email: receiver.email, amount: '7.5', totp: codeFor(secret) });
+    expect((await request).postDataJSON()).toMatchObject({ email: receiver.email, amount: '7.5', totp: right });
     await page.getByTestId('transfer-success').waitFor();
     const balances = await must<{ code: string; available: string }[]>('/currency/balances', { token: receiver.token });
     expect(balances.find((b) => b.code === 'USDT')?.available).toBe('7.5');
