@@ -140,19 +140,31 @@ export async function formBatch(
 
 class BatchRaced extends Error {}
 
-/** The network's available outputs with the key that spends each (a deposit address's index, or a batch's change). */
-async function spendable(database: Database, net: BatchNetwork): Promise<SpendableOutput[]> {
-  const rows = await database.sql.query<{ txid: string; vout: number; value: string; branch: number; index: number | null }>(
-    `select o.txid, o.vout, o.value::text as value, o.key_branch as branch, coalesce(o.key_index, a.address_index) as index
-       from utxo_outputs o
-       left join deposit_addresses a on a.chain_id = $2 and a.address = o.address and o.key_branch = 0
-      where o.network_id = $1 and o.state = 'available'
-      order by o.value desc, o.id limit $3`,
-    [net.id, net.chainId, CANDIDATE_OUTPUTS_LIMIT],
-  );
+/**
+ * Outputs with the key that spends each (a deposit address's index, or a batch's change):
+ * $1 the chain id, then the caller's where clause and order.
+ */
+export const OUTPUTS_WITH_KEYS_SQL = `select o.txid, o.vout, o.value::text as value, o.key_branch as branch,
+         coalesce(o.key_index, a.address_index) as index
+    from utxo_outputs o
+    left join deposit_addresses a on a.chain_id = $1 and a.address = o.address and o.key_branch = 0`;
+
+type OutputRow = { txid: string; vout: number; value: string; branch: number; index: number | null };
+
+/** Rows of OUTPUTS_WITH_KEYS_SQL as outputs to sign for (one without a known key is left out). */
+export function spendableOf(rows: OutputRow[]): SpendableOutput[] {
   return rows.flatMap((r) =>
     r.index === null ? [] : [{ txid: r.txid, vout: r.vout, value: BigInt(r.value), branch: r.branch === 1 ? 1 : 0, index: r.index }],
   );
+}
+
+/** The network's available outputs, the largest first (a bounded read). */
+async function spendable(database: Database, net: BatchNetwork): Promise<SpendableOutput[]> {
+  const rows = await database.sql.query<OutputRow>(
+    `${OUTPUTS_WITH_KEYS_SQL} where o.network_id = $2 and o.state = 'available' order by o.value desc, o.id limit $3`,
+    [net.chainId, net.id, CANDIDATE_OUTPUTS_LIMIT],
+  );
+  return spendableOf(rows);
 }
 
 const scripts = new Map<string, string>();

@@ -4,7 +4,7 @@ import { noteWait } from '../fee-policy.ts';
 import type { Clock } from '../loop-health.ts';
 import { transition } from '../transition.ts';
 import { type ChainLog, inTransaction, silentChainLog } from '../txs.ts';
-import { type BatchNetwork, formBatch } from './payout-batch.ts';
+import { type BatchNetwork, formBatch, OUTPUTS_WITH_KEYS_SQL, spendableOf } from './payout-batch.ts';
 import type { UtxoParams } from './params.ts';
 import { replacementFee } from './payout-tx.ts';
 import { type RpcValue, rpcInt, toBaseUnits, type UtxoRpc, UtxoRpcError } from './rpc.ts';
@@ -335,11 +335,9 @@ export class UtxoPayouts {
 
   /** The inputs and payouts of a batch as its first attempt was signed (they never change). */
   private async batchParts(batchId: string) {
-    const inputs = await this.opts.database.sql.query<{ txid: string; vout: number; value: string; branch: number; index: number }>(
-      `select o.txid, o.vout, o.value::text as value, o.key_branch as branch, coalesce(o.key_index, a.address_index) as index
-         from utxo_outputs o left join deposit_addresses a on a.chain_id = $2 and a.address = o.address and o.key_branch = 0
-        where o.batch_id = $1 order by o.value desc, o.id`,
-      [batchId, this.opts.params.chainId],
+    const inputs = await this.opts.database.sql.query<Parameters<typeof spendableOf>[0][number]>(
+      `${OUTPUTS_WITH_KEYS_SQL} where o.batch_id = $2 order by o.value desc, o.id`,
+      [this.opts.params.chainId, batchId],
     );
     const payouts = await this.opts.database.sql.query<{ address: string; value: string }>(
       `select w.address, (w.amount * power(10::numeric, n.token_decimals))::bigint::text as value
@@ -347,13 +345,7 @@ export class UtxoPayouts {
       [batchId],
     );
     return {
-      inputs: inputs.map((i) => ({
-        txid: i.txid,
-        vout: i.vout,
-        value: BigInt(i.value),
-        branch: i.branch === 1 ? (1 as const) : (0 as const),
-        index: i.index,
-      })),
+      inputs: spendableOf(inputs),
       payouts: payouts.map((p) => ({ address: p.address, value: BigInt(p.value) })),
     };
   }
