@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLedger } from '../ledger/audit.ts';
 import { createTestApp, type TestApp } from '../test/harness.ts';
 import { client, createUser, type TestUser } from '../test/users.ts';
+import type { Database } from '../db/client.ts';
 import type { ChainAdapter } from './adapter.ts';
 import type { EvmAddress } from './evm.ts';
 import { DepositWatcher } from './watcher.ts';
@@ -159,5 +160,60 @@ describe('deposit watcher catch-up in chunks', () => {
     );
     const tip = await cursor();
     expect(kept.map((b) => Number(b.block_number))).toEqual(Array.from({ length: tip - c }, (_, i) => c + 1 + i));
+  });
+
+  it('a watcher killed after recording chunks but before their credits: the next tick credits them, once', async () => {
+    const u = await createUser(t);
+    const address = await ethAddress(u);
+    await watcher().tick();
+    const c = await cursor();
+    expect(await depositBlock(address, '5')).toBe(c + 1);
+    await local().mine(1);
+    expect(await depositBlock(address, '6')).toBe(c + 3);
+    await local().mine(4); // chunks [c+1, c+2], [c+3, c+4], [c+5, c+6], [c+7]
+
+    // The records commit; every credit dies (the process killed as each one starts).
+    const dying: Database = {
+      ...t.database,
+      sql: {
+        ...t.database.sql,
+        query: (text, params, opts) =>
+          text.includes('coffer_deposit_credit_due') ? Promise.reject(new Error('killed')) : t.database.sql.query(text, params, opts),
+      },
+    };
+    await expect(new DepositWatcher(dying, live().adapter, live().chainId, SMALL_CHUNKS).tick()).rejects.toThrow('killed');
+    expect(await cursor()).toBe(c + 7);
+    expect((await deposits(u)).map((d) => [d.amount, d.status]).sort()).toEqual([
+      ['5', 'pending'],
+      ['6', 'pending'],
+    ]);
+
+    // The restarted watcher is at the tip: its tick credits what is due there.
+    const next = await watcher().tick();
+    expect(next.scanned).toBeNull();
+    expect(next.credited).toBe(2);
+    await watcher().tick();
+    expect((await deposits(u)).map((d) => [d.amount, d.status]).sort()).toEqual([
+      ['5', 'credited'],
+      ['6', 'credited'],
+    ]);
+    expect(await available(u)).toBe('11');
+  });
+
+  it('credits each chunk behind its record: a catch-up answers every deposit credited once', async () => {
+    const u = await createUser(t);
+    const address = await ethAddress(u);
+    await watcher().tick();
+    const c = await cursor();
+    for (let i = 0; i < 3; i++) {
+      await depositBlock(address, '1');
+      await local().mine(1);
+    }
+    await local().mine(3);
+    const result = await watcher().tick();
+    expect(result.scanned).toEqual({ from: c + 1, to: c + 9 });
+    expect(result.credited).toBe(3);
+    expect((await deposits(u)).map((d) => d.status)).toEqual(['credited', 'credited', 'credited']);
+    expect(await available(u)).toBe('3');
   });
 });

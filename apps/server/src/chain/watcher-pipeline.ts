@@ -8,11 +8,10 @@ export const WATCH_CHUNKS_AHEAD = 1;
 export interface PipelineSteps {
   /** chain reads only (readChunk) */
   read(from: number, to: number): Promise<ChunkRead | 'reorged'>;
-  /**
-   * records a chunk whose parent was checked, moving the cursor to its last block, and credits
-   * what is due at that block, in one transaction; answers the deposits seen and credited
-   */
-  record(chunk: ChunkRead): Promise<{ found: number; credited: number }>;
+  /** records a chunk whose parent was checked, moving the cursor to its last block; answers the deposits seen */
+  record(chunk: ChunkRead): Promise<{ found: number }>;
+  /** credits what is due at a recorded height (once per deposit, in SQL); answers the deposits credited */
+  credit(height: number): Promise<number>;
 }
 
 export interface PipelineResult {
@@ -21,21 +20,29 @@ export interface PipelineResult {
   /** a reorg was seen: the chunks after the last recorded one were not recorded */
   reorged: boolean;
   found: number;
-  credited: number;
+  /**
+   * The credits of the recorded chunks, one after another behind the records: settles with
+   * the number credited once the last is done. The caller awaits it (and may read the chain
+   * meanwhile); when the catch-up throws, they have settled before.
+   */
+  credits: Promise<number>;
   /** the headers recorded (those inside the hash window), by block number */
   headers: Map<number, BlockHeader>;
 }
 
 /**
  * Catches up [from, to] in chunks (decision 049): the chain answers the next chunks while the
- * current one is recorded and credited (one call, decision 052). Guarantees kept:
+ * current one is recorded (one call, decision 052), and the chunk before it is credited on
+ * another connection (decision 066). Guarantees kept:
  * - a chunk is recorded only if its first block's parent is the last block recorded (the
  *   cursor's hash), so a chunk read ahead from another fork is never recorded over a changed
  *   parent; the catch-up stops there and the next tick's cursor check walks back;
  * - chunks are recorded in order, each in one statement with its deposits and the cursor,
  *   so a process killed between chunks resumes after the last one recorded;
- * - a chunk's credit (at its last block) is in its record's transaction, so what the cursor
- *   passed is credited with it, exactly once in SQL (coffer_deposit_credit_due).
+ * - a chunk's credit (at its last block) starts once its record committed, one credit at a
+ *   time, in height order (result.credits settles after the last); each is
+ *   exactly once in SQL (coffer_deposit_credit_due), so a credit cut short by a kill is made
+ *   by the next credit at any height at or above it (the next chunk's, or the next tick's).
  */
 export async function pipelineCatchUp(
   from: number,
@@ -53,8 +60,11 @@ export async function pipelineCatchUp(
     reads[i] = steps.read(s, e);
     reads[i]!.catch(() => {}); // awaited in order below; one never reached is settled before returning
   };
-  const result: PipelineResult = { recordedTo: null, reorged: false, found: 0, credited: 0, headers: new Map() };
   let parent = cursorHash;
+  // The credit chain: each credit waits for the one before (they would contend for the same
+  // accounts), while the next chunk is recorded beside it.
+  let credits: Promise<number> = Promise.resolve(0);
+  const result: PipelineResult = { recordedTo: null, reorged: false, found: 0, credits, headers: new Map() };
   try {
     for (let i = 0; i <= limits.chunksAhead; i++) startRead(i);
     for (let i = 0; i < bounds.length; i++) {
@@ -66,14 +76,20 @@ export async function pipelineCatchUp(
       }
       const recorded = await steps.record(chunk);
       result.found += recorded.found;
-      result.credited += recorded.credited;
       result.recordedTo = chunk.to;
+      credits = credits.then(async (before) => before + (await steps.credit(chunk.to)));
+      credits.catch(() => {}); // the caller awaits it, or the finally below when a later step throws
       parent = chunk.last.hash;
       for (const h of chunk.headers) result.headers.set(Number(h.number), h);
     }
+  } catch (err) {
+    // Nothing of this tick keeps running after it throws: the credits settle first.
+    await Promise.allSettled([credits]);
+    throw err;
   } finally {
-    // Nothing of this tick keeps running after it: the reads settle first.
+    // The reads never reached settle before the catch-up answers.
     await Promise.allSettled(reads);
   }
+  result.credits = credits;
   return result;
 }

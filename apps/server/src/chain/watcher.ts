@@ -86,7 +86,7 @@ export class DepositWatcher {
 
     let scanned: TickResult['scanned'] = null;
     let found = 0;
-    let credited = 0;
+    let credits: Promise<number> | null = null;
     let known = new Map<number, BlockHeader>();
     const from = cursor.number + 1;
     const to = Math.min(tip, cursor.number + (this.opts.maxBlocksPerTick ?? WATCH_MAX_BLOCKS_PER_TICK));
@@ -95,27 +95,31 @@ export class DepositWatcher {
       const run = await this.catchUp(scope, from, to, tip, cursor.number >= 0 ? cursor.hash : null);
       if (run.recordedTo !== null) scanned = { from, to: run.recordedTo };
       found = run.found;
-      credited = run.credited;
       known = run.headers;
+      credits = run.credits;
       // A reorg seen mid-way: nothing more this tick; the next one checks the cursor and walks back.
-      if (run.reorged) return { scanned, found, credited, rechecked: 0, rewoundTo, ms: { scan: performance.now() - t0, credit: 0 } };
+      if (run.reorged) {
+        const credited = await run.credits;
+        return { scanned, found, credited, rechecked: 0, rewoundTo, ms: { scan: performance.now() - t0, credit: 0 } };
+      }
     }
     const t1 = performance.now();
     const height = Math.max(cursor.number, scanned?.to ?? cursor.number);
-    // A catch-up credited at this height in its last chunk's call (decision 052): what is left
-    // is the owners' pending events. The second look's chain reads run alongside; it records after.
+    // A catch-up's credits (its last one at this height, decision 066) finish while the second
+    // look reads the chain; then the owners of what is still pending get their events (after the
+    // credits, so no 'pending' event follows a 'credited' one). The second look records last.
     const [creditNow, second] = await Promise.allSettled([
-      scanned !== null ? this.pendingEvents(height).then(() => 0) : this.credit(height),
+      credits ? credits.then(async (n) => (await this.pendingEvents(height), n)) : this.credit(height),
       this.readRecheck(scope, cursor, height, tip, known),
     ]);
     if (creditNow.status === 'rejected') throw creditNow.reason;
     if (second.status === 'rejected') throw second.reason;
-    credited += creditNow.value;
+    const credited = creditNow.value;
     const rechecked = await this.recordRecheck(scope, second.value, tip);
     return { scanned, found, credited, rechecked, rewoundTo, ms: { scan: t1 - t0, credit: performance.now() - t1 } };
   }
 
-  /** Scans [from, to] in chunks, each recorded (cursor moved) and credited behind the chain reads, in one call. */
+  /** Scans [from, to] in chunks, each recorded (cursor moved) behind the chain reads, and credited behind its record. */
   private catchUp(scope: WatchScope, from: number, to: number, tip: number, cursorHash: string | null) {
     return pipelineCatchUp(
       from,
@@ -124,13 +128,13 @@ export class DepositWatcher {
       {
         read: (s, e) => readChunk(this.chain, scope, s, e, tip),
         record: async (chunk) => {
-          const mode = { recheck: false, credit: true };
+          const mode = { recheck: false, credit: false };
           const done = await recordChunk(this.database, this.chainId, scope, chunk, tip - WATCH_HASH_WINDOW, mode);
           if (done.found > 0)
             this.opts.log?.info({ chainId: this.chainId, from: chunk.from, to: chunk.to, found: done.found }, 'deposits seen');
-          if (done.credited > 0) this.opts.log?.info({ chainId: this.chainId, credited: done.credited }, 'deposits credited');
           return done;
         },
+        credit: (height) => this.credit(height),
       },
       { chunkBlocks: this.opts.chunkBlocks ?? WATCH_CHUNK_BLOCKS, chunksAhead: this.opts.chunksAhead ?? WATCH_CHUNKS_AHEAD },
     );
