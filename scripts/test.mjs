@@ -67,7 +67,13 @@ const stages = [
       run('citations-test', 'node', ['--test', 'scripts/check-citations.test.mjs']) &&
       run('citations', 'node', ['scripts/check-citations.mjs']),
   ],
-  ['unit', () => vitest('web-unit', 'apps/web/vitest.config.ts') && vitest('console-unit', 'apps/console/vitest.config.ts')],
+  [
+    'unit',
+    () =>
+      vitest('api-client-unit', 'packages/api-client/vitest.config.ts') &&
+      vitest('web-unit', 'apps/web/vitest.config.ts') &&
+      vitest('console-unit', 'apps/console/vitest.config.ts'),
+  ],
   ['api', () => vitest('api-pglite', 'apps/server/vitest.config.ts', { TEST_DB: 'pglite' })],
   ['api-pg', () => apiOnPostgres()],
   [

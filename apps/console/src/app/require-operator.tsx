@@ -4,7 +4,8 @@ import { useCallback, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useNavigate } from 'react-router';
 import { useCurrentUser } from '../features/auth/api/current-user';
-import { OPERATOR_SESSION_KEY, useOperatorSession } from '../features/auth/api/operator-session';
+import { useOperatorSession } from '../features/auth/api/operator-session';
+import { queryKeys } from '../lib/query-keys';
 import { endSession } from '../features/auth/session';
 import { setSignedOutHandler } from '../lib/api';
 import { signedOutReason, tokenStore } from '../lib/session';
@@ -64,7 +65,7 @@ export function RequireOperator() {
 
   useEffect(() => {
     setSignedOutHandler((reason, text) => {
-      if (reason === 'second-factor') void queryClient.invalidateQueries({ queryKey: OPERATOR_SESSION_KEY });
+      if (reason === 'second-factor') void queryClient.invalidateQueries({ queryKey: queryKeys.operatorSession });
       else signOut(text);
     });
     // Signed out (or gone to the sign-in page): later answers have no shell to send anywhere.

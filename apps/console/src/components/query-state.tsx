@@ -1,7 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Alert, Button, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../lib/errors';
+import { errorText } from '@coffer/api-client/api-error';
 
 /** Loading spinner or the refusal with a retry; renders nothing once data is there. */
 export function QueryState({ query }: { query: Pick<UseQueryResult, 'isPending' | 'isError' | 'error' | 'refetch'> }) {

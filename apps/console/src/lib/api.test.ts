@@ -9,14 +9,14 @@ class MemoryStorage {
   removeItem = (key: string) => void this.items.delete(key);
 }
 
-let api: typeof import('./api');
+let apiModule: typeof import('./api');
 let session: typeof import('./session');
 
 beforeAll(async () => {
   vi.stubGlobal('localStorage', new MemoryStorage());
   vi.stubGlobal('sessionStorage', new MemoryStorage());
   vi.stubGlobal('navigator', { languages: ['en-US'], language: 'en-US' });
-  api = await import('./api');
+  apiModule = await import('./api');
   session = await import('./session');
 });
 
@@ -37,20 +37,20 @@ describe('the console API client and the signed-out handler', () => {
   const signedOut = vi.fn();
   beforeEach(() => {
     signedOut.mockReset();
-    api.setSignedOutHandler(signedOut);
+    apiModule.setSignedOutHandler(signedOut);
   });
 
   it('signs out when the current session is gone', async () => {
     session.tokenStore.set('Bearer ', 'current');
     slowAnswer(ErrorCode.NOT_SIGNED_IN)();
-    await expect(api.apiGet('/admin/alerts')).rejects.toMatchObject({ code: ErrorCode.NOT_SIGNED_IN });
+    await expect(apiModule.api.get('/admin/alerts')).rejects.toMatchObject({ code: ErrorCode.NOT_SIGNED_IN });
     expect(signedOut).toHaveBeenCalledWith('expired', 'Not signed in or session expired');
   });
 
   it('ignores a refusal for a session already left while the call was in flight', async () => {
     session.tokenStore.set('Bearer ', 'old');
     const release = slowAnswer(ErrorCode.NOT_SIGNED_IN);
-    const call = api.apiGet('/admin/alerts');
+    const call = apiModule.api.get('/admin/alerts');
     // The idle sign-out ends the session, then the poll's answer arrives.
     session.tokenStore.clear();
     release();
@@ -61,7 +61,7 @@ describe('the console API client and the signed-out handler', () => {
   it('ignores it too when another session took its place', async () => {
     session.tokenStore.set('Bearer ', 'old');
     const release = slowAnswer(ErrorCode.OPERATOR_SESSION_NOT_VERIFIED);
-    const call = api.apiGet('/admin/dashboard');
+    const call = apiModule.api.get('/admin/dashboard');
     session.tokenStore.set('Bearer ', 'new');
     release();
     await expect(call).rejects.toMatchObject({ code: ErrorCode.OPERATOR_SESSION_NOT_VERIFIED });

@@ -1,22 +1,15 @@
-import type { Envelope } from '@coffer/contract/envelope';
+import { createApiClient, type Envelope } from '@coffer/api-client';
 import { ErrorCode } from '@coffer/contract/errors';
 import { i18n } from './i18n';
 import { tokenStore } from './session';
 
+/**
+ * The console's side of the shared client (@coffer/api-client, decision 062): its own token
+ * store, the interface language, and what a refusal of the session means to the console.
+ */
 export const API_BASE = '/api';
 /** Audits and payouts can take a while on a big ledger. */
 export const API_TIMEOUT_MS = 60_000;
-
-/** A refusal from the API (envelope code != 0, or an HTTP error with an envelope). */
-export class ApiError extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * Called when the session is gone (2001, with the server's message saying why) or the operator
@@ -28,56 +21,20 @@ export function setSignedOutHandler(handler: typeof onSignedOut) {
   onSignedOut = handler;
 }
 
-type Query = Record<string, string | number | boolean | undefined | null>;
+const SECOND_FACTOR_CODES: readonly number[] = [ErrorCode.OPERATOR_SECOND_FACTOR_REQUIRED, ErrorCode.OPERATOR_SESSION_NOT_VERIFIED];
 
-function urlOf(path: string, query?: Query): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
-  }
-  const search = params.toString();
-  return `${API_BASE}${path}${search ? `?${search}` : ''}`;
-}
-
-interface RequestOptions {
-  query?: Query;
-  body?: unknown;
-  headers?: Record<string, string>;
-}
-
-async function request<T>(method: 'GET' | 'POST', path: string, opts: RequestOptions = {}): Promise<T> {
-  const headers: Record<string, string> = { 'accept-language': i18n.language, ...opts.headers };
+function sessionHeaders(): Record<string, string> {
   const token = tokenStore.get();
-  if (token) headers['x-token'] = token;
-  let body: BodyInit | undefined;
-  if (opts.body instanceof FormData) body = opts.body;
-  else if (opts.body !== undefined) {
-    headers['content-type'] = 'application/json';
-    body = JSON.stringify(opts.body);
-  }
-  const response = await fetch(urlOf(path, opts.query), { method, headers, body, signal: AbortSignal.timeout(API_TIMEOUT_MS) });
-  const envelope = (await response.json().catch(() => null)) as Envelope<T> | null;
-  if (!envelope || typeof envelope.code !== 'number') throw new ApiError(-1, response.statusText || 'network', response.status);
+  return token ? { 'accept-language': i18n.language, 'x-token': token } : { 'accept-language': i18n.language };
+}
+
+function onEnvelope(envelope: Envelope<unknown>, sent: Readonly<Record<string, string>>) {
   // An answer for a session the console already left (signed out while the call was in flight)
   // says nothing about the current one: it must not sign out again or replace the reason shown.
-  const stillOurs = token !== null && tokenStore.get() === token;
-  if (stillOurs && envelope.code === ErrorCode.NOT_SIGNED_IN) onSignedOut('expired', envelope.message);
-  else if (
-    stillOurs &&
-    (envelope.code === ErrorCode.OPERATOR_SECOND_FACTOR_REQUIRED || envelope.code === ErrorCode.OPERATOR_SESSION_NOT_VERIFIED)
-  ) {
-    onSignedOut('second-factor', envelope.message);
-  }
-  if (envelope.code !== ErrorCode.OK) throw new ApiError(envelope.code, envelope.message, response.status);
-  return envelope.data;
+  const token = sent['x-token'];
+  if (token === undefined || tokenStore.get() !== token) return;
+  if (envelope.code === ErrorCode.NOT_SIGNED_IN) onSignedOut('expired', envelope.message);
+  else if (SECOND_FACTOR_CODES.includes(envelope.code)) onSignedOut('second-factor', envelope.message);
 }
 
-export const apiGet = <T>(path: string, query?: Query) => request<T>('GET', path, { query });
-export const apiPost = <T>(path: string, body?: unknown, headers?: Record<string, string>) =>
-  request<T>('POST', path, { body: body ?? {}, headers });
-export const apiUpload = <T>(path: string, form: FormData) => request<T>('POST', path, { body: form });
-
-/** One key per submit (the form's lifetime), so a retried submit is not applied twice. */
-export function newIdempotencyKey(): string {
-  return crypto.randomUUID();
-}
+export const api = createApiClient({ baseUrl: API_BASE, timeoutMs: API_TIMEOUT_MS, headers: sessionHeaders, onEnvelope });

@@ -27,7 +27,7 @@ class MemoryStorage {
 Object.assign(globalThis, { localStorage: new MemoryStorage(), sessionStorage: new MemoryStorage() });
 
 const { API_BASE_URL, API_TIMEOUT_MS, apiClient, apiGet, apiPost } = await import('./api-client');
-const { ApiError } = await import('./api-error');
+const { ApiError } = await import('@coffer/api-client/api-error');
 const { goToLogin } = await import('./navigation');
 const { notifyDanger, toastDanger } = await import('./notify');
 const { STORAGE_KEYS } = await import('./storage');

@@ -1,8 +1,7 @@
-import type { Envelope } from '@coffer/contract/envelope';
+import { type Envelope, isEnvelope, refusalOf, sessionTokenOf } from '@coffer/api-client/envelope';
 import { ErrorCode } from '@coffer/contract/errors';
 import axios, { type AxiosError, type AxiosRequestConfig } from 'axios';
 import { API_BASE_URL } from './api-base';
-import { ApiError } from './api-error';
 import { reportAnswered } from './connectivity';
 import { i18n } from './i18n';
 import { DEFAULT_LANGUAGE } from './language';
@@ -37,14 +36,10 @@ apiClient.interceptors.request.use((config) => {
   return config;
 });
 
-function isEnvelope(body: unknown): body is Envelope<unknown> {
-  return typeof body === 'object' && body !== null && 'code' in body && typeof body.code === 'number';
-}
-
+/** Any answer carrying a session (sign-in, second factor, password change) replaces the stored one. */
 function storeTokenFrom(data: unknown) {
-  if (typeof data !== 'object' || data === null) return;
-  const { token, tokenHead } = data as { token?: unknown; tokenHead?: unknown };
-  if (typeof token === 'string' && token) tokenStorage.set(typeof tokenHead === 'string' ? tokenHead : '', token);
+  const token = sessionTokenOf(data);
+  if (token) tokenStorage.set(token);
 }
 
 /** Session gone (code 2001): forget it locally and send the user to sign in. */
@@ -62,7 +57,7 @@ apiClient.interceptors.response.use(
     if (body.code !== ErrorCode.OK) {
       if (!response.config.fieldCodes?.includes(body.code)) toastDanger(body.message);
       if (body.code === ErrorCode.NOT_SIGNED_IN) onSessionInvalid();
-      return Promise.reject(new ApiError(body.code, body.message, body.data));
+      return Promise.reject(refusalOf(body, response.status));
     }
     // Unwrapped: callers receive the envelope itself, not the axios response.
     response.data = body;

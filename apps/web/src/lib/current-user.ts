@@ -2,7 +2,7 @@ import { ErrorCode } from '@coffer/contract/errors';
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 import { type UserInfo, useUserStore } from '../stores/user';
 import { apiGet } from './api-client';
-import { isApiError } from './api-error';
+import { isApiError } from '@coffer/api-client/api-error';
 import { queryKeys } from './query-keys';
 
 /*

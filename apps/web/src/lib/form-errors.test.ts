@@ -1,6 +1,6 @@
 import { ErrorCode } from '@coffer/contract/errors';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './api-error';
+import { ApiError } from '@coffer/api-client/api-error';
 import { type FieldErrors, fieldCodesOf, fieldErrorOf } from './form-errors';
 
 const FIELDS: FieldErrors<'amount' | 'recipient'> = {

@@ -1,5 +1,5 @@
 import type { FormInstance } from 'antd-mobile/es/components/form';
-import { isApiError } from './api-error';
+import { isApiError } from '@coffer/api-client/api-error';
 
 /**
  * Which form field each refusal code concerns. The request passes the codes as

@@ -15,7 +15,7 @@ const memory = {
 Object.assign(globalThis, { localStorage: memory, sessionStorage: memory, window: {} });
 
 const { apiClient, apiGet } = await import('./api-client');
-const { ApiError } = await import('./api-error');
+const { ApiError } = await import('@coffer/api-client/api-error');
 const { toastDanger } = await import('./notify');
 const { PREFETCH_MAX_AGE_MS, takePrefetched } = await import('./prefetched');
 const { STORAGE_KEYS } = await import('./storage');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from './api-error';
+import { ApiError } from '@coffer/api-client/api-error';
 import { shouldRetry } from './query-client';
 
 describe('query retry policy', () => {

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { ApiError } from './api-error';
+import { ApiError } from '@coffer/api-client/api-error';
 
 /**
  * Only a request that got no answer at all (connection lost) is retried, once. Any HTTP

@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiGet, apiPost } from './api-client';
-import { isApiError } from './api-error';
+import { isApiError } from '@coffer/api-client/api-error';
 import { queryKeys } from './query-keys';
 import { browserWebAuthn } from './sign-in';
 

@@ -36,6 +36,6 @@ export const session = {
 /** The stored access token is tokenHead + token ("Bearer abc"), sent verbatim as X-Token. */
 export const tokenStorage = {
   get: (): string | null => local.get(STORAGE_KEYS.accessToken),
-  set: (tokenHead: string, token: string): void => local.set(STORAGE_KEYS.accessToken, `${tokenHead}${token}`),
+  set: (xToken: string): void => local.set(STORAGE_KEYS.accessToken, xToken),
   clear: (): void => local.remove(STORAGE_KEYS.accessToken),
 };

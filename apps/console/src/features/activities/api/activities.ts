@@ -1,12 +1,13 @@
 import type { ActivityAdminList } from '@coffer/contract/activity';
-import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api';
-
-export const ACTIVITIES_KEY = ['console', 'activities'] as const;
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/admin/activities/list */
-export const getActivities = () => apiGet<ActivityAdminList>('/admin/activities/list');
+export const getActivities = () => api.get<ActivityAdminList>('/admin/activities/list');
+
+export const activitiesQuery = () => queryOptions({ queryKey: queryKeys.activities, queryFn: getActivities });
 
 export function useActivities() {
-  return useQuery({ queryKey: ACTIVITIES_KEY, queryFn: getActivities });
+  return useQuery(activitiesQuery());
 }

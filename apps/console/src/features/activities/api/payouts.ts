@@ -1,10 +1,13 @@
 import type { ActivityPayouts } from '@coffer/contract/activity';
-import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/admin/activities/payouts?id= */
-export const getPayouts = (id: number) => apiGet<ActivityPayouts>('/admin/activities/payouts', { id });
+export const getPayouts = (id: number) => api.get<ActivityPayouts>('/admin/activities/payouts', { id });
+
+export const payoutsQuery = (id: number) => queryOptions({ queryKey: queryKeys.payouts(id), queryFn: () => getPayouts(id) });
 
 export function usePayouts(id: number) {
-  return useQuery({ queryKey: ['console', 'payouts', id], queryFn: () => getPayouts(id) });
+  return useQuery(payoutsQuery(id));
 }

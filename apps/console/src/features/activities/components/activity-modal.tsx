@@ -6,12 +6,10 @@ import { useTranslation } from 'react-i18next';
 import { type BilingualText, BilingualFields } from '../../../components/bilingual-fields';
 import { FormModal } from '../../../components/form-modal';
 import { AMOUNT_INPUT_MAX, amountRule, REASON_MAX, requiredRule } from '../../../lib/form-rules';
-import { useWrite } from '../../../lib/use-write';
 import { fromIso } from '../../../lib/schedule';
 import { useCurrencies } from '../../../lib/currencies';
-import { ACTIVITIES_KEY } from '../api/activities';
-import { createActivity } from '../api/create-activity';
-import { updateActivity } from '../api/update-activity';
+import { useCreateActivity } from '../api/create-activity';
+import { useUpdateActivity } from '../api/update-activity';
 
 /** An activity's rules under each title: Markdown, up to the contract's ACTIVITY_RULES_MAX. */
 const ACTIVITY_RULES: BilingualText = { name: 'rules', label: 'activities.rules', max: ACTIVITY_RULES_MAX, rows: 4 };
@@ -90,11 +88,11 @@ export function ActivityModal({ activity, onClose }: { activity: ActivityAdmin |
   const currencies = useCurrencies();
   const [form] = Form.useForm<ActivityForm>();
   const metric = Form.useWatch('metric', form);
-  const save = useWrite(
-    (v: ActivityForm) =>
-      activity ? updateActivity(changesOf(activity, v)) : createActivity({ ...fieldsOf(v), reason: v.reason?.trim() || undefined }),
-    { invalidate: ACTIVITIES_KEY, done: onClose },
-  );
+  const create = useCreateActivity({ done: onClose });
+  const update = useUpdateActivity({ done: onClose });
+  const busy = create.isPending || update.isPending;
+  const submit = (v: ActivityForm) =>
+    activity ? update.mutate(changesOf(activity, v)) : create.mutate({ ...fieldsOf(v), reason: v.reason?.trim() || undefined });
   const currencyOptions = (currencies.data ?? []).map((c) => ({ value: c.code, label: c.code }));
 
   return (
@@ -103,10 +101,10 @@ export function ActivityModal({ activity, onClose }: { activity: ActivityAdmin |
       title={activity ? t('activities.edit', { id: activity.id }) : t('activities.new')}
       okText={t('common.save')}
       form={form}
-      busy={save.isPending}
+      busy={busy}
       onClose={onClose}
     >
-      <Form form={form} layout="vertical" initialValues={initialOf(activity)} onFinish={(v) => save.mutate(v)}>
+      <Form form={form} layout="vertical" initialValues={initialOf(activity)} onFinish={submit}>
         <BilingualFields titleMax={ACTIVITY_TITLE_MAX} text={ACTIVITY_RULES} />
         <Space wrap align="start">
           <Form.Item name="metric" label={t('activities.metric')}>

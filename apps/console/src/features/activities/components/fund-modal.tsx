@@ -1,37 +1,26 @@
 import type { ActivityAdmin } from '@coffer/contract/activity';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Form, Input, Typography } from 'antd';
+import { Form, Input, Typography } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Amount } from '../../../components/amount';
 import { FormModal } from '../../../components/form-modal';
 import { MoneyConfirm } from '../../../components/money-confirm';
-import { newIdempotencyKey } from '../../../lib/api';
-import { errorText } from '../../../lib/errors';
+import { newIdempotencyKey } from '@coffer/api-client/idempotency';
 import { AMOUNT_INPUT_MAX, amountRule, REASON_MAX, reasonRules, requiredRule } from '../../../lib/form-rules';
-import { ACTIVITIES_KEY } from '../api/activities';
-import { fundActivity } from '../api/fund-activity';
+import { useFundActivity } from '../api/fund-activity';
 
 /** Moves money from the adjustments account into the activity's prize account, after a confirm step with the figures. */
 export function FundModal({ activity, onClose }: { activity: ActivityAdmin; onClose: () => void }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const [form] = Form.useForm<{ amount: string; reason: string }>();
   const [confirming, setConfirming] = useState<{ amount: string; reason: string } | null>(null);
   // One key for this dialog: a second click after a lost answer replays instead of funding twice.
   const key = useRef(newIdempotencyKey());
-  const fund = useMutation({
-    mutationFn: (v: { amount: string; reason: string }) =>
-      fundActivity({ id: activity.id, amount: v.amount.trim(), reason: v.reason }, key.current),
-    onSuccess: (data) => {
-      message.success(t('activities.fundDone', data));
-      void queryClient.invalidateQueries({ queryKey: ACTIVITIES_KEY });
-      onClose();
-    },
-    onError: (error) => {
+  const fund = useFundActivity({
+    success: (data) => t('activities.fundDone', data),
+    done: onClose,
+    failed: () => {
       key.current = newIdempotencyKey();
-      message.error(errorText(error, t('errors.unexpected')));
     },
   });
   if (confirming) {
@@ -47,7 +36,12 @@ export function FundModal({ activity, onClose }: { activity: ActivityAdmin; onCl
           { key: 'to', label: t('money.to'), value: t('activities.fundTo', { id: activity.id }) },
           { key: 'reason', label: t('money.reason'), value: confirming.reason },
         ]}
-        onConfirm={() => fund.mutate(confirming)}
+        onConfirm={() =>
+          fund.mutate({
+            body: { id: activity.id, amount: confirming.amount.trim(), reason: confirming.reason },
+            idempotencyKey: key.current,
+          })
+        }
         onClose={() => setConfirming(null)}
       />
     );

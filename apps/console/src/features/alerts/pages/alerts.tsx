@@ -5,9 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { QueryState } from '../../../components/query-state';
 import { ReasonModal } from '../../../components/reason-modal';
 import { formatTime } from '../../../lib/format';
-import { useWrite } from '../../../lib/use-write';
-import { acknowledgeAlert } from '../api/acknowledge-alert';
-import { ALERTS_KEY, useAlerts } from '../api/alerts';
+import { useAcknowledgeAlert } from '../api/acknowledge-alert';
+import { useAlerts } from '../api/alerts';
 import { alertAction, alertWhat } from '../components/alert-text';
 
 /** Operator alerts: the open ones (acknowledge with a reason) and the recently resolved. */
@@ -15,11 +14,7 @@ export default function AlertsPage() {
   const { t } = useTranslation();
   const alerts = useAlerts();
   const [asking, setAsking] = useState<OperatorAlert | null>(null);
-  const ack = useWrite((v: { id: number; reason: string }) => acknowledgeAlert(v.id, { reason: v.reason }), {
-    invalidate: ALERTS_KEY,
-    done: () => setAsking(null),
-    success: () => t('alerts.acknowledged'),
-  });
+  const ack = useAcknowledgeAlert({ done: () => setAsking(null), success: () => t('alerts.acknowledged') });
 
   const subject = (a: OperatorAlert) =>
     a.subjectType === 'withdrawal'

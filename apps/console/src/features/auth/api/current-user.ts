@@ -1,13 +1,15 @@
 import type { CurrentUser } from '@coffer/contract/auth';
-import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { queryKeys } from '../../../lib/query-keys';
 import { tokenStore } from '../../../lib/session';
 
-export const CURRENT_USER_KEY = ['console', 'current-user'] as const;
-
 /** GET /api/getCurrentUser (its role decides whether the console opens). */
-export const getCurrentUser = () => apiGet<CurrentUser>('/getCurrentUser');
+export const getCurrentUser = () => api.get<CurrentUser>('/getCurrentUser');
+
+export const currentUserQuery = () =>
+  queryOptions({ queryKey: queryKeys.currentUser, queryFn: getCurrentUser, enabled: tokenStore.get() !== null, retry: false });
 
 export function useCurrentUser() {
-  return useQuery({ queryKey: CURRENT_USER_KEY, queryFn: getCurrentUser, enabled: tokenStore.get() !== null, retry: false });
+  return useQuery(currentUserQuery());
 }

@@ -1,6 +1,6 @@
 import type { LoginBody } from '@coffer/contract/auth';
 import type { LoginAnswer } from '@coffer/contract/two-factor';
-import { apiPost } from '../../../lib/api';
+import { api } from '../../../lib/api';
 
-/** POST /api/login: a session, or a challenge for the second factor. */
-export const login = (body: LoginBody) => apiPost<LoginAnswer>('/login', body);
+/** POST /api/login: a session, or a challenge for the second factor (the sign-in page's steps, auth/session.ts). */
+export const login = (body: LoginBody) => api.post<LoginAnswer>('/login', body);

@@ -1,4 +1,4 @@
-import { apiPost } from '../../../lib/api';
+import { api } from '../../../lib/api';
 
 /** POST /api/logout: ends this session on the server. */
-export const logout = () => apiPost<null>('/logout');
+export const logout = () => api.post<null>('/logout');

@@ -4,10 +4,10 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { LanguageSwitch } from '../../../components/language-switch';
-import { errorText } from '../../../lib/errors';
+import { errorText } from '@coffer/api-client/api-error';
 import { login } from '../api/login';
 import { loginSecondFactor } from '../api/login-second-factor';
-import { CURRENT_USER_KEY } from '../api/current-user';
+import { queryKeys } from '../../../lib/query-keys';
 import { signedOutReason } from '../../../lib/session';
 import { acceptSession, NoPermission } from '../session';
 
@@ -40,7 +40,7 @@ export default function SignInPage() {
 
   const enter = async (data: Parameters<typeof acceptSession>[0]) => {
     const user = await acceptSession(data);
-    queryClient.setQueryData(CURRENT_USER_KEY, user);
+    queryClient.setQueryData(queryKeys.currentUser, user);
     navigate('/', { replace: true });
   };
 

@@ -1,12 +1,13 @@
 import type { AdminBannerList } from '@coffer/contract/content';
-import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api';
-
-export const BANNERS_KEY = ['console', 'banners'] as const;
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/admin/banners: every banner in display order, retired last. */
-export const getBanners = () => apiGet<AdminBannerList>('/admin/banners');
+export const getBanners = () => api.get<AdminBannerList>('/admin/banners');
+
+export const bannersQuery = () => queryOptions({ queryKey: queryKeys.banners, queryFn: getBanners });
 
 export function useBanners() {
-  return useQuery({ queryKey: BANNERS_KEY, queryFn: getBanners });
+  return useQuery(bannersQuery());
 }

@@ -1,5 +1,5 @@
 import type { AdminHelpArticle } from '@coffer/contract/content';
-import { apiGet } from '../../../lib/api';
+import { api } from '../../../lib/api';
 
-/** GET /api/admin/help/articles/{id}: the whole article (both languages' Markdown). */
-export const getHelpArticle = (id: number) => apiGet<AdminHelpArticle>(`/admin/help/articles/${id}`);
+/** GET /api/admin/help/articles/{id}: the whole article (both languages' Markdown), read when its editor opens. */
+export const getHelpArticle = (id: number) => api.get<AdminHelpArticle>(`/admin/help/articles/${id}`);

@@ -1,12 +1,13 @@
 import type { AdminHelpTree } from '@coffer/contract/content';
-import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api';
-
-export const HELP_KEY = ['console', 'help'] as const;
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/admin/help: topics in order with their articles' titles. */
-export const getHelpTree = () => apiGet<AdminHelpTree>('/admin/help');
+export const getHelpTree = () => api.get<AdminHelpTree>('/admin/help');
+
+export const helpTreeQuery = () => queryOptions({ queryKey: queryKeys.help, queryFn: getHelpTree });
 
 export function useHelpTree() {
-  return useQuery({ queryKey: HELP_KEY, queryFn: getHelpTree });
+  return useQuery(helpTreeQuery());
 }

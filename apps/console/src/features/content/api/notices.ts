@@ -1,14 +1,17 @@
 import type { AdminNoticePage, adminNoticeQuery } from '@coffer/contract/content';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { apiGet } from '../../../lib/api';
+import { api } from '../../../lib/api';
+import { queryKeys } from '../../../lib/query-keys';
 
 export type NoticeQuery = z.output<typeof adminNoticeQuery>;
-export const NOTICES_KEY = ['console', 'notices'] as const;
 
 /** GET /api/admin/notices?page=&pageSize=&uid=&scope= */
-export const getNotices = (query: NoticeQuery) => apiGet<AdminNoticePage>('/admin/notices', { ...query });
+export const getNotices = (query: NoticeQuery) => api.get<AdminNoticePage>('/admin/notices', { ...query });
+
+export const noticesQuery = (query: NoticeQuery) =>
+  queryOptions({ queryKey: queryKeys.notices.page(query), queryFn: () => getNotices(query), placeholderData: keepPreviousData });
 
 export function useNotices(query: NoticeQuery) {
-  return useQuery({ queryKey: [...NOTICES_KEY, query], queryFn: () => getNotices(query), placeholderData: keepPreviousData });
+  return useQuery(noticesQuery(query));
 }

@@ -1,9 +1,9 @@
 import type { UploadResult } from '@coffer/contract/content';
-import { apiUpload } from '../../../lib/api';
+import { api } from '../../../lib/api';
 
 /** POST /api/admin/uploads (multipart, one file): where the stored image is served. */
 export function uploadImage(file: Blob, name: string) {
   const form = new FormData();
   form.append('file', file, name);
-  return apiUpload<UploadResult>('/admin/uploads', form);
+  return api.upload<UploadResult>('/admin/uploads', form);
 }

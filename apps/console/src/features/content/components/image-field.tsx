@@ -1,7 +1,7 @@
 import { IMAGE_URL_MAX, MAX_UPLOAD_BYTES } from '@coffer/contract/rules';
 import { App, Button, Form, Input, Space, Upload } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../../../lib/errors';
+import { errorText } from '@coffer/api-client/api-error';
 import { requiredRule } from '../../../lib/form-rules';
 import { uploadImage } from '../api/upload';
 

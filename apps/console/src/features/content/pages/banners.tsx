@@ -1,7 +1,6 @@
 import type { AdminBanner, BannerInput, BannerLinkInput, BannerLinkType } from '@coffer/contract/content';
 import { ROUTE_PATH_MAX, SORT_ORDER_MAX } from '@coffer/contract/rules';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, DatePicker, Form, Input, InputNumber, Select, Space, Table, Tag, Typography } from 'antd';
+import { Button, DatePicker, Form, Input, InputNumber, Select, Space, Table, Tag, Typography } from 'antd';
 import type { Dayjs } from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,14 +8,12 @@ import { BilingualFields } from '../../../components/bilingual-fields';
 import { FormModal } from '../../../components/form-modal';
 import { QueryState } from '../../../components/query-state';
 import { ReasonModal } from '../../../components/reason-modal';
-import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
 import { requiredRule } from '../../../lib/form-rules';
-import { useWrite } from '../../../lib/use-write';
-import { BANNERS_KEY, useBanners } from '../api/banners';
-import { reorderBanners } from '../api/reorder-banners';
-import { retireBanner } from '../api/retire-banner';
-import { saveBanner } from '../api/save-banner';
+import { useBanners } from '../api/banners';
+import { useReorderBanners } from '../api/reorder-banners';
+import { useRetireBanner } from '../api/retire-banner';
+import { useSaveBanner } from '../api/save-banner';
 import { ImageField } from '../components/image-field';
 import { fromIso, toIso } from '../../../lib/schedule';
 
@@ -73,7 +70,7 @@ function BannerModal({ banner, onClose }: { banner: AdminBanner | null; onClose:
   const { t } = useTranslation();
   const [form] = Form.useForm<BannerForm>();
   const linkType = Form.useWatch('linkType', form);
-  const save = useWrite((body: BannerInput) => saveBanner(banner?.id ?? null, body), { invalidate: BANNERS_KEY, done: onClose });
+  const save = useSaveBanner(banner?.id ?? null, { done: onClose });
   return (
     <FormModal
       width={880}
@@ -128,23 +125,12 @@ function BannerModal({ banner, onClose }: { banner: AdminBanner | null; onClose:
 
 export default function BannersPage() {
   const { t, i18n } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const banners = useBanners();
   const [editing, setEditing] = useState<AdminBanner | null | 'new'>(null);
   const [retiring, setRetiring] = useState<AdminBanner | null>(null);
-  const retire = useWrite(
-    ({ id, reason }: { id: number; reason: string }) =>
-      retireBanner(id, {
-        reason,
-      }),
-    { invalidate: BANNERS_KEY, done: () => setRetiring(null), success: () => t('content.retired') },
-  );
-  const reorder = useMutation({
-    mutationFn: (ids: number[]) => reorderBanners({ ids }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: BANNERS_KEY }),
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
-  });
+  const retire = useRetireBanner({ done: () => setRetiring(null), success: () => t('content.retired') });
+  // A move shows itself in the list: no message.
+  const reorder = useReorderBanners({ success: null });
   const en = i18n.language === 'en-US';
   // Display order of the banners still in use; a move swaps two neighbours and renumbers them all.
   const active = (banners.data?.list ?? []).filter((b) => b.state !== 'retired').map((b) => b.id);

@@ -7,29 +7,23 @@ import { BilingualFields, REQUIRED_BODY } from '../../../components/bilingual-fi
 import { FormModal } from '../../../components/form-modal';
 import { QueryState } from '../../../components/query-state';
 import { ReasonModal } from '../../../components/reason-modal';
-import { errorText } from '../../../lib/errors';
+import { errorText } from '@coffer/api-client/api-error';
 import { formatTime } from '../../../lib/format';
 import { requiredRule } from '../../../lib/form-rules';
-import { useWrite } from '../../../lib/use-write';
-import { deleteHelpArticle } from '../api/delete-help-article';
-import { deleteHelpTopic } from '../api/delete-help-topic';
-import { HELP_KEY, useHelpTree } from '../api/help';
+import { useDeleteHelpArticle } from '../api/delete-help-article';
+import { useDeleteHelpTopic } from '../api/delete-help-topic';
+import { useHelpTree } from '../api/help';
 import { getHelpArticle } from '../api/help-article';
-import { saveHelpArticle } from '../api/save-help-article';
-import { saveHelpTopic } from '../api/save-help-topic';
+import { useSaveHelpArticle } from '../api/save-help-article';
+import { useSaveHelpTopic } from '../api/save-help-topic';
 
 type TopicRow = AdminHelpTree['topics'][number];
 type Deleting = { kind: 'topic' | 'article'; id: number } | null;
 
-/** A save or delete that refreshes the tree and closes its dialog. */
-function useHelpWrite<T>(run: (value: T) => Promise<unknown>, done: () => void) {
-  return useWrite(run, { invalidate: HELP_KEY, done });
-}
-
 function TopicModal({ topic, onClose }: { topic: AdminHelpTopic | null; onClose: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<HelpTopicInput>();
-  const save = useHelpWrite((body: HelpTopicInput) => saveHelpTopic(topic?.id ?? null, body), onClose);
+  const save = useSaveHelpTopic(topic?.id ?? null, { done: onClose });
   return (
     <FormModal
       title={topic ? t('content.editTopic', { id: topic.id }) : t('content.newTopic')}
@@ -58,7 +52,7 @@ function TopicModal({ topic, onClose }: { topic: AdminHelpTopic | null; onClose:
 function ArticleModal({ article, topics, onClose }: { article: AdminHelpArticle | null; topics: TopicRow[]; onClose: () => void }) {
   const { t, i18n } = useTranslation();
   const [form] = Form.useForm<HelpArticleInput>();
-  const save = useHelpWrite((body: HelpArticleInput) => saveHelpArticle(article?.id ?? null, body), onClose);
+  const save = useSaveHelpArticle(article?.id ?? null, { done: onClose });
   const en = i18n.language === 'en-US';
   return (
     <FormModal
@@ -96,11 +90,9 @@ export default function HelpPage() {
   const [topic, setTopic] = useState<AdminHelpTopic | null | 'new'>(null);
   const [article, setArticle] = useState<AdminHelpArticle | null | 'new'>(null);
   const [deleting, setDeleting] = useState<Deleting>(null);
-  const remove = useHelpWrite(
-    ({ kind, id, reason }: { kind: 'topic' | 'article'; id: number; reason: string }) =>
-      kind === 'topic' ? deleteHelpTopic(id, { reason }) : deleteHelpArticle(id, { reason }),
-    () => setDeleting(null),
-  );
+  const removeTopic = useDeleteHelpTopic({ done: () => setDeleting(null) });
+  const removeArticle = useDeleteHelpArticle({ done: () => setDeleting(null) });
+  const remove = deleting?.kind === 'article' ? removeArticle : removeTopic;
   const topics = tree.data?.topics ?? [];
   const en = i18n.language === 'en-US';
 
@@ -185,7 +177,7 @@ export default function HelpPage() {
           okText={t('content.delete')}
           danger
           busy={remove.isPending}
-          onSubmit={(reason) => remove.mutate({ ...deleting, reason })}
+          onSubmit={(reason) => remove.mutate({ id: deleting.id, reason })}
           onClose={() => setDeleting(null)}
         />
       )}

@@ -9,10 +9,9 @@ import { FormModal } from '../../../components/form-modal';
 import { QueryState } from '../../../components/query-state';
 import { ReasonModal } from '../../../components/reason-modal';
 import { formatTime } from '../../../lib/format';
-import { useWrite } from '../../../lib/use-write';
-import { createNotice } from '../api/create-notice';
-import { NOTICES_KEY, type NoticeQuery, useNotices } from '../api/notices';
-import { retireNotice } from '../api/retire-notice';
+import { useCreateNotice } from '../api/create-notice';
+import { type NoticeQuery, useNotices } from '../api/notices';
+import { useRetireNotice } from '../api/retire-notice';
 import { toIso } from '../../../lib/schedule';
 
 interface NoticeForm {
@@ -45,7 +44,7 @@ function NoticeModal({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<NoticeForm>();
   const audience = Form.useWatch('audience', form);
-  const save = useWrite(createNotice, { invalidate: NOTICES_KEY, done: onClose });
+  const save = useCreateNotice({ done: onClose });
   return (
     <FormModal width={880} title={t('content.newNotice')} okText={t('common.create')} form={form} busy={save.isPending} onClose={onClose}>
       <Form form={form} layout="vertical" initialValues={{ audience: 'public', kind: 'general' }} onFinish={(v) => save.mutate(toInput(v))}>
@@ -82,13 +81,7 @@ export default function NoticesPage() {
   const notices = useNotices(query);
   const [creating, setCreating] = useState(false);
   const [retiring, setRetiring] = useState<AdminNotice | null>(null);
-  const retire = useWrite(
-    ({ id, reason }: { id: number; reason: string }) =>
-      retireNotice(id, {
-        reason,
-      }),
-    { invalidate: NOTICES_KEY, done: () => setRetiring(null), success: () => t('content.retired') },
-  );
+  const retire = useRetireNotice({ done: () => setRetiring(null), success: () => t('content.retired') });
   const en = i18n.language === 'en-US';
 
   return (

@@ -1,11 +1,13 @@
 import type { DashboardData } from '@coffer/contract/admin';
-import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api';
-import { DASHBOARD_KEY } from '../../../lib/query-keys';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/admin/dashboard */
-export const getDashboard = () => apiGet<DashboardData>('/admin/dashboard');
+export const getDashboard = () => api.get<DashboardData>('/admin/dashboard');
+
+export const dashboardQuery = () => queryOptions({ queryKey: queryKeys.dashboard, queryFn: getDashboard });
 
 export function useDashboard() {
-  return useQuery({ queryKey: DASHBOARD_KEY, queryFn: getDashboard });
+  return useQuery(dashboardQuery());
 }

@@ -1,32 +1,20 @@
 import type { AuditReport } from '@coffer/contract/ledger';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Col, Descriptions, Row, Space, Statistic, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Col, Descriptions, Row, Space, Statistic, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Amount, amountColumn } from '../../../components/amount';
 import { AuditChecks } from '../../../components/audit-checks';
 import { QueryState } from '../../../components/query-state';
-import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
-import { runAudit } from '../../../lib/run-audit';
-import { DASHBOARD_KEY } from '../../../lib/query-keys';
+import { useRunAudit } from '../../../lib/run-audit';
 import { useDashboard } from '../api/dashboard';
 import { CustodyCard } from './custody-card';
 
 export default function DashboardPage() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const dashboard = useDashboard();
   const [report, setReport] = useState<AuditReport | null>(null);
-  const audit = useMutation({
-    mutationFn: runAudit,
-    onSuccess: (data) => {
-      setReport(data.report);
-      void queryClient.invalidateQueries({ queryKey: DASHBOARD_KEY });
-    },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
-  });
+  const audit = useRunAudit({ done: (data) => setReport(data.report) });
   const data = dashboard.data;
 
   return (

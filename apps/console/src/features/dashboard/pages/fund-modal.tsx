@@ -6,9 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { FormModal } from '../../../components/form-modal';
 import { MoneyConfirm } from '../../../components/money-confirm';
 import { REASON_MAX, reasonRules, requiredRule } from '../../../lib/form-rules';
-import { useWrite } from '../../../lib/use-write';
-import { DASHBOARD_KEY } from '../../../lib/query-keys';
-import { fundHotWallet } from '../api/fund-hot-wallet';
+import { useFundHotWallet } from '../api/fund-hot-wallet';
 
 /**
  * Book a funding of the hot wallet: the server checks the transaction on chain and books it once.
@@ -18,8 +16,7 @@ export function FundModal({ networks, onClose }: { networks: DashboardData['cust
   const { t } = useTranslation();
   const [form] = Form.useForm<FundHotWalletBody>();
   const [confirming, setConfirming] = useState<FundHotWalletBody | null>(null);
-  const save = useWrite((body: FundHotWalletBody) => fundHotWallet({ ...body, txHash: body.txHash.trim() }), {
-    invalidate: DASHBOARD_KEY,
+  const save = useFundHotWallet({
     done: onClose,
     success: (d) => (d.replayed ? t('dashboard.fundReplayed') : t('dashboard.fundBooked', { amount: d.amount })),
   });
@@ -39,7 +36,7 @@ export function FundModal({ networks, onClose }: { networks: DashboardData['cust
           { key: 'to', label: t('money.to'), value: t('dashboard.fundTo', { network: name }) },
           { key: 'reason', label: t('money.reason'), value: confirming.reason },
         ]}
-        onConfirm={() => save.mutate(confirming)}
+        onConfirm={() => save.mutate({ ...confirming, txHash: confirming.txHash.trim() })}
         onClose={() => setConfirming(null)}
       />
     );

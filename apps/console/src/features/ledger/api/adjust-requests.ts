@@ -1,12 +1,13 @@
 import type { AdjustRequest } from '@coffer/contract/ledger';
-import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api';
-
-export const ADJUST_REQUESTS_KEY = ['console', 'adjust-requests'] as const;
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/admin/ledger/adjust-requests: adjustments waiting for a second operator, newest first. */
-export const getPendingAdjustRequests = () => apiGet<AdjustRequest[]>('/admin/ledger/adjust-requests?status=pending');
+export const getPendingAdjustRequests = () => api.get<AdjustRequest[]>('/admin/ledger/adjust-requests', { status: 'pending' });
+
+export const pendingAdjustRequestsQuery = () => queryOptions({ queryKey: queryKeys.adjustRequests, queryFn: getPendingAdjustRequests });
 
 export function usePendingAdjustRequests() {
-  return useQuery({ queryKey: ADJUST_REQUESTS_KEY, queryFn: getPendingAdjustRequests });
+  return useQuery(pendingAdjustRequestsQuery());
 }

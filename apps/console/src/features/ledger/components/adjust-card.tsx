@@ -1,16 +1,11 @@
 import type { AdjustBody } from '@coffer/contract/ledger';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Descriptions, Form, Input, Modal, Radio, Select } from 'antd';
+import { Button, Card, Descriptions, Form, Input, Modal, Radio, Select } from 'antd';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { newIdempotencyKey } from '../../../lib/api';
-import { errorText } from '../../../lib/errors';
+import { newIdempotencyKey } from '@coffer/api-client/idempotency';
 import { AMOUNT_INPUT_MAX, amountRule, REASON_MAX, reasonRules, requiredRule } from '../../../lib/form-rules';
 import { useCurrencies } from '../../../lib/currencies';
-import { DASHBOARD_KEY } from '../../../lib/query-keys';
-import { adjust } from '../api/adjust';
-import { ADJUST_REQUESTS_KEY } from '../api/adjust-requests';
-import { ADJUSTMENTS_KEY } from '../api/adjustments';
+import { useAdjust } from '../api/adjust';
 
 interface AdjustForm {
   user: string;
@@ -59,26 +54,21 @@ function ConfirmAdjust({ form, busy, onOk, onCancel }: { form: AdjustForm; busy:
 /** Credit or debit a user: a confirm step, then applied at once or (above the threshold) sent to a second operator. */
 export function AdjustCard() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const currencies = useCurrencies();
   const [form] = Form.useForm<AdjustForm>();
   const [confirming, setConfirming] = useState<AdjustForm | null>(null);
   // One key per intended adjustment: a resubmit after a lost answer replays, never doubles.
   const key = useRef(newIdempotencyKey());
-  const save = useMutation({
-    mutationFn: (body: AdjustBody) => adjust(body, key.current),
-    onSuccess: (data) => {
-      if (data.status === 'pending') message.success(t('ledger.pendingDone', { id: data.request.id }));
-      else message.success(t(data.replayed ? 'ledger.replayed' : 'ledger.done', data));
+  const save = useAdjust({
+    success: (data) =>
+      data.status === 'pending'
+        ? t('ledger.pendingDone', { id: data.request.id })
+        : t(data.replayed ? 'ledger.replayed' : 'ledger.done', data),
+    done: () => {
       key.current = newIdempotencyKey();
       form.resetFields();
       setConfirming(null);
-      void queryClient.invalidateQueries({ queryKey: ADJUSTMENTS_KEY });
-      void queryClient.invalidateQueries({ queryKey: ADJUST_REQUESTS_KEY });
-      void queryClient.invalidateQueries({ queryKey: DASHBOARD_KEY });
     },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
   });
   return (
     <Card title={t('ledger.adjust')}>
@@ -127,7 +117,7 @@ export function AdjustCard() {
         <ConfirmAdjust
           form={confirming}
           busy={save.isPending}
-          onOk={() => save.mutate(toBody(confirming))}
+          onOk={() => save.mutate({ body: toBody(confirming), idempotencyKey: key.current })}
           onCancel={() => setConfirming(null)}
         />
       )}

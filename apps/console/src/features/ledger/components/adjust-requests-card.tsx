@@ -1,36 +1,23 @@
 import type { AdjustRequest } from '@coffer/contract/ledger';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Space, Table, Typography } from 'antd';
+import { Button, Card, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Amount, amountColumn } from '../../../components/amount';
 import { ReasonModal } from '../../../components/reason-modal';
-import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
-import { DASHBOARD_KEY } from '../../../lib/query-keys';
-import { ADJUST_REQUESTS_KEY, usePendingAdjustRequests } from '../api/adjust-requests';
-import { ADJUSTMENTS_KEY } from '../api/adjustments';
-import { decideAdjustRequest } from '../api/decide-adjust-request';
+import { usePendingAdjustRequests } from '../api/adjust-requests';
+import { useDecideAdjustRequest } from '../api/decide-adjust-request';
 
 type Decision = { request: AdjustRequest; decision: 'approve' | 'reject' };
 
 /** Adjustments waiting for a second operator: the figures, who asked and why; approve or reject with a reason. */
 export function AdjustRequestsCard() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const requests = usePendingAdjustRequests();
   const [asking, setAsking] = useState<Decision | null>(null);
-  const decide = useMutation({
-    mutationFn: ({ request, decision, reason }: Decision & { reason: string }) => decideAdjustRequest(request.id, decision, { reason }),
-    onSuccess: (data) => {
-      message.success(t(data.status === 'approved' ? 'ledger.approvedDone' : 'ledger.rejectedDone', { id: data.id }));
-      setAsking(null);
-      void queryClient.invalidateQueries({ queryKey: ADJUST_REQUESTS_KEY });
-      void queryClient.invalidateQueries({ queryKey: ADJUSTMENTS_KEY });
-      void queryClient.invalidateQueries({ queryKey: DASHBOARD_KEY });
-    },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  const decide = useDecideAdjustRequest({
+    success: (data) => t(data.status === 'approved' ? 'ledger.approvedDone' : 'ledger.rejectedDone', { id: data.id }),
+    done: () => setAsking(null),
   });
   return (
     <Card title={t('ledger.requests')} data-testid="adjust-requests">
@@ -73,7 +60,7 @@ export function AdjustRequestsCard() {
           okText={t(asking.decision === 'approve' ? 'ledger.approve' : 'ledger.reject')}
           danger={asking.decision === 'reject'}
           busy={decide.isPending}
-          onSubmit={(reason) => decide.mutate({ ...asking, reason })}
+          onSubmit={(reason) => decide.mutate({ id: asking.request.id, decision: asking.decision, reason })}
           onClose={() => setAsking(null)}
         />
       )}

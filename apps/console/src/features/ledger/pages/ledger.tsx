@@ -1,31 +1,19 @@
 import type { AuditReport } from '@coffer/contract/ledger';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, InputNumber, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, InputNumber, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Amount, amountColumn } from '../../../components/amount';
 import { AuditChecks } from '../../../components/audit-checks';
-import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
-import { DASHBOARD_KEY } from '../../../lib/query-keys';
 import { useAdjustments } from '../api/adjustments';
-import { runAudit } from '../../../lib/run-audit';
+import { useRunAudit } from '../../../lib/run-audit';
 import { AdjustCard } from '../components/adjust-card';
 import { AdjustRequestsCard } from '../components/adjust-requests-card';
 
 function AuditCard() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const [report, setReport] = useState<AuditReport | null>(null);
-  const run = useMutation({
-    mutationFn: runAudit,
-    onSuccess: (data) => {
-      setReport(data.report);
-      void queryClient.invalidateQueries({ queryKey: DASHBOARD_KEY });
-    },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
-  });
+  const run = useRunAudit({ done: (data) => setReport(data.report) });
   return (
     <Card
       title={t('ledger.audit')}

@@ -1,12 +1,13 @@
 import type { AdminNetwork } from '@coffer/contract/network-admin';
-import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api';
-
-export const NETWORKS_KEY = ['console', 'networks'] as const;
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/admin/networks */
-export const getNetworks = () => apiGet<AdminNetwork[]>('/admin/networks');
+export const getNetworks = () => api.get<AdminNetwork[]>('/admin/networks');
+
+export const networksQuery = () => queryOptions({ queryKey: queryKeys.networks, queryFn: getNetworks });
 
 export function useNetworks() {
-  return useQuery({ queryKey: NETWORKS_KEY, queryFn: getNetworks });
+  return useQuery(networksQuery());
 }

@@ -1,11 +1,9 @@
-import type { AdminNetwork, NetworkUpdateBody } from '@coffer/contract/network-admin';
+import type { AdminNetwork } from '@coffer/contract/network-admin';
 import { Alert, Button, Descriptions, Form, Input, InputNumber, Modal, Space, Switch, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AMOUNT_INPUT_MAX, REASON_MAX, amountRule, reasonRules } from '../../../lib/form-rules';
-import { useWrite } from '../../../lib/use-write';
-import { NETWORKS_KEY } from '../api/networks';
-import { updateNetwork } from '../api/update-network';
+import { useUpdateNetwork } from '../api/update-network';
 import {
   changesBody,
   changesOf,
@@ -96,8 +94,7 @@ export function NetworkEdit({ network, onClose }: { network: AdminNetwork; onClo
   const [form] = Form.useForm<SettingsForm & { reason: string }>();
   const [review, setReview] = useState<{ changes: SettingChange[]; reason: string } | null>(null);
   const [nothing, setNothing] = useState(false);
-  const save = useWrite((body: NetworkUpdateBody) => updateNetwork(network.id, body), {
-    invalidate: NETWORKS_KEY,
+  const save = useUpdateNetwork(network.id, {
     done: onClose,
     success: (data) => (data.changed ? t('common.saved') : t('networks.unchanged')),
   });

@@ -1,12 +1,13 @@
 import type { OperatorItem } from '@coffer/contract/admin';
-import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api';
-
-export const OPERATORS_KEY = ['console', 'operators'] as const;
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/admin/operators */
-export const getOperators = () => apiGet<OperatorItem[]>('/admin/operators');
+export const getOperators = () => api.get<OperatorItem[]>('/admin/operators');
+
+export const operatorsQuery = () => queryOptions({ queryKey: queryKeys.operators, queryFn: getOperators });
 
 export function useOperators() {
-  return useQuery({ queryKey: OPERATORS_KEY, queryFn: getOperators });
+  return useQuery(operatorsQuery());
 }

@@ -7,9 +7,8 @@ import { FormModal } from '../../../components/form-modal';
 import { QueryState } from '../../../components/query-state';
 import { formatTime } from '../../../lib/format';
 import { REASON_MAX, reasonRules } from '../../../lib/form-rules';
-import { useWrite } from '../../../lib/use-write';
-import { OPERATORS_KEY, useOperators } from '../api/operators';
-import { setOperatorRoles } from '../api/set-roles';
+import { useOperators } from '../api/operators';
+import { useSetOperatorRoles } from '../api/set-roles';
 
 interface RolesForm {
   uid?: number;
@@ -21,8 +20,7 @@ interface RolesForm {
 function RolesModal({ operator, onClose }: { operator: OperatorItem | null; onClose: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<RolesForm>();
-  const save = useWrite((v: RolesForm) => setOperatorRoles(operator?.uid ?? v.uid!, { roles: v.roles, reason: v.reason }), {
-    invalidate: OPERATORS_KEY,
+  const save = useSetOperatorRoles({
     done: onClose,
     success: (data) => (data.changed ? t('common.saved') : t('operators.unchanged')),
   });
@@ -38,7 +36,7 @@ function RolesModal({ operator, onClose }: { operator: OperatorItem | null; onCl
         form={form}
         name="operator-roles"
         layout="vertical"
-        onFinish={(v) => save.mutate(v)}
+        onFinish={(v) => save.mutate({ uid: operator?.uid ?? v.uid!, roles: v.roles, reason: v.reason })}
         initialValues={{ roles: operator?.roles ?? ['support'] }}
       >
         {!operator && (

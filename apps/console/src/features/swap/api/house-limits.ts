@@ -1,12 +1,13 @@
 import type { HouseLimit } from '@coffer/contract/admin';
-import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api';
-
-export const HOUSE_LIMITS_KEY = ['console', 'house-limits'] as const;
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/admin/swap/house-limits */
-export const getHouseLimits = () => apiGet<HouseLimit[]>('/admin/swap/house-limits');
+export const getHouseLimits = () => api.get<HouseLimit[]>('/admin/swap/house-limits');
+
+export const houseLimitsQuery = () => queryOptions({ queryKey: queryKeys.houseLimits, queryFn: getHouseLimits });
 
 export function useHouseLimits() {
-  return useQuery({ queryKey: HOUSE_LIMITS_KEY, queryFn: getHouseLimits });
+  return useQuery(houseLimitsQuery());
 }

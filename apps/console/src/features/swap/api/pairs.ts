@@ -1,12 +1,13 @@
 import type { AdminSwapPair } from '@coffer/contract/admin';
-import { useQuery } from '@tanstack/react-query';
-import { apiGet } from '../../../lib/api';
-
-export const SWAP_PAIRS_KEY = ['console', 'swap-pairs'] as const;
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../lib/api';
+import { queryKeys } from '../../../lib/query-keys';
 
 /** GET /api/admin/swap/pairs */
-export const getSwapPairs = () => apiGet<AdminSwapPair[]>('/admin/swap/pairs');
+export const getSwapPairs = () => api.get<AdminSwapPair[]>('/admin/swap/pairs');
+
+export const swapPairsQuery = () => queryOptions({ queryKey: queryKeys.swapPairs, queryFn: getSwapPairs });
 
 export function useSwapPairs() {
-  return useQuery({ queryKey: SWAP_PAIRS_KEY, queryFn: getSwapPairs });
+  return useQuery(swapPairsQuery());
 }

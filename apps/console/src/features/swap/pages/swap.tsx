@@ -1,4 +1,4 @@
-import type { AdminSwapPair, HouseLimit, SwapPairUpdateBody } from '@coffer/contract/admin';
+import type { AdminSwapPair, HouseLimit } from '@coffer/contract/admin';
 import { SWAP_BPS_MAX } from '@coffer/contract/rules';
 import { Button, Card, Form, Input, InputNumber, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
@@ -7,11 +7,10 @@ import { FormModal } from '../../../components/form-modal';
 import { QueryState } from '../../../components/query-state';
 import { formatTime } from '../../../lib/format';
 import { REASON_MAX, amountRule, optionalAmount, reasonRules, requiredRule } from '../../../lib/form-rules';
-import { useWrite } from '../../../lib/use-write';
-import { HOUSE_LIMITS_KEY, useHouseLimits } from '../api/house-limits';
-import { SWAP_PAIRS_KEY, useSwapPairs } from '../api/pairs';
-import { setHouseLimit } from '../api/set-house-limit';
-import { updateSwapPair } from '../api/update-pair';
+import { useHouseLimits } from '../api/house-limits';
+import { useSwapPairs } from '../api/pairs';
+import { useSetHouseLimit } from '../api/set-house-limit';
+import { useUpdateSwapPair } from '../api/update-pair';
 
 interface PairForm {
   midRate: string;
@@ -26,8 +25,7 @@ interface PairForm {
 function PairModal({ pair, onClose }: { pair: AdminSwapPair; onClose: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<PairForm>();
-  const save = useWrite((body: SwapPairUpdateBody) => updateSwapPair(pair.id, body), {
-    invalidate: SWAP_PAIRS_KEY,
+  const save = useUpdateSwapPair(pair.id, {
     done: onClose,
     success: (data) => (data.changed ? t('common.saved') : t('swap.unchanged')),
   });
@@ -95,14 +93,7 @@ function PairModal({ pair, onClose }: { pair: AdminSwapPair; onClose: () => void
 function LimitModal({ limit, onClose }: { limit: HouseLimit; onClose: () => void }) {
   const { t } = useTranslation();
   const [form] = Form.useForm<{ limit: string; reason: string }>();
-  const save = useWrite(
-    (v: { limit: string; reason: string }) => setHouseLimit({ currencyId: limit.currencyId, limit: v.limit.trim(), reason: v.reason }),
-    {
-      invalidate: HOUSE_LIMITS_KEY,
-      done: onClose,
-      success: (data) => (data.changed ? t('common.saved') : t('swap.unchanged')),
-    },
-  );
+  const save = useSetHouseLimit({ done: onClose, success: (data) => (data.changed ? t('common.saved') : t('swap.unchanged')) });
   return (
     <FormModal
       title={t('swap.setLimit', { code: limit.code })}
@@ -111,7 +102,12 @@ function LimitModal({ limit, onClose }: { limit: HouseLimit; onClose: () => void
       busy={save.isPending}
       onClose={onClose}
     >
-      <Form form={form} layout="vertical" onFinish={(v) => save.mutate(v)} initialValues={{ limit: limit.limit ?? '' }}>
+      <Form
+        form={form}
+        layout="vertical"
+        onFinish={(v) => save.mutate({ currencyId: limit.currencyId, limit: v.limit.trim(), reason: v.reason })}
+        initialValues={{ limit: limit.limit ?? '' }}
+      >
         <Form.Item name="limit" label={t('swap.houseLimit')} rules={[requiredRule(t), amountRule(t)]}>
           <Input inputMode="decimal" />
         </Form.Item>

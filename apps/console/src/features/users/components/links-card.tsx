@@ -1,17 +1,14 @@
 import type { AccountLink, AdminUserDetail } from '@coffer/contract/admin';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Form, Input, InputNumber, Table, Typography } from 'antd';
+import { Button, Card, Form, Input, InputNumber, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { FormModal } from '../../../components/form-modal';
 import { ReasonModal } from '../../../components/reason-modal';
-import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
 import { REASON_MAX, reasonRules } from '../../../lib/form-rules';
-import { userDetailKey } from '../api/user-detail';
-import { linkAccount } from '../api/link-account';
-import { unlinkAccount } from '../api/unlink-account';
+import { useLinkAccount } from '../api/link-account';
+import { useUnlinkAccount } from '../api/unlink-account';
 
 interface LinkForm {
   uid: number;
@@ -25,33 +22,11 @@ interface LinkForm {
  */
 export function LinksCard({ user }: { user: AdminUserDetail }) {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<AccountLink | null>(null);
   const [form] = Form.useForm<LinkForm>();
-  const done = (data: AdminUserDetail, text: string) => {
-    queryClient.setQueryData(userDetailKey(user.uid), data);
-    // The other account's page lists the link too.
-    void queryClient.invalidateQueries({ queryKey: ['console', 'user'] });
-    message.success(text);
-  };
-  const add = useMutation({
-    mutationFn: (v: LinkForm) => linkAccount(user.uid, { uid: v.uid, reason: v.reason }),
-    onSuccess: (data) => {
-      done(data, t('users.linked'));
-      setAdding(false);
-    },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
-  });
-  const remove = useMutation({
-    mutationFn: ({ link, reason }: { link: AccountLink; reason: string }) => unlinkAccount(user.uid, link.id, { reason }),
-    onSuccess: (data) => {
-      done(data, t('users.unlinked'));
-      setRemoving(null);
-    },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
-  });
+  const add = useLinkAccount(user.uid, { success: () => t('users.linked'), done: () => setAdding(false) });
+  const remove = useUnlinkAccount(user.uid, { success: () => t('users.unlinked'), done: () => setRemoving(null) });
 
   return (
     <Card
@@ -97,7 +72,7 @@ export function LinksCard({ user }: { user: AdminUserDetail }) {
           busy={add.isPending}
           onClose={() => setAdding(false)}
         >
-          <Form form={form} name="user-link" layout="vertical" onFinish={(v) => add.mutate(v)}>
+          <Form form={form} name="user-link" layout="vertical" onFinish={(v) => add.mutate({ uid: v.uid, reason: v.reason })}>
             <Form.Item name="uid" label={t('users.linkUid')} rules={[{ required: true, message: t('validation.required') }]}>
               <InputNumber<number> min={1} precision={0} style={{ width: '100%' }} autoFocus />
             </Form.Item>
@@ -113,7 +88,7 @@ export function LinksCard({ user }: { user: AdminUserDetail }) {
           okText={t('users.linkRemove')}
           danger
           busy={remove.isPending}
-          onSubmit={(reason) => remove.mutate({ link: removing, reason })}
+          onSubmit={(reason) => remove.mutate({ linkId: removing.id, reason })}
           onClose={() => setRemoving(null)}
         />
       )}

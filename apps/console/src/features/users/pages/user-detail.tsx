@@ -1,58 +1,38 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Descriptions, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Descriptions, Space, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { Amount, amountColumn } from '../../../components/amount';
 import { QueryState } from '../../../components/query-state';
 import { ReasonModal } from '../../../components/reason-modal';
-import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
 import { useLabel } from '../../../lib/labels';
-import { setUserStatus } from '../api/set-user-status';
-import { type SupportAction, supportAction } from '../api/support-action';
-import { twoFactorReset } from '../api/two-factor-reset';
-import { userDetailKey, useUserDetail } from '../api/user-detail';
+import { useSetUserStatus } from '../api/set-user-status';
+import { type SupportAction, useSupportAction } from '../api/support-action';
+import { useTwoFactorReset } from '../api/two-factor-reset';
+import { useUserDetail } from '../api/user-detail';
 import { LinksCard } from '../components/links-card';
 import { SecurityEventsCard } from '../components/security-events-card';
 
 export default function UserDetailPage() {
   const { t } = useTranslation();
   const label = useLabel();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const uid = Number(useParams().uid);
   const detail = useUserDetail(uid);
   const [asking, setAsking] = useState<'disable' | 'enable' | null>(null);
-  const status = useMutation({
-    mutationFn: ({ action, reason }: { action: 'disable' | 'enable'; reason: string }) => setUserStatus(uid, action, { reason }),
-    onSuccess: (data, { action }) => {
-      queryClient.setQueryData(userDetailKey(uid), data);
-      void queryClient.invalidateQueries({ queryKey: ['console', 'users'] });
-      message.success(action === 'disable' ? t('users.disabledDone') : t('users.enabledDone'));
-      setAsking(null);
-    },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  const status = useSetUserStatus(uid, {
+    success: (_, { action }) => (action === 'disable' ? t('users.disabledDone') : t('users.enabledDone')),
+    done: () => setAsking(null),
   });
   const [resetAsking, setResetAsking] = useState<'open' | 'cancel' | null>(null);
-  const reset = useMutation({
-    mutationFn: ({ action, reason }: { action: 'open' | 'cancel'; reason: string }) => twoFactorReset(uid, action, { reason }),
-    onSuccess: (data, { action }) => {
-      queryClient.setQueryData(userDetailKey(uid), data);
-      message.success(action === 'open' ? t('users.resetOpened') : t('users.resetCancelled'));
-      setResetAsking(null);
-    },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  const reset = useTwoFactorReset(uid, {
+    success: (_, { action }) => (action === 'open' ? t('users.resetOpened') : t('users.resetCancelled')),
+    done: () => setResetAsking(null),
   });
   const [supportAsking, setSupportAsking] = useState<SupportAction | null>(null);
-  const support = useMutation({
-    mutationFn: ({ action, reason }: { action: SupportAction; reason: string }) => supportAction(uid, action, { reason }),
-    onSuccess: (data, { action }) => {
-      queryClient.setQueryData(userDetailKey(uid), data);
-      message.success(action === 'sign-out' ? t('users.signedOut') : t('users.holdsEnded'));
-      setSupportAsking(null);
-    },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  const support = useSupportAction(uid, {
+    success: (_, { action }) => (action === 'sign-out' ? t('users.signedOut') : t('users.holdsEnded')),
+    done: () => setSupportAsking(null),
   });
   const user = detail.data;
 

@@ -1,11 +1,9 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Space } from 'antd';
+import { Button, Space } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MoneyConfirm } from '../../../components/money-confirm';
-import { errorText } from '../../../lib/errors';
-import { OPEN_WITHDRAWALS_KEY, type OpenWithdrawal } from '../api/open-withdrawals';
-import { type StuckAction, stuckPayoutAction } from '../api/stuck-payout';
+import type { OpenWithdrawal } from '../api/open-withdrawals';
+import { type StuckAction, useStuckPayoutAction } from '../api/stuck-payout';
 import { withdrawalFigures } from './withdrawal-parts';
 
 /**
@@ -16,18 +14,8 @@ import { withdrawalFigures } from './withdrawal-parts';
 export function StuckActions({ w }: { w: OpenWithdrawal }) {
   const id = w.id;
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const [action, setAction] = useState<StuckAction | null>(null);
-  const run = useMutation({
-    mutationFn: ({ act, reason }: { act: StuckAction; reason: string }) => stuckPayoutAction(id, act, { reason }),
-    onSuccess: () => {
-      message.success(t('withdrawals.done'));
-      void queryClient.invalidateQueries({ queryKey: OPEN_WITHDRAWALS_KEY });
-      setAction(null);
-    },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
-  });
+  const run = useStuckPayoutAction(id, { success: () => t('withdrawals.done'), done: () => setAction(null) });
   return (
     <Space orientation="vertical" size={4}>
       <Button size="small" onClick={() => setAction('cancel-on-chain')}>

@@ -1,18 +1,15 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Space, Switch, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Space, Switch, Table, Tag, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Amount, amountColumn } from '../../../components/amount';
 import { MoneyConfirm } from '../../../components/money-confirm';
 import { QueryState } from '../../../components/query-state';
 import { ReasonModal } from '../../../components/reason-modal';
-import { errorText } from '../../../lib/errors';
 import { formatTime } from '../../../lib/format';
-import { DASHBOARD_KEY } from '../../../lib/query-keys';
-import { type ChainIncident, INCIDENTS_KEY, useIncidents } from '../api/incidents';
-import { OPEN_WITHDRAWALS_KEY, type OpenWithdrawal, useOpenWithdrawals } from '../api/open-withdrawals';
-import { resolveIncident } from '../api/resolve-incident';
-import { reviewWithdrawal } from '../api/review-withdrawal';
+import { type ChainIncident, useIncidents } from '../api/incidents';
+import { type OpenWithdrawal, useOpenWithdrawals } from '../api/open-withdrawals';
+import { useResolveIncident } from '../api/resolve-incident';
+import { useReviewWithdrawal } from '../api/review-withdrawal';
 import { StuckActions } from '../components/stuck-actions';
 import { ApprovalState, Destination, ReviewFacts, WithdrawalUser, withdrawalFigures } from '../components/withdrawal-parts';
 
@@ -20,23 +17,14 @@ type Decision = { w: OpenWithdrawal; decision: 'approve' | 'reject' } | null;
 
 function ReviewQueue() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const open = useOpenWithdrawals();
   const [deciding, setDeciding] = useState<Decision>(null);
   const [folded, setFolded] = useState<number[]>([]);
-  const review = useMutation({
-    mutationFn: ({ id, decision, reason }: { id: number; decision: 'approve' | 'reject'; reason: string }) =>
-      reviewWithdrawal(id, decision, { reason }),
-    onSuccess: (data, vars) => {
-      // An approval that leaves it in review was the first of two (four eyes, decision 044).
-      const first = vars.decision === 'approve' && data.status === 'review';
-      message.success(t(first ? 'withdrawals.firstApprovalDone' : 'withdrawals.done'));
-      void queryClient.invalidateQueries({ queryKey: OPEN_WITHDRAWALS_KEY });
-      void queryClient.invalidateQueries({ queryKey: DASHBOARD_KEY });
-      setDeciding(null);
-    },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
+  const review = useReviewWithdrawal({
+    // An approval that leaves it in review was the first of two (four eyes, decision 044).
+    success: (data, { decision }) =>
+      t(decision === 'approve' && data.status === 'review' ? 'withdrawals.firstApprovalDone' : 'withdrawals.done'),
+    done: () => setDeciding(null),
   });
   const rows = open.data ?? [];
   return (
@@ -163,20 +151,10 @@ function ReviewQueue() {
 
 function Incidents() {
   const { t } = useTranslation();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
   const [openOnly, setOpenOnly] = useState(true);
   const incidents = useIncidents(openOnly);
   const [resolving, setResolving] = useState<ChainIncident | null>(null);
-  const resolve = useMutation({
-    mutationFn: ({ id, resolution }: { id: number; resolution: string }) => resolveIncident(id, { resolution }),
-    onSuccess: () => {
-      message.success(t('withdrawals.done'));
-      void queryClient.invalidateQueries({ queryKey: INCIDENTS_KEY });
-      setResolving(null);
-    },
-    onError: (error) => message.error(errorText(error, t('errors.unexpected'))),
-  });
+  const resolve = useResolveIncident({ success: () => t('withdrawals.done'), done: () => setResolving(null) });
   return (
     <Card
       title={t('withdrawals.incidents')}

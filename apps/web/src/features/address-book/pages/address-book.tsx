@@ -5,7 +5,7 @@ import { secondFactorCode } from '@coffer/contract/two-factor';
 import { Button, Input, List, Selector, Switch } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../../lib/api-error';
+import { isApiError } from '@coffer/api-client/api-error';
 import { useCurrentUser } from '../../../lib/current-user';
 import { Dialog } from '../../../lib/dialog';
 import { toastSuccess } from '../../../lib/notify';

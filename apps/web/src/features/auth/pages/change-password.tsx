@@ -6,7 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Checkbox, Form, Input } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { isApiError } from '../../../lib/api-error';
+import { isApiError } from '@coffer/api-client/api-error';
 import { refreshCurrentUser, useCurrentUser } from '../../../lib/current-user';
 import { showFieldError } from '../../../lib/form-errors';
 import { NO_NATIVE_VALIDATION, schemaRule } from '../../../lib/form-rules';

@@ -7,7 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { isApiError } from '../../../lib/api-error';
+import { isApiError } from '@coffer/api-client/api-error';
 import { refreshCurrentUser } from '../../../lib/current-user';
 import { showFieldError } from '../../../lib/form-errors';
 import { NO_NATIVE_VALIDATION, schemaRule } from '../../../lib/form-rules';

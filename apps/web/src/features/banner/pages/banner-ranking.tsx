@@ -8,7 +8,7 @@ import { useSearchParams } from 'react-router';
 import { RichHtml } from '../../../components/rich-html';
 import { EmptyState } from '../../../components/wallet/empty-state';
 import { LoadFailed } from '../../../components/wallet/load-failed';
-import { isApiError } from '../../../lib/api-error';
+import { isApiError } from '@coffer/api-client/api-error';
 import { isSignedIn } from '../../../lib/session';
 import { formatDateTime } from '../../../lib/wallet/format';
 import { useActivities } from '../api/get-activities';

@@ -12,7 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { Amount, useMoneyText } from '../../../components/wallet/amount';
 import { EmptyState } from '../../../components/wallet/empty-state';
-import { isApiError } from '../../../lib/api-error';
+import { isApiError } from '@coffer/api-client/api-error';
 import { formatNaturalRate, formatRateValue } from '../../../lib/amount-format';
 import { formatDateTime } from '../../../lib/wallet/format';
 import { useWithdrawal } from '../../../lib/wallet/withdrawals';

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { RichHtml } from '../../../components/rich-html';
 import { EmptyState } from '../../../components/wallet/empty-state';
 import { LoadFailed } from '../../../components/wallet/load-failed';
-import { isApiError } from '../../../lib/api-error';
+import { isApiError } from '@coffer/api-client/api-error';
 import { formatDateTime } from '../../../lib/wallet/format';
 import { useHelpArticle } from '../api/get-help-article';
 

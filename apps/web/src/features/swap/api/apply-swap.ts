@@ -2,7 +2,7 @@ import type { SwapApplyBody, SwapApplyData } from '@coffer/contract/swap';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
 import { fieldCodesOf } from '../../../lib/form-errors';
-import { IDEMPOTENCY_HEADER } from '../../../lib/idempotency';
+import { IDEMPOTENCY_HEADER } from '@coffer/api-client/idempotency';
 import { SWAP_APPLY_ERRORS } from './swap-fields';
 import { queryKeys } from '../../../lib/query-keys';
 

@@ -1,8 +1,8 @@
 import type { SwapApplyData, SwapQuoteBody, SwapQuoteData } from '@coffer/contract/swap';
 import { useRef, useState } from 'react';
-import { isApiError } from '../../../lib/api-error';
+import { isApiError } from '@coffer/api-client/api-error';
 import { fieldErrorOf } from '../../../lib/form-errors';
-import { newIdempotencyKey } from '../../../lib/idempotency';
+import { newIdempotencyKey } from '@coffer/api-client/idempotency';
 import type { StepUp } from '../../../lib/step-up';
 import { useApplySwap } from '../api/apply-swap';
 import { useQuote } from '../api/get-quote';

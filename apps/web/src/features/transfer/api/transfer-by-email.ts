@@ -1,7 +1,7 @@
 import type { TransferByEmailBody, TransferResult } from '@coffer/contract/ledger';
 import { apiPost } from '../../../lib/api-client';
 import { fieldCodesOf } from '../../../lib/form-errors';
-import { IDEMPOTENCY_HEADER } from '../../../lib/idempotency';
+import { IDEMPOTENCY_HEADER } from '@coffer/api-client/idempotency';
 import { TRANSFER_FIELD_ERRORS } from './transfer-fields';
 
 /** POST /api/transfer/transferByEmail with the submit's Idempotency-Key. */

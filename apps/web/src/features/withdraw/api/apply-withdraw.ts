@@ -3,7 +3,7 @@ import { ErrorCode } from '@coffer/contract/errors';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPost } from '../../../lib/api-client';
 import { type FieldErrors, fieldCodesOf } from '../../../lib/form-errors';
-import { IDEMPOTENCY_HEADER } from '../../../lib/idempotency';
+import { IDEMPOTENCY_HEADER } from '@coffer/api-client/idempotency';
 import { STEP_UP_ERROR_CODES } from '../../../lib/step-up';
 import { withdrawalDetailKey } from '../../../lib/wallet/chain-keys';
 import { queryKeys } from '../../../lib/query-keys';

@@ -3,7 +3,7 @@ import { secondFactorCode } from '@coffer/contract/two-factor';
 import { Button, Input } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isApiError } from '../../../lib/api-error';
+import { isApiError } from '@coffer/api-client/api-error';
 import { toastSuccess } from '../../../lib/notify';
 import { useCancelHold } from '../api/security-hold';
 
