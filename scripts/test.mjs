@@ -65,7 +65,10 @@ const stages = [
       run('decisions-index', 'node', ['scripts/decisions-index.mjs', '--check']) &&
       // Citations point at documents in the repository (docs/product.md §n, decision records).
       run('citations-test', 'node', ['--test', 'scripts/check-citations.test.mjs']) &&
-      run('citations', 'node', ['scripts/check-citations.mjs']),
+      run('citations', 'node', ['scripts/check-citations.mjs']) &&
+      // No source file over 400 lines; functions over 70 lines counted as a guide (decision 063).
+      run('unit-sizes-test', 'node', ['--test', 'scripts/unit-sizes.test.mjs']) &&
+      run('unit-sizes', 'node', ['scripts/unit-sizes.mjs']),
   ],
   [
     'unit',

@@ -7,73 +7,82 @@ CREATE OR REPLACE FUNCTION public.coffer_swap_batch(p_tokens text[], p_keys text
  SET plan_cache_mode TO 'force_generic_plan'
 AS $function$
 DECLARE
-  v_n integer := coalesce(array_length(p_tokens, 1), 0);
+  v_item_count integer := coalesce(array_length(p_tokens, 1), 0);
   -- Per item (index i).
-  v_user bigint[];
+  v_item_user bigint[];
   -- The items refused by the step-up policy (decision 033): the user opted in to a second factor
   -- on swaps, has two-factor on, and the caller checked none for the item.
-  v_stepup integer[];
-  v_seen_due bigint[];
-  v_uf bigint[];
-  v_hf bigint[];
-  v_ht bigint[];
-  v_ut bigint[];
-  v_fe bigint[];
-  v_known boolean[];
+  v_stepup_items integer[];
+  v_sessions_due bigint[];
+  v_user_from_account bigint[];
+  v_house_from_account bigint[];
+  v_house_to_account bigint[];
+  v_user_to_account bigint[];
+  v_fees_account bigint[];
+  v_item_known boolean[];
   -- Per known currency of the batch (index c).
-  v_cur integer[];
-  v_cur_house bigint[];
-  v_cur_fees bigint[];
-  v_kf integer;
-  v_kt integer;
-  v_taken boolean[];
-  v_quote_ok integer[] := '{}';
-  v_stale integer[] := '{}';
-  v_clean boolean[] := '{}';
-  v_entry bigint[] := '{}';
-  v_swap bigint[] := '{}';
+  v_batch_currencies integer[];
+  v_currency_house_account bigint[];
+  v_currency_fees_account bigint[];
+  v_from_index integer;
+  v_to_index integer;
+  v_fee_index integer;
+  v_key_taken boolean[];
+  v_quote_ok_items integer[] := '{}';
+  v_stale_items integer[] := '{}';
+  v_item_clean boolean[] := '{}';
+  v_item_entry bigint[] := '{}';
+  v_item_swap bigint[] := '{}';
   -- Per locked account (index k, id order).
-  v_acc bigint[];
-  v_bal numeric[];
-  v_floor numeric[];
-  v_delta numeric[];
+  v_locked_accounts bigint[];
+  v_locked_balances numeric[];
+  v_locked_floors numeric[];
+  v_locked_deltas numeric[];
   -- The clean items' rows, in item order.
-  v_p_id bigint[] := '{}';
-  v_p_entry bigint[] := '{}';
-  v_p_acc bigint[] := '{}';
-  v_p_cur integer[] := '{}';
-  v_p_amount numeric[] := '{}';
-  v_p_after numeric[] := '{}';
-  v_s_item integer[] := '{}';
+  v_posting_ids bigint[] := '{}';
+  v_posting_entries bigint[] := '{}';
+  v_posting_accounts bigint[] := '{}';
+  v_posting_currencies integer[] := '{}';
+  v_posting_amounts numeric[] := '{}';
+  v_posting_balances_after numeric[] := '{}';
+  v_clean_items integer[] := '{}';
   v_keys_seen text[] := '{}';
   v_quotes_seen bigint[] := '{}';
-  -- One item's postings (user from, house from, house to, user to, fees).
-  v_k integer[];
-  v_amt numeric[];
-  v_m integer;
-  v_after numeric;
-  v_ok boolean;
-  v_fa numeric;
-  v_ta numeric;
-  v_fee numeric;
-  v_changed integer;
-  v_updated integer;
-  v_state text;
+  -- One item's postings (user from, house from, house to, user to, fees): each one's position
+  -- in the locked accounts, and the amount it moves.
+  v_posting_slots integer[];
+  v_posting_deltas numeric[];
+  v_posting_count integer;
+  v_balance_after numeric;
+  v_item_ok boolean;
+  v_from_amount numeric;
+  v_to_amount numeric;
+  v_fee_amount numeric;
+  v_accounts_changed integer;
+  v_rows_updated integer;
+  v_refusal_state text;
 BEGIN
-  IF v_n > 50 THEN
-    RAISE EXCEPTION 'coffer_swap_batch: % items, at most 50', v_n USING ERRCODE = 'CB900';
+  IF v_item_count > 50 THEN
+    RAISE EXCEPTION 'coffer_swap_batch: % items, at most 50', v_item_count USING ERRCODE = 'CB900';
   END IF;
-  IF v_n > 0 AND (
-       coalesce(array_length(p_keys, 1), 0) <> v_n OR coalesce(array_length(p_hashes, 1), 0) <> v_n
-    OR coalesce(array_length(p_quotes, 1), 0) <> v_n OR coalesce(array_length(p_from_currencies, 1), 0) <> v_n
-    OR coalesce(array_length(p_to_currencies, 1), 0) <> v_n OR coalesce(array_length(p_from_amounts, 1), 0) <> v_n
-    OR coalesce(array_length(p_to_amounts, 1), 0) <> v_n OR coalesce(array_length(p_fees, 1), 0) <> v_n
-    OR coalesce(array_length(p_fee_currencies, 1), 0) <> v_n OR coalesce(array_length(p_rates, 1), 0) <> v_n
-    OR coalesce(array_length(p_mid_rates, 1), 0) <> v_n OR coalesce(array_length(p_spread_bps, 1), 0) <> v_n
-    OR coalesce(array_length(p_fee_bps, 1), 0) <> v_n OR coalesce(array_length(p_pair_sigs, 1), 0) <> v_n) THEN
+  IF v_item_count > 0 AND (
+       coalesce(array_length(p_keys, 1), 0) <> v_item_count
+    OR coalesce(array_length(p_hashes, 1), 0) <> v_item_count
+    OR coalesce(array_length(p_quotes, 1), 0) <> v_item_count
+    OR coalesce(array_length(p_from_currencies, 1), 0) <> v_item_count
+    OR coalesce(array_length(p_to_currencies, 1), 0) <> v_item_count
+    OR coalesce(array_length(p_from_amounts, 1), 0) <> v_item_count
+    OR coalesce(array_length(p_to_amounts, 1), 0) <> v_item_count
+    OR coalesce(array_length(p_fees, 1), 0) <> v_item_count
+    OR coalesce(array_length(p_fee_currencies, 1), 0) <> v_item_count
+    OR coalesce(array_length(p_rates, 1), 0) <> v_item_count
+    OR coalesce(array_length(p_mid_rates, 1), 0) <> v_item_count
+    OR coalesce(array_length(p_spread_bps, 1), 0) <> v_item_count
+    OR coalesce(array_length(p_fee_bps, 1), 0) <> v_item_count
+    OR coalesce(array_length(p_pair_sigs, 1), 0) <> v_item_count) THEN
     RAISE EXCEPTION 'coffer_swap_batch: argument arrays of different lengths' USING ERRCODE = 'CB900';
   END IF;
-  IF v_n = 0 THEN
+  IF v_item_count = 0 THEN
     RETURN;
   END IF;
   -- What is received rounds down, the fee up, to each currency's display precision, before
@@ -90,7 +99,7 @@ BEGIN
   -- all available accounts for every batch (migration 0028).
   SELECT array_agg(s.user_id ORDER BY x.i), coalesce(array_agg(DISTINCT s.id) FILTER (WHERE s.due), '{}'),
          coalesce(array_agg(x.i::integer) FILTER (WHERE s.step_up AND NOT coalesce(p_stepped[x.i], false)), '{}')
-  INTO v_user, v_seen_due, v_stepup
+  INTO v_item_user, v_sessions_due, v_stepup_items
   FROM unnest(p_tokens) WITH ORDINALITY AS x(token, i)
   LEFT JOIN LATERAL (
     SELECT s.id, s.user_id, (s.last_seen_at IS NULL OR s.last_seen_at < now() - interval '60 seconds') AS due,
@@ -98,9 +107,9 @@ BEGIN
     FROM sessions s JOIN users u ON u.id = s.user_id AND u.disabled_at IS NULL
     WHERE s.token_hash = x.token AND s.revoked_at IS NULL AND s.expires_at > now() LIMIT 1
   ) s ON true;
-  IF array_length(v_seen_due, 1) > 0 THEN
+  IF array_length(v_sessions_due, 1) > 0 THEN
     UPDATE sessions s SET last_seen_at = now()
-    WHERE s.id = ANY (v_seen_due) AND (s.last_seen_at IS NULL OR s.last_seen_at < now() - interval '60 seconds');
+    WHERE s.id = ANY (v_sessions_due) AND (s.last_seen_at IS NULL OR s.last_seen_at < now() - interval '60 seconds');
   END IF;
 
   -- The items priced with a pair that has changed since (checked once per pair of the batch).
@@ -109,7 +118,7 @@ BEGIN
       SELECT z.fc, z.tc, z.sig, coffer_swap_pair_signature(z.fc, z.tc) IS NOT DISTINCT FROM z.sig AS same
       FROM (SELECT DISTINCT y.fc, y.tc, y.sig FROM unnest(p_from_currencies, p_to_currencies, p_pair_sigs) AS y(fc, tc, sig)
             WHERE y.sig IS NOT NULL) z)
-    SELECT coalesce(array_agg(x.i::integer), '{}') INTO v_stale
+    SELECT coalesce(array_agg(x.i::integer), '{}') INTO v_stale_items
     FROM unnest(p_from_currencies, p_to_currencies, p_pair_sigs) WITH ORDINALITY AS x(fc, tc, sig, i)
     JOIN d ON d.fc = x.fc AND d.tc = x.tc AND d.sig = x.sig
     WHERE NOT d.same;
@@ -120,7 +129,7 @@ BEGIN
   -- refused by coffer_swap_apply(), which names why) and whether its key is taken already
   -- (replays and reused keys take the careful path).
   SELECT coalesce(array_agg(c.id), '{}'), coalesce(array_agg(h.id), '{}'), coalesce(array_agg(f.id), '{}')
-  INTO v_cur, v_cur_house, v_cur_fees
+  INTO v_batch_currencies, v_currency_house_account, v_currency_fees_account
   FROM (SELECT DISTINCT y.id FROM unnest(p_from_currencies || p_to_currencies) AS y(id)) d
   JOIN LATERAL (SELECT c.id FROM currencies c WHERE c.id = d.id LIMIT 1) c ON true
   LEFT JOIN LATERAL (
@@ -129,64 +138,66 @@ BEGIN
   LEFT JOIN LATERAL (
     SELECT f.id FROM accounts f WHERE f.user_id IS NULL AND f.network_id IS NULL AND f.currency_id = d.id AND f.kind = 'fees' LIMIT 1
   ) f ON true;
-  SELECT array_agg(uf.id ORDER BY x.i), array_agg(ut.id ORDER BY x.i),
-         array_agg(x.u IS NOT NULL AND x.fc <> x.tc AND x.ec IN (x.fc, x.tc) AND x.fc = ANY (v_cur)
-                   AND x.tc = ANY (v_cur) ORDER BY x.i),
+  SELECT array_agg(user_from.id ORDER BY x.i), array_agg(user_to.id ORDER BY x.i),
+         array_agg(x.u IS NOT NULL AND x.fc <> x.tc AND x.ec IN (x.fc, x.tc) AND x.fc = ANY (v_batch_currencies)
+                   AND x.tc = ANY (v_batch_currencies) ORDER BY x.i),
          array_agg(x.k IS NOT NULL AND EXISTS (
            SELECT 1 FROM journal_entries e WHERE e.user_id = x.u AND e.idempotency_key = x.k) ORDER BY x.i)
-  INTO v_uf, v_ut, v_known, v_taken
-  FROM unnest(v_user, p_keys, p_from_currencies, p_to_currencies, p_fee_currencies) WITH ORDINALITY AS x(u, k, fc, tc, ec, i)
+  INTO v_user_from_account, v_user_to_account, v_item_known, v_key_taken
+  FROM unnest(v_item_user, p_keys, p_from_currencies, p_to_currencies, p_fee_currencies) WITH ORDINALITY AS x(u, k, fc, tc, ec, i)
   LEFT JOIN LATERAL (
     SELECT a.id FROM accounts a WHERE a.user_id = x.u AND a.currency_id = x.fc AND a.kind = 'available' LIMIT 1
-  ) uf ON true
+  ) user_from ON true
   LEFT JOIN LATERAL (
     SELECT a.id FROM accounts a WHERE a.user_id = x.u AND a.currency_id = x.tc AND a.kind = 'available' LIMIT 1
-  ) ut ON true;
-  v_hf := array_fill(NULL::bigint, ARRAY[v_n]);
-  v_ht := array_fill(NULL::bigint, ARRAY[v_n]);
-  v_fe := array_fill(NULL::bigint, ARRAY[v_n]);
-  FOR i IN 1..v_n LOOP
-    IF NOT coalesce(v_known[i], false) THEN
+  ) user_to ON true;
+  v_house_from_account := array_fill(NULL::bigint, ARRAY[v_item_count]);
+  v_house_to_account := array_fill(NULL::bigint, ARRAY[v_item_count]);
+  v_fees_account := array_fill(NULL::bigint, ARRAY[v_item_count]);
+  FOR i IN 1..v_item_count LOOP
+    IF NOT coalesce(v_item_known[i], false) THEN
       CONTINUE;
     END IF;
-    v_kf := array_position(v_cur, p_from_currencies[i]);
-    v_kt := array_position(v_cur, p_to_currencies[i]);
+    v_from_index := array_position(v_batch_currencies, p_from_currencies[i]);
+    v_to_index := array_position(v_batch_currencies, p_to_currencies[i]);
     -- An account nobody has yet (a user's first swap into a currency, a new pair's house) is opened here.
-    IF v_cur_house[v_kf] IS NULL THEN
-      v_cur_house[v_kf] := swap_system_account(p_from_currencies[i], 'house');
+    IF v_currency_house_account[v_from_index] IS NULL THEN
+      v_currency_house_account[v_from_index] := swap_system_account(p_from_currencies[i], 'house');
     END IF;
-    IF v_cur_house[v_kt] IS NULL THEN
-      v_cur_house[v_kt] := swap_system_account(p_to_currencies[i], 'house');
+    IF v_currency_house_account[v_to_index] IS NULL THEN
+      v_currency_house_account[v_to_index] := swap_system_account(p_to_currencies[i], 'house');
     END IF;
-    v_hf[i] := v_cur_house[v_kf];
-    v_ht[i] := v_cur_house[v_kt];
+    v_house_from_account[i] := v_currency_house_account[v_from_index];
+    v_house_to_account[i] := v_currency_house_account[v_to_index];
     IF p_fees[i] > 0 THEN
-      v_kf := array_position(v_cur, p_fee_currencies[i]);
-      IF v_cur_fees[v_kf] IS NULL THEN
-        v_cur_fees[v_kf] := swap_system_account(p_fee_currencies[i], 'fees');
+      v_fee_index := array_position(v_batch_currencies, p_fee_currencies[i]);
+      IF v_currency_fees_account[v_fee_index] IS NULL THEN
+        v_currency_fees_account[v_fee_index] := swap_system_account(p_fee_currencies[i], 'fees');
       END IF;
-      v_fe[i] := v_cur_fees[v_kf];
+      v_fees_account[i] := v_currency_fees_account[v_fee_index];
     END IF;
-    IF v_uf[i] IS NULL THEN
-      v_uf[i] := ledger_account(v_user[i], p_from_currencies[i], 'available');
+    IF v_user_from_account[i] IS NULL THEN
+      v_user_from_account[i] := ledger_account(v_item_user[i], p_from_currencies[i], 'available');
     END IF;
-    IF v_ut[i] IS NULL THEN
-      v_ut[i] := ledger_account(v_user[i], p_to_currencies[i], 'available');
+    IF v_user_to_account[i] IS NULL THEN
+      v_user_to_account[i] := ledger_account(v_item_user[i], p_to_currencies[i], 'available');
     END IF;
   END LOOP;
 
   -- 3. All locks at once, in id order, with the balances they protect.
   SELECT coalesce(array_agg(a.id ORDER BY a.id), '{}'), coalesce(array_agg(a.balance ORDER BY a.id), '{}'),
          coalesce(array_agg(a.min_balance ORDER BY a.id), '{}')
-  INTO v_acc, v_bal, v_floor
-  FROM (SELECT id, balance, min_balance FROM accounts WHERE id = ANY (v_uf || v_hf || v_ht || v_ut || v_fe)
+  INTO v_locked_accounts, v_locked_balances, v_locked_floors
+  FROM (SELECT id, balance, min_balance FROM accounts
+        WHERE id = ANY (v_user_from_account || v_house_from_account || v_house_to_account || v_user_to_account
+                        || v_fees_account)
         ORDER BY id FOR UPDATE) a;
-  v_delta := array_fill(0::numeric, ARRAY[coalesce(array_length(v_acc, 1), 0)]);
+  v_locked_deltas := array_fill(0::numeric, ARRAY[coalesce(array_length(v_locked_accounts, 1), 0)]);
 
   -- 4. The quotes that hold (coffer_swap_apply()'s condition), locked after the accounts.
   IF EXISTS (SELECT 1 FROM unnest(p_quotes) q WHERE q IS NOT NULL) THEN
-    SELECT coalesce(array_agg(z.i::integer), '{}') INTO v_quote_ok
-    FROM (SELECT x.i FROM unnest(v_user, p_quotes, p_from_currencies, p_to_currencies, p_from_amounts, p_to_amounts,
+    SELECT coalesce(array_agg(z.i::integer), '{}') INTO v_quote_ok_items
+    FROM (SELECT x.i FROM unnest(v_item_user, p_quotes, p_from_currencies, p_to_currencies, p_from_amounts, p_to_amounts,
                                  p_fees, p_fee_currencies) WITH ORDINALITY AS x(u, q, fc, tc, fa, ta, fee, ec, i)
           JOIN LATERAL (
             SELECT q.id FROM swap_quotes q
@@ -198,163 +209,172 @@ BEGIN
   END IF;
 
   -- 5. The batch in order on those balances: which items are clean, and their rows.
-  FOR i IN 1..v_n LOOP
-    v_fa := p_from_amounts[i];
-    v_ta := p_to_amounts[i];
-    v_fee := p_fees[i];
+  FOR i IN 1..v_item_count LOOP
+    v_from_amount := p_from_amounts[i];
+    v_to_amount := p_to_amounts[i];
+    v_fee_amount := p_fees[i];
     -- coffer_swap_apply()'s argument check, amounts NUMERIC(38,18) stores as they are, a fresh
     -- key and a good quote, neither repeated in the batch. coalesce: a NULL anywhere (a missing
     -- value) makes the item careful, never clean.
-    v_ok := coalesce(v_known[i] AND NOT v_taken[i] AND NOT (i = ANY (v_stale)) AND NOT (i = ANY (v_stepup))
-      AND v_fa > 0 AND v_ta > 0 AND v_fee >= 0
-      AND NOT (p_fee_currencies[i] = p_from_currencies[i] AND v_fee >= v_fa)
-      AND v_fa < 1e20 AND v_ta < 1e20 AND v_fee < 1e20
-      AND v_fa = round(v_fa, 18) AND v_ta = round(v_ta, 18) AND v_fee = round(v_fee, 18)
+    v_item_ok := coalesce(v_item_known[i] AND NOT v_key_taken[i]
+      AND NOT (i = ANY (v_stale_items)) AND NOT (i = ANY (v_stepup_items))
+      AND v_from_amount > 0 AND v_to_amount > 0 AND v_fee_amount >= 0
+      AND NOT (p_fee_currencies[i] = p_from_currencies[i] AND v_fee_amount >= v_from_amount)
+      AND v_from_amount < 1e20 AND v_to_amount < 1e20 AND v_fee_amount < 1e20
+      AND v_from_amount = round(v_from_amount, 18) AND v_to_amount = round(v_to_amount, 18)
+      AND v_fee_amount = round(v_fee_amount, 18)
       AND abs(p_rates[i]) < 1e20 AND abs(p_mid_rates[i]) < 1e20
       AND p_spread_bps[i] IS NOT NULL AND p_fee_bps[i] IS NOT NULL
-      AND (p_keys[i] IS NULL OR NOT ((v_user[i] || ':' || p_keys[i]) = ANY (v_keys_seen)))
-      AND (p_quotes[i] IS NULL OR (i = ANY (v_quote_ok) AND NOT (p_quotes[i] = ANY (v_quotes_seen)))), false);
-    IF v_ok THEN
+      AND (p_keys[i] IS NULL OR NOT ((v_item_user[i] || ':' || p_keys[i]) = ANY (v_keys_seen)))
+      AND (p_quotes[i] IS NULL OR (i = ANY (v_quote_ok_items) AND NOT (p_quotes[i] = ANY (v_quotes_seen)))), false);
+    IF v_item_ok THEN
       -- user(from) -> house(from), house(to) -> user(to), the fee to the fees account from
       -- whichever side the pair's policy names (coffer_swap_apply()'s postings, in its order).
-      v_k := ARRAY[array_position(v_acc, v_uf[i]), array_position(v_acc, v_hf[i]),
-                   array_position(v_acc, v_ht[i]), array_position(v_acc, v_ut[i])];
+      v_posting_slots := ARRAY[array_position(v_locked_accounts, v_user_from_account[i]),
+                               array_position(v_locked_accounts, v_house_from_account[i]),
+                               array_position(v_locked_accounts, v_house_to_account[i]),
+                               array_position(v_locked_accounts, v_user_to_account[i])];
       IF p_fee_currencies[i] = p_to_currencies[i] THEN
-        v_amt := ARRAY[-v_fa, v_fa, -(v_ta + v_fee), v_ta];
+        v_posting_deltas := ARRAY[-v_from_amount, v_from_amount, -(v_to_amount + v_fee_amount), v_to_amount];
       ELSE
-        v_amt := ARRAY[-v_fa, v_fa - v_fee, -v_ta, v_ta];
+        v_posting_deltas := ARRAY[-v_from_amount, v_from_amount - v_fee_amount, -v_to_amount, v_to_amount];
       END IF;
-      IF v_fee > 0 THEN
-        v_k := v_k || array_position(v_acc, v_fe[i]);
-        v_amt := v_amt || v_fee;
+      IF v_fee_amount > 0 THEN
+        v_posting_slots := v_posting_slots || array_position(v_locked_accounts, v_fees_account[i]);
+        v_posting_deltas := v_posting_deltas || v_fee_amount;
       END IF;
-      v_m := array_length(v_k, 1);
+      v_posting_count := array_length(v_posting_slots, 1);
       -- Invariant: the postings sum to zero per currency.
-      IF v_amt[1] + v_amt[2] + (CASE WHEN p_fee_currencies[i] = p_from_currencies[i] THEN v_fee ELSE 0 END) <> 0
-         OR v_amt[3] + v_amt[4] + (CASE WHEN p_fee_currencies[i] = p_to_currencies[i] THEN v_fee ELSE 0 END) <> 0 THEN
+      IF v_posting_deltas[1] + v_posting_deltas[2]
+           + (CASE WHEN p_fee_currencies[i] = p_from_currencies[i] THEN v_fee_amount ELSE 0 END) <> 0
+         OR v_posting_deltas[3] + v_posting_deltas[4]
+           + (CASE WHEN p_fee_currencies[i] = p_to_currencies[i] THEN v_fee_amount ELSE 0 END) <> 0 THEN
         RAISE EXCEPTION 'coffer_swap_batch: item % does not sum to zero', i USING ERRCODE = 'CB900';
       END IF;
-      FOR j IN 1..v_m LOOP
-        v_after := v_bal[v_k[j]] + v_amt[j];
+      FOR j IN 1..v_posting_count LOOP
+        v_balance_after := v_locked_balances[v_posting_slots[j]] + v_posting_deltas[j];
         -- A NULL position (an account not locked) or a posting past a floor or NUMERIC(38,18)
         -- leaves the item to coffer_swap_apply(), which refuses it with the right SQLSTATE.
-        IF NOT coalesce(v_amt[j] <> 0 AND abs(v_after) < 1e20
-                        AND (v_floor[v_k[j]] IS NULL OR v_after >= v_floor[v_k[j]]), false) THEN
-          v_ok := false;
+        IF NOT coalesce(v_posting_deltas[j] <> 0 AND abs(v_balance_after) < 1e20
+                        AND (v_locked_floors[v_posting_slots[j]] IS NULL
+                             OR v_balance_after >= v_locked_floors[v_posting_slots[j]]), false) THEN
+          v_item_ok := false;
           EXIT;
         END IF;
       END LOOP;
     END IF;
-    v_clean[i] := v_ok;
-    IF NOT v_ok THEN
+    v_item_clean[i] := v_item_ok;
+    IF NOT v_item_ok THEN
       CONTINUE;
     END IF;
     IF p_keys[i] IS NOT NULL THEN
-      v_keys_seen := v_keys_seen || (v_user[i] || ':' || p_keys[i]);
+      v_keys_seen := v_keys_seen || (v_item_user[i] || ':' || p_keys[i]);
     END IF;
     IF p_quotes[i] IS NOT NULL THEN
       v_quotes_seen := v_quotes_seen || p_quotes[i];
     END IF;
-    v_entry[i] := nextval('journal_entries_id_seq'::regclass);
-    v_swap[i] := nextval('swaps_id_seq'::regclass);
-    FOR j IN 1..v_m LOOP
-      v_bal[v_k[j]] := v_bal[v_k[j]] + v_amt[j];
-      v_delta[v_k[j]] := v_delta[v_k[j]] + v_amt[j];
+    v_item_entry[i] := nextval('journal_entries_id_seq'::regclass);
+    v_item_swap[i] := nextval('swaps_id_seq'::regclass);
+    FOR j IN 1..v_posting_count LOOP
+      v_locked_balances[v_posting_slots[j]] := v_locked_balances[v_posting_slots[j]] + v_posting_deltas[j];
+      v_locked_deltas[v_posting_slots[j]] := v_locked_deltas[v_posting_slots[j]] + v_posting_deltas[j];
       -- Posting ids are taken here, in item order, so each account's balance_after chain follows id order.
-      v_p_id := v_p_id || nextval('postings_id_seq'::regclass);
-      v_p_entry := v_p_entry || v_entry[i];
-      v_p_acc := v_p_acc || v_acc[v_k[j]];
-      v_p_cur := v_p_cur || CASE WHEN j IN (1, 2) THEN p_from_currencies[i]
+      v_posting_ids := v_posting_ids || nextval('postings_id_seq'::regclass);
+      v_posting_entries := v_posting_entries || v_item_entry[i];
+      v_posting_accounts := v_posting_accounts || v_locked_accounts[v_posting_slots[j]];
+      v_posting_currencies := v_posting_currencies || CASE WHEN j IN (1, 2) THEN p_from_currencies[i]
                                  WHEN j IN (3, 4) THEN p_to_currencies[i]
                                  ELSE p_fee_currencies[i] END;
-      v_p_amount := v_p_amount || v_amt[j];
-      v_p_after := v_p_after || v_bal[v_k[j]];
+      v_posting_amounts := v_posting_amounts || v_posting_deltas[j];
+      v_posting_balances_after := v_posting_balances_after || v_locked_balances[v_posting_slots[j]];
     END LOOP;
-    v_s_item := v_s_item || i;
+    v_clean_items := v_clean_items || i;
   END LOOP;
 
   -- 6. The clean items, one statement per table.
-  IF array_length(v_s_item, 1) > 0 THEN
+  IF array_length(v_clean_items, 1) > 0 THEN
     -- A key may have been taken since step 2 by a batch of another process (a twin sent to
     -- both): this statement then fails as a serialization failure and the writer runs its items
     -- again, when the twin is a replay (the careful path).
     INSERT INTO journal_entries (id, kind, user_id, idempotency_key, request_hash)
-    SELECT v_entry[x.i], 'swap', v_user[x.i], p_keys[x.i], p_hashes[x.i] FROM unnest(v_s_item) AS x(i)
+    SELECT v_item_entry[x.i], 'swap', v_item_user[x.i], p_keys[x.i], p_hashes[x.i] FROM unnest(v_clean_items) AS x(i)
     ON CONFLICT (user_id, idempotency_key) DO NOTHING;
-    GET DIAGNOSTICS v_updated = ROW_COUNT;
-    IF v_updated <> array_length(v_s_item, 1) THEN
+    GET DIAGNOSTICS v_rows_updated = ROW_COUNT;
+    IF v_rows_updated <> array_length(v_clean_items, 1) THEN
       RAISE EXCEPTION 'coffer_swap_batch: an Idempotency-Key of the batch was taken meanwhile' USING ERRCODE = '40001';
     END IF;
     INSERT INTO postings (id, entry_id, account_id, currency_id, amount, balance_after)
-    SELECT * FROM unnest(v_p_id, v_p_entry, v_p_acc, v_p_cur, v_p_amount, v_p_after);
+    SELECT * FROM unnest(v_posting_ids, v_posting_entries, v_posting_accounts, v_posting_currencies, v_posting_amounts,
+                         v_posting_balances_after);
     -- Invariant: the batch's postings sum to zero per currency.
-    IF EXISTS (SELECT 1 FROM unnest(v_p_cur, v_p_amount) AS p(c, a) GROUP BY p.c HAVING sum(p.a) <> 0) THEN
+    IF EXISTS (SELECT 1 FROM unnest(v_posting_currencies, v_posting_amounts) AS p(c, a) GROUP BY p.c HAVING sum(p.a) <> 0) THEN
       RAISE EXCEPTION 'coffer_swap_batch: postings do not sum to zero' USING ERRCODE = 'CB900';
     END IF;
-    SELECT count(*) INTO v_changed FROM unnest(v_delta) d WHERE d <> 0;
+    SELECT count(*) INTO v_accounts_changed FROM unnest(v_locked_deltas) d WHERE d <> 0;
     UPDATE accounts a SET balance = a.balance + d.delta
-    FROM unnest(v_acc, v_delta) AS d(id, delta)
+    FROM unnest(v_locked_accounts, v_locked_deltas) AS d(id, delta)
     WHERE a.id = d.id AND d.delta <> 0;
-    GET DIAGNOSTICS v_updated = ROW_COUNT;
-    IF v_updated <> v_changed THEN
-      RAISE EXCEPTION 'coffer_swap_batch: % accounts changed, % updated', v_changed, v_updated USING ERRCODE = 'CB900';
+    GET DIAGNOSTICS v_rows_updated = ROW_COUNT;
+    IF v_rows_updated <> v_accounts_changed THEN
+      RAISE EXCEPTION 'coffer_swap_batch: % accounts changed, % updated', v_accounts_changed, v_rows_updated
+        USING ERRCODE = 'CB900';
     END IF;
     IF array_length(v_quotes_seen, 1) > 0 THEN
       UPDATE swap_quotes q SET used_at = now() WHERE q.id = ANY (v_quotes_seen);
-      GET DIAGNOSTICS v_updated = ROW_COUNT;
-      IF v_updated <> array_length(v_quotes_seen, 1) THEN
-        RAISE EXCEPTION 'coffer_swap_batch: % quotes used, % updated', array_length(v_quotes_seen, 1), v_updated
+      GET DIAGNOSTICS v_rows_updated = ROW_COUNT;
+      IF v_rows_updated <> array_length(v_quotes_seen, 1) THEN
+        RAISE EXCEPTION 'coffer_swap_batch: % quotes used, % updated', array_length(v_quotes_seen, 1), v_rows_updated
           USING ERRCODE = 'CB900';
       END IF;
     END IF;
     INSERT INTO swaps (id, entry_id, user_id, quote_id, from_currency_id, to_currency_id, from_amount, to_amount,
                        rate, mid_rate, spread_bps, fee_bps, fee, fee_currency_id)
-    SELECT v_swap[x.i], v_entry[x.i], v_user[x.i], p_quotes[x.i], p_from_currencies[x.i], p_to_currencies[x.i],
+    SELECT v_item_swap[x.i], v_item_entry[x.i], v_item_user[x.i], p_quotes[x.i], p_from_currencies[x.i], p_to_currencies[x.i],
            p_from_amounts[x.i], p_to_amounts[x.i], p_rates[x.i], p_mid_rates[x.i], p_spread_bps[x.i], p_fee_bps[x.i],
            p_fees[x.i], p_fee_currencies[x.i]
-    FROM unnest(v_s_item) AS x(i);
+    FROM unnest(v_clean_items) AS x(i);
     RETURN QUERY
-      SELECT x.i::integer, NULL::text, v_user[x.i], v_swap[x.i], false, false, v_entry[x.i], now()
-      FROM unnest(v_s_item) AS x(i);
+      SELECT x.i::integer, NULL::text, v_item_user[x.i], v_item_swap[x.i], false, false, v_item_entry[x.i], now()
+      FROM unnest(v_clean_items) AS x(i);
   END IF;
 
   -- 7. Every other item on its own, as if it had arrived after the clean ones.
-  FOR i IN 1..v_n LOOP
-    IF v_clean[i] THEN
+  FOR i IN 1..v_item_count LOOP
+    IF v_item_clean[i] THEN
       CONTINUE;
     END IF;
-    IF v_user[i] IS NULL THEN
+    IF v_item_user[i] IS NULL THEN
       RETURN QUERY SELECT i, 'AUTH'::text, NULL::bigint, NULL::bigint, NULL::boolean, NULL::boolean, NULL::bigint,
         NULL::timestamptz;
       CONTINUE;
     END IF;
     -- Not kept under the key (the same request with a second factor is good), unless the key
     -- has its answer already: a replay moves nothing (coffer_swap_apply()).
-    IF i = ANY (v_stepup) AND NOT coalesce(v_taken[i], false) THEN
-      RETURN QUERY SELECT i, 'STEPUP'::text, v_user[i], NULL::bigint, NULL::boolean, NULL::boolean, NULL::bigint,
+    IF i = ANY (v_stepup_items) AND NOT coalesce(v_key_taken[i], false) THEN
+      RETURN QUERY SELECT i, 'STEPUP'::text, v_item_user[i], NULL::bigint, NULL::boolean, NULL::boolean, NULL::bigint,
         NULL::timestamptz;
       CONTINUE;
     END IF;
-    IF i = ANY (v_stale) THEN
-      RETURN QUERY SELECT i, 'PAIR'::text, v_user[i], NULL::bigint, NULL::boolean, NULL::boolean, NULL::bigint,
+    IF i = ANY (v_stale_items) THEN
+      RETURN QUERY SELECT i, 'PAIR'::text, v_item_user[i], NULL::bigint, NULL::boolean, NULL::boolean, NULL::bigint,
         NULL::timestamptz;
       CONTINUE;
     END IF;
     BEGIN
-      RETURN QUERY SELECT i, NULL::text, v_user[i], s.* FROM coffer_swap_apply(v_user[i], p_keys[i], p_hashes[i],
+      RETURN QUERY SELECT i, NULL::text, v_item_user[i], s.* FROM coffer_swap_apply(v_item_user[i], p_keys[i], p_hashes[i],
         p_quotes[i], p_from_currencies[i], p_to_currencies[i], p_from_amounts[i], p_to_amounts[i], p_fees[i],
         p_fee_currencies[i], p_rates[i], p_mid_rates[i], p_spread_bps[i], p_fee_bps[i],
-        v_uf[i], v_hf[i], v_ht[i], v_ut[i], v_fe[i]) s;
+        v_user_from_account[i], v_house_from_account[i], v_house_to_account[i], v_user_to_account[i], v_fees_account[i]) s;
     EXCEPTION WHEN OTHERS THEN
-      v_state := SQLSTATE;
-      IF p_keys[i] IS NOT NULL AND ledger_refusal_kept(v_state) THEN
+      v_refusal_state := SQLSTATE;
+      IF p_keys[i] IS NOT NULL AND ledger_refusal_kept(v_refusal_state) THEN
         BEGIN
-          v_state := ledger_keep_refusal('swap', v_user[i], p_keys[i], p_hashes[i], v_state);
+          v_refusal_state := ledger_keep_refusal('swap', v_item_user[i], p_keys[i], p_hashes[i], v_refusal_state);
         EXCEPTION WHEN OTHERS THEN
-          v_state := SQLSTATE;
+          v_refusal_state := SQLSTATE;
         END;
       END IF;
-      RETURN QUERY SELECT i, v_state, v_user[i], NULL::bigint, NULL::boolean, NULL::boolean, NULL::bigint,
+      RETURN QUERY SELECT i, v_refusal_state, v_item_user[i], NULL::bigint, NULL::boolean, NULL::boolean, NULL::bigint,
         NULL::timestamptz;
     END;
   END LOOP;

@@ -406,7 +406,8 @@ describe('transfer batches with a poisoned item (real database)', () => {
     for (const fn of ['coffer_transfer_batch', 'coffer_swap_batch']) {
       const rows = await database.sql.query<{ src: string }>('select prosrc as src from pg_proc where proname = $1', [fn]);
       expect(rows, fn).toHaveLength(1);
-      const limits = [...rows[0]!.src.matchAll(/IF v_n > (\d+) THEN/g)].map((m) => Number(m[1]));
+      // The item count is v_n in coffer_transfer_batch, v_item_count in coffer_swap_batch (migration 0066).
+      const limits = [...rows[0]!.src.matchAll(/IF v_(?:n|item_count) > (\d+) THEN/g)].map((m) => Number(m[1]));
       expect(limits, fn).toEqual([MAX_BATCH_ITEMS]);
     }
   });

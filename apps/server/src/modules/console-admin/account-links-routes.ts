@@ -4,11 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
 import { linkAccounts, unlinkAccounts } from './account-links.ts';
+import { ROLE, security, tags } from './route-docs.ts';
 import { userDetail } from './users.ts';
-
-const tags = ['admin'];
-const security = [{ token: [] }];
-const ROLE = 'Operators only: HTTP 403 for a signed-in user, 2001 signed out.';
 
 /** Link two user accounts (their transfers to each other do not count in activity rankings), and remove a link. Both audited. */
 export async function accountLinkRoutes(fastify: FastifyInstance) {

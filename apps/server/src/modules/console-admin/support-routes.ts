@@ -4,11 +4,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { requestLocale } from '../../core/locale.ts';
 import { ok } from '../../core/reply.ts';
 import { endHolds, forceSignOut } from './support.ts';
+import { ROLE, security, tags } from './route-docs.ts';
 import { userDetail } from './users.ts';
-
-const tags = ['admin'];
-const security = [{ token: [] }];
-const ROLE = 'Operators only: HTTP 403 for a signed-in user, 2001 signed out.';
 
 /** Support actions on a user's console page: force a sign-out, end a withdrawal hold. Both audited. */
 export async function consoleSupportRoutes(fastify: FastifyInstance) {
