@@ -1,16 +1,8 @@
 import { type WithdrawRecord, withdrawApplyBody } from '@coffer/contract/chain';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-<<<<<<< HEAD
-import { amountErrorText } from '../../../components/wallet/amount-error';
-import { isApiError } from '@coffer/api-client/api-error';
-import { useCurrentUser } from '../../../lib/current-user';
-import { fieldErrorOf } from '../../../lib/form-errors';
 import { newIdempotencyKey } from '@coffer/api-client/idempotency';
-=======
 import { useCurrentUser } from '../../../lib/current-user';
-import { newIdempotencyKey } from '../../../lib/idempotency';
->>>>>>> hB
 import { useStepUp } from '../../../lib/step-up';
 import { useSecurityHold } from '../api/security-hold';
 import type { WithdrawSummary } from '../components/withdraw-confirm';
