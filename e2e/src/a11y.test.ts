@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import type { Network } from '@coffer/contract/chain';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectBrowser, createUser, KEYS, LANGS, type Lang, mailDir, newPhone, type TestUser, t, text } from './app';
+import { connectBrowser, createUser, KEYS, LANGS, type Lang, mailDir, newPhone, rendered, type TestUser, t, text } from './app';
 import { createBanner, createNotice, gradientPng, retireBanner, uploadImage } from './content-support';
 import { waitForCode } from './mailbox';
 import { apiSwap, apiTransfer, currencyId, feeQuoteId, fund, must, openPage } from './wallet-support';
@@ -103,8 +103,9 @@ async function settle(page: Page, path: string) {
   await page.goto(path);
   await page.locator('main.app-main').waitFor();
   await expect.poll(() => page.locator('.adm-skeleton, .adm-dot-loading').count(), { timeout: 10_000 }).toBe(0);
-  // Fonts and lazy widgets after first paint.
-  await page.waitForTimeout(300);
+  // Fonts, then a rendered frame for what they and the last answers changed.
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  await rendered(page);
 }
 
 async function themed(browser: Browser, lang: Lang, theme: string, token?: string): Promise<BrowserContext> {

@@ -136,6 +136,14 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * Two animation frames: what the page's last answers and events caused has been rendered.
+ * The end of a negative check ("no pop-up"), after the signal that the cause has happened.
+ */
+export async function rendered(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+}
+
 export async function waitForPath(page: Page, path: string) {
   await page.waitForURL((url) => url.pathname + url.search === path);
 }

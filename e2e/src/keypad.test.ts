@@ -70,4 +70,28 @@ describe.each(LANGS)('wallet: amount keypad (%s)', (lang) => {
     expect(await text(amountField(page, lang))).toContain('12.12345');
     expect(await text(amountField(page, lang))).not.toContain('12.123457');
   });
+
+  it('keeps the point typed right after opening while the currency list is slow', async () => {
+    // The field waits for its currency: a keypad opened before the decimals are known once
+    // refused the point as if the currency had none (a flake on a loaded runner).
+    const slow = await openPage(context);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await slow.route('**/api/currency/list', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await slow.goto('/transfer');
+    const field = amountField(slow, lang);
+    await field.waitFor();
+    expect(await field.isDisabled()).toBe(true);
+    release();
+    await field.click();
+    await keypadConfirm(slow, lang).waitFor();
+    await slow.keyboard.type('0.5');
+    await expect.poll(() => text(amountField(slow, lang))).toContain('0.5');
+    await slow.close();
+  });
 });

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseURL, connectBrowser, LANGS, type Lang, newPhone, pageTitle, t, text, waitForPath } from './app';
+import { baseURL, connectBrowser, LANGS, type Lang, newPhone, pageTitle, rendered, t, text, waitForPath } from './app';
 
 /**
  * Decision 026: the signed-out landing page paints without react-router and fetches it
@@ -62,8 +62,13 @@ describe.each(LANGS)('signed-out landing page (%s)', (lang: Lang) => {
       (window as { landingDocument?: boolean }).landingDocument = true;
       return history.length;
     });
+    // Any document the page asks for from now on would be a reload instead of the router's work.
+    const documents: string[] = [];
+    page.on('request', (request) => {
+      if (request.isNavigationRequest()) documents.push(request.url());
+    });
     await page.getByTestId('home-login').click();
-    await page.waitForTimeout(300);
+    await rendered(page);
     // Still the landing page: the click waits for the router instead of reloading the page.
     expect(new URL(page.url()).pathname).toBe('/');
     await page.getByTestId('home-login').waitFor();
@@ -74,6 +79,7 @@ describe.each(LANGS)('signed-out landing page (%s)', (lang: Lang) => {
     await page.getByTestId('login-submit').waitFor();
     expect(await page.title()).toBe(pageTitle(lang, 'routes.login'));
     // One document throughout: the router took over the page, it did not load another.
+    expect(documents).toEqual([]);
     expect(await page.evaluate(() => (window as { landingDocument?: boolean }).landingDocument)).toBe(true);
     expect(await page.evaluate(() => history.length)).toBe(entries + 1);
   });

@@ -1,7 +1,7 @@
 import { errorMessages } from '@coffer/contract/errors';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectBrowser, createUser, LANGS, type Lang, newPhone, type TestUser, t, waitForPath } from './app';
+import { connectBrowser, createUser, LANGS, type Lang, newPhone, rendered, type TestUser, t, waitForPath } from './app';
 import { openPage, typeAmount } from './wallet-support';
 
 /** Signs in through the form, found by its labels and the button's name. */
@@ -68,8 +68,10 @@ describe.each(LANGS)('sign-in return (%s)', (lang) => {
     await page.locator('.adm-tab-bar').getByText(t(lang, 'tabs.profile'), { exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/login');
     await page.getByLabel(t(lang, 'auth.email')).waitFor();
-    // Any pop-up would have appeared by now (the request answers in milliseconds).
-    await page.waitForTimeout(500);
+    // Every request the tap made has been answered (signed out: no event stream keeps the
+    // network busy) and rendered: a pop-up would be on screen now.
+    await page.waitForLoadState('networkidle');
+    await rendered(page);
     expect(await page.getByText(errorMessages[lang][2001]).count()).toBe(0);
     expect(await page.locator('.app-notify, .adm-toast-main').count()).toBe(0);
   });

@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../test/wait.ts';
 import { type AnvilInstance, anvilBinaryPath, startAnvil } from './anvil.ts';
 
 async function rpc<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
@@ -42,6 +43,16 @@ async function start(opts: Parameters<typeof startAnvil>[0] = {}) {
 }
 
 const ADDR = '0x1111111111111111111111111111111111111111';
+
+/** Whether anvil's state file holds `balance` for ADDR yet (the file may not exist or be half written). */
+function stateHolds(stateFile: string, balance: string): boolean {
+  try {
+    const accounts = (JSON.parse(readFileSync(stateFile, 'utf8')) as { accounts?: Record<string, { balance?: string }> }).accounts ?? {};
+    return Object.entries(accounts).some(([address, account]) => address.toLowerCase() === ADDR && account.balance === balance);
+  } catch {
+    return false;
+  }
+}
 
 describe('startAnvil', () => {
   it('finds the platform binary', () => {
@@ -89,7 +100,8 @@ describe('startAnvil', () => {
     const stateFile = join(tempDir(), 'anvil-state.json');
     const a = await start({ stateFile, stateInterval: 1 });
     await rpc(a.url, 'anvil_setBalance', [ADDR, '0x42']);
-    await new Promise((r) => setTimeout(r, 1600));
+    // The state interval has written the balance (0x42) once the file holds it.
+    await waitFor(() => stateHolds(stateFile, '0x42'), 'the state file to hold the new balance', { everyMs: 100 });
     process.kill(a.pid, 'SIGKILL');
     await a.stop();
     const b = await start({ stateFile });
@@ -100,8 +112,7 @@ describe('startAnvil', () => {
   it('mines on its own with blockTime', async () => {
     const a = await start({ blockTime: 1 });
     const before = Number(await rpc<string>(a.url, 'eth_blockNumber'));
-    await new Promise((r) => setTimeout(r, 1300));
-    expect(Number(await rpc<string>(a.url, 'eth_blockNumber'))).toBeGreaterThan(before);
+    await waitFor(async () => Number(await rpc<string>(a.url, 'eth_blockNumber')) > before, 'a block mined on its own', { everyMs: 100 });
     await a.stop();
   });
 

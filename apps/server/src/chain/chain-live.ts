@@ -20,6 +20,8 @@ export interface WorkerContext {
   chainId: number;
   log: WatcherLog;
   config: Config;
+  /** The loop's clock (ms): workers that decide by elapsed time read it, never Date.now (decision 064). */
+  clock: Clock;
 }
 
 /** The running pieces of one chain (ChainServices.live, .lives). */
@@ -82,7 +84,8 @@ export async function runChain(opts: RunChainOptions): Promise<RunningChain> {
   }
   const watcher = new DepositWatcher(database, adapter, chainId, { log });
   const workers: ChainWorker[] = [{ name: 'watcher', tick: () => watcher.tick() }];
-  const ctx: WorkerContext = { database, adapter, wallet, chainId, log, config };
+  const clock = opts.clock ?? Date.now;
+  const ctx: WorkerContext = { database, adapter, wallet, chainId, log, config, clock };
   workers.push(
     ...(opts.workers?.(ctx) ??
       payoutWorkers(ctx, {
@@ -100,7 +103,7 @@ export async function runChain(opts: RunChainOptions): Promise<RunningChain> {
     workers,
     pollIntervalMs: config.CHAIN_POLL_INTERVAL_MS,
     timed: opts.loop !== false,
-    clock: opts.clock ?? Date.now,
+    clock,
   });
 
   return {

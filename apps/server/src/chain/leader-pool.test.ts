@@ -49,14 +49,17 @@ describe.runIf(testDbKind === 'postgres')('chain leadership tries on pooled conn
       releasedUnderUs = true;
       realRelease(destroy);
     };
-    other.on('error', () => {});
+    // The connection's death reaches its holder as an 'error' event: the outcome waited for.
+    const died = new Promise<void>((resolve) => other.on('error', () => resolve()));
     try {
       const [{ pid }] = (await other.query('select pg_backend_pid() as pid')).rows as [{ pid: number }];
       const killer = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
       await killer.connect();
       await killer.query('select pg_terminate_backend($1)', [pid]);
       await killer.end();
-      await new Promise((r) => setTimeout(r, 300));
+      await within(died, 5000, 'the connection to die');
+      // Whatever the pool does on that event runs in the same turn or the next one.
+      await new Promise((resolve) => setImmediate(resolve));
     } finally {
       process.off('uncaughtException', onUncaught);
     }

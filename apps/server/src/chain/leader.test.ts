@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
 import { createTestDatabase, testDbKind } from '../test/harness.ts';
+import { waitFor } from '../test/wait.ts';
 import { takeLeadership } from './leader.ts';
 
 describe('chain leadership', () => {
@@ -30,8 +31,7 @@ describe('chain leadership', () => {
     expect(first).not.toBeNull();
     // Kill the leader's backend from outside, as a crash or a network cut would.
     await database.sql.query(`select pg_terminate_backend(pid) from pg_locks where locktype = 'advisory' and objid = 4244 and granted`);
-    for (let i = 0; i < 50 && first?.held(); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(first?.held()).toBe(false);
+    await waitFor(() => first?.held() === false, 'the first leader to see its connection gone');
     const next = await takeLeadership(database, 4244);
     expect(next?.held()).toBe(true);
     await next?.release();

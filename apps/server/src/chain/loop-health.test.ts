@@ -6,6 +6,7 @@ import { loadConfig } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { createMetrics } from '../metrics/registry.ts';
 import { createTestDatabase } from '../test/harness.ts';
+import { waitFor } from '../test/wait.ts';
 import { LOOP_BACKOFF_MAX_MS, LoopHealth } from './loop-health.ts';
 import { startChain } from './runtime.ts';
 
@@ -57,8 +58,7 @@ describe('the chain loop while the RPC node is down (the embedded anvil, stopped
     const chain = await startChain({ config, database, log, workers: () => [] });
     try {
       await chain.live!.local!.stop(); // the embedded node goes down
-      const deadline = Date.now() + 8_000;
-      while (Date.now() < deadline && (chain.live?.health().failures ?? 0) < 4) await new Promise((r) => setTimeout(r, 100));
+      await waitFor(() => (chain.live?.health().failures ?? 0) >= 4, 'four failed ticks', { everyMs: 100 });
       const health = chain.live!.health();
       expect(health.healthy).toBe(false);
       expect(health.failures).toBeGreaterThanOrEqual(4);

@@ -1,3 +1,4 @@
+import type { Clock } from '../core/clock.ts';
 import type { Database } from '../db/client.ts';
 
 /**
@@ -12,7 +13,7 @@ import type { Database } from '../db/client.ts';
 /** The longest wait between two ticks of a failing loop (ms). */
 export const LOOP_BACKOFF_MAX_MS = 60_000;
 
-export type Clock = () => number;
+export type { Clock } from '../core/clock.ts';
 
 export interface HealthChange {
   healthy: boolean;

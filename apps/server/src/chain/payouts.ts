@@ -1,6 +1,7 @@
 import type { PublicClient } from 'viem';
 import type { Database } from '../db/client.ts';
 import type { HdWallet } from './keys.ts';
+import type { Clock } from './loop-health.ts';
 import { ColdWorker, type ColdWorkerOptions } from './cold.ts';
 import { gasBook } from './gas-book.ts';
 import { reconcile } from './reconcile.ts';
@@ -15,6 +16,8 @@ export interface PayoutContext {
   wallet: HdWallet;
   chainId: number;
   log: ChainLog;
+  /** The loop's clock (ms); default Date.now. "Reconcile is due" reads time only from it. */
+  clock?: Clock;
 }
 
 export interface PayoutOptions {
@@ -43,6 +46,7 @@ export interface PayoutWorker {
  */
 export function payoutWorkers(ctx: PayoutContext, opts: PayoutOptions = {}): PayoutWorker[] {
   const { database, wallet, chainId, log } = ctx;
+  const clock = ctx.clock ?? Date.now;
   const client = ctx.adapter.client;
   const sender = new WithdrawalSender({ database, client, hot: wallet.hotAccount(), chainId, log, ...opts.sender });
   const sweeper = new Sweeper({ database, client, wallet, chainId, log, ...opts.sweeper });
@@ -54,8 +58,9 @@ export function payoutWorkers(ctx: PayoutContext, opts: PayoutOptions = {}): Pay
     workers.push({
       name: 'reconcile',
       async tick() {
-        if (Date.now() - last < every) return null;
-        last = Date.now();
+        const now = clock();
+        if (now - last < every) return null;
+        last = now;
         return reconcile({ database, client, wallet, chainId, log });
       },
     });

@@ -208,8 +208,10 @@ describe('reconcile on anvil', () => {
 
   it('payoutWorkers: gas-book, reconcile (when due), sender, sweeper, cold, for the runtime loop', async () => {
     const log = { info: () => {}, warn: () => {}, error: () => {} };
+    // The loop's clock, moved by the test: "due" is decided by it alone (decision 064).
+    let now = 1_000_000;
     const workers = payoutWorkers(
-      { database: env.database, adapter: { client: env.client }, wallet: env.wallet, chainId: 31337, log },
+      { database: env.database, adapter: { client: env.client }, wallet: env.wallet, chainId: 31337, log, clock: () => now },
       { reconcileEveryMs: 60_000 },
     );
     expect(workers.map((w) => w.name)).toEqual(['gas-book', 'reconcile', 'sender', 'sweeper', 'cold']);
@@ -220,6 +222,11 @@ describe('reconcile on anvil', () => {
     // change, so the drift is exactly zero (a custody loss is caught: reconcile-planted.test.ts)
     expect(row(first, 'USDC')).toMatchObject({ drift: '0', ok: true });
     expect(await workers[1]?.tick()).toBeNull(); // not due again yet
+    now += 59_999;
+    expect(await workers[1]?.tick()).toBeNull(); // a millisecond short
+    now += 1;
+    expect(row((await workers[1]?.tick()) as ReconcileData, 'USDC')).toMatchObject({ drift: '0', ok: true });
+    expect(await workers[1]?.tick()).toBeNull(); // and not again until another minute passed
     for (const w of workers.slice(2)) await w.tick();
     expect(
       payoutWorkers({ database: env.database, adapter: { client: env.client }, wallet: env.wallet, chainId: 31337, log }).map(

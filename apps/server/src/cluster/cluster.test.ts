@@ -8,25 +8,28 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../db/client.ts';
 import { createScratchDatabase } from '../db/scratch.ts';
 import { createTestDatabase, testDbKind } from '../test/harness.ts';
+import { waitFor } from '../test/wait.ts';
 import { startJobsLeader } from './jobs-leader.ts';
 
 const serverRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const quiet = { info: () => {}, warn: () => {} };
 const RETRY_MS = 100;
 
-async function until(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** A leader that counts the jobs it started and stopped. */
+/** A leader that counts the jobs it started and stopped, and its tries to take the lead. */
 function countingLeader(database: Database) {
-  const counts = { started: 0, stopped: 0 };
+  const counts = { started: 0, stopped: 0, tries: 0 };
+  const dedicated = database.dedicated;
   const leader = startJobsLeader({
-    database,
+    // Each try to take the lead asks for a connection of its own: counted here.
+    database: dedicated
+      ? {
+          ...database,
+          dedicated: () => {
+            counts.tries += 1;
+            return dedicated();
+          },
+        }
+      : database,
     log: quiet,
     retryMs: RETRY_MS,
     start: () => {
@@ -65,12 +68,13 @@ describe('jobs leader', () => {
       return;
     }
     // PostgreSQL: b waits behind a's advisory lock, however often it tries.
-    await new Promise((r) => setTimeout(r, RETRY_MS * 3));
+    const triesSoFar = b.counts.tries;
+    await waitFor(() => b.counts.tries >= triesSoFar + 3, 'three more tries of b');
     expect(b.leader.isLeader()).toBe(false);
     expect(b.counts.started).toBe(0);
     await a.leader.stop();
     expect(a.counts.stopped).toBe(1);
-    await until(() => b.leader.isLeader(), 5_000, 'b to take the lead');
+    await waitFor(() => b.leader.isLeader(), 'b to take the lead');
     expect(b.counts.started).toBe(1);
     await b.leader.stop();
     expect(b.counts.stopped).toBe(1);
@@ -148,7 +152,7 @@ describe.runIf(testDbKind === 'postgres')('WORKERS=2 on PostgreSQL', () => {
     };
     const pid = primary.pid!;
     try {
-      await until(async () => childrenOf(pid).length === 2 && (await healthy()), 90_000, 'two workers serving');
+      await waitFor(async () => childrenOf(pid).length === 2 && (await healthy()), 'two workers serving', { timeoutMs: 90_000 });
     } catch (e) {
       throw new Error(`${(e as Error).message} (workers: ${childrenOf(pid).join(',')})\n${out.slice(-3000)}`);
     }
@@ -159,10 +163,10 @@ describe.runIf(testDbKind === 'postgres')('WORKERS=2 on PostgreSQL', () => {
     // A worker killed outright is started again; the port keeps answering meanwhile.
     const [victim] = childrenOf(pid);
     process.kill(victim!, 'SIGKILL');
-    await until(() => !childrenOf(pid).includes(victim!), 5_000, 'the killed worker to go');
+    await waitFor(() => !childrenOf(pid).includes(victim!), 'the killed worker to go');
     // A connection handed to the worker as it died is lost; the other worker keeps answering.
-    await until(healthy, 5_000, 'the surviving worker to answer');
-    await until(async () => childrenOf(pid).length === 2 && (await healthy()), 60_000, 'the worker to be started again');
+    await waitFor(healthy, 'the surviving worker to answer');
+    await waitFor(async () => childrenOf(pid).length === 2 && (await healthy()), 'the worker to be started again', { timeoutMs: 60_000 });
     expect(out).toContain('starting it again');
 
     // SIGTERM to the primary stops the workers and exits cleanly.

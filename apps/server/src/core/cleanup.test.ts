@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { SwapQuoteData } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness.ts';
+import { waitFor } from '../test/wait.ts';
 import { client, createUser, fund, type TestUser } from '../test/users.ts';
 import {
   AUTH_CHALLENGE_RETENTION_HOURS,
@@ -13,6 +14,7 @@ import {
   SWAP_QUOTE_RETENTION_HOURS,
   startCleanup,
 } from './cleanup.ts';
+import { startPeriodic } from './periodic.ts';
 
 const HOUR_S = 3600;
 const silent = { info: () => {}, warn: () => {} };
@@ -160,13 +162,35 @@ describe('cleanup of expired rows', () => {
     expect(await ids('swap_quotes', many)).toEqual([]);
   });
 
+  it('measures retentions from its clock: a row goes the moment the clock passes its retention', async () => {
+    // A fixed instant, then the clock moved past the retention (no waiting it out).
+    const expiry = Date.parse('2026-01-01T00:00:00Z');
+    const code = await emailCode(new Date(expiry).toISOString());
+    const retentionMs = EMAIL_CODE_RETENTION_HOURS * HOUR_S * 1000;
+    expect(await cleanupExpired(t.database, { clock: () => expiry + retentionMs })).toMatchObject({ emailCodes: 0 });
+    expect(await ids('email_codes', [code])).toEqual([code]);
+    expect(await cleanupExpired(t.database, { clock: () => expiry + retentionMs + 1 })).toMatchObject({ emailCodes: 1 });
+    expect(await ids('email_codes', [code])).toEqual([]);
+  });
+
   it('runs on its interval until stopped', async () => {
-    const job = startCleanup({ database: t.database, log: silent, intervalMs: 50 });
+    let runs = 0;
+    const counted = () => {
+      runs++;
+      return Date.now();
+    };
+    const job = startCleanup({ database: t.database, log: silent, intervalMs: 50, clock: counted });
     const first = await emailCode(ago(EMAIL_CODE_RETENTION_HOURS * HOUR_S * 2));
-    await expect.poll(() => ids('email_codes', [first]), { timeout: 5000 }).toEqual([]);
+    await waitFor(async () => (await ids('email_codes', [first])).length === 0, 'the first expired code deleted');
     await job.stop();
+    const runsWhenStopped = runs;
     const second = await emailCode(ago(EMAIL_CODE_RETENTION_HOURS * HOUR_S * 2));
-    await new Promise((r) => setTimeout(r, 300));
+    // A witness on the same interval runs three times: had the stopped job's timer survived, it would have run by then.
+    let witnessed = 0;
+    const witness = startPeriodic({ intervalMs: 50, log: silent, failure: 'witness failed', run: async () => void witnessed++ });
+    await waitFor(() => witnessed >= 3, 'three runs of the witness');
+    await witness.stop();
+    expect(runs).toBe(runsWhenStopped);
     expect(await ids('email_codes', [second])).toEqual([second]);
   });
 });

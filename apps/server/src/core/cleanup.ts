@@ -1,4 +1,5 @@
 import type { Database } from '../db/client.ts';
+import type { Clock } from './clock.ts';
 import { startPeriodic } from './periodic.ts';
 
 /**
@@ -64,15 +65,23 @@ const STATEMENTS: Record<keyof CleanupCounts, { sql: string; retentionS: number 
   },
 };
 
-/** Deletes everything past its retention, batch by batch; answers how many rows of each. */
-export async function cleanupExpired(database: Pick<Database, 'sql'>, opts: { batchSize?: number } = {}): Promise<CleanupCounts> {
+/**
+ * Deletes everything past its retention, batch by batch; answers how many rows of each. The
+ * cutoffs are measured from `clock` (default Date.now): a test moves it past a retention
+ * instead of waiting one out.
+ */
+export async function cleanupExpired(
+  database: Pick<Database, 'sql'>,
+  opts: { batchSize?: number; clock?: Clock } = {},
+): Promise<CleanupCounts> {
   const batchSize = opts.batchSize ?? CLEANUP_BATCH_ROWS;
+  const now = (opts.clock ?? Date.now)();
   const counts: CleanupCounts = { swapQuotes: 0, emailCodes: 0, sessions: 0, signIns: 0, authChallenges: 0 };
   for (const [name, { sql, retentionS }] of Object.entries(STATEMENTS) as [
     keyof CleanupCounts,
     (typeof STATEMENTS)[keyof CleanupCounts],
   ][]) {
-    const cutoff = new Date(Date.now() - retentionS * 1000);
+    const cutoff = new Date(now - retentionS * 1000);
     for (;;) {
       const [row] = await database.sql.query<{ n: number }>(sql, [cutoff, batchSize]);
       const n = Number(row?.n ?? 0);
@@ -93,13 +102,13 @@ export interface CleanupLog {
  * timer, so it never keeps the process alive. stop() ends the timer and waits for a run in
  * progress, so the database can be closed after it.
  */
-export function startCleanup(opts: { database: Pick<Database, 'sql'>; log: CleanupLog; intervalMs?: number }) {
+export function startCleanup(opts: { database: Pick<Database, 'sql'>; log: CleanupLog; intervalMs?: number; clock?: Clock }) {
   return startPeriodic({
     intervalMs: opts.intervalMs ?? CLEANUP_INTERVAL_MINUTES * 60_000,
     log: opts.log,
     failure: 'cleanup failed; next run retries',
     run: async () => {
-      const counts = await cleanupExpired(opts.database);
+      const counts = await cleanupExpired(opts.database, { clock: opts.clock });
       if (Object.values(counts).some((n) => n > 0)) opts.log.info({ deleted: counts }, 'cleanup: expired rows deleted');
     },
   });

@@ -9,6 +9,7 @@ import { type Database, migrateDatabase, openPglite, openPostgres } from '../db/
 import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { createScratchDatabase } from '../db/scratch.ts';
 import { PG_TEMPLATE_ENV, PGLITE_SNAPSHOT_ENV } from './template-db.ts';
+import { waitFor } from './wait.ts';
 import { silentLog } from '../core/log.ts';
 
 /**
@@ -45,14 +46,15 @@ export async function startMailbox() {
     url: `smtp://127.0.0.1:${port}`,
     mails,
     /** The 6-digit code of the newest mail to `to`; waits briefly for delivery. */
-    async lastCode(to: string): Promise<string> {
-      for (let i = 0; i < 100; i++) {
-        const mail = mails.filter((m) => m.to === to.toLowerCase()).at(-1);
-        const code = mail?.raw.match(/\b(\d{6})\b/)?.[1];
-        if (code) return code;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      throw new Error(`no code mailed to ${to}`);
+    lastCode(to: string): Promise<string> {
+      return waitFor(
+        () =>
+          mails
+            .filter((m) => m.to === to.toLowerCase())
+            .at(-1)
+            ?.raw.match(/\b(\d{6})\b/)?.[1],
+        `a code mailed to ${to}`,
+      );
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -8,9 +8,10 @@ import type {
 } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { waitFor } from '../../test/wait.ts';
 import { applyWithdraw } from '../../test/withdraw.ts';
 import { client, createUser, fund, type TestUser } from '../../test/users.ts';
-import { decodeMail, mailsTo, pause, sendMailUrl } from '../auth/test-helpers.ts';
+import { decodeMail, mailsTo, sendMailUrl } from '../auth/test-helpers.ts';
 import { totpFor } from '../two-factor/totp.ts';
 import { lookalikeOf } from './lookalike.ts';
 
@@ -59,14 +60,13 @@ describe('address book', () => {
   }
 
   async function mailed(email: string, subject: string) {
-    for (let i = 0; i < 50; i++) {
-      const found = mailsTo(t, email)
-        .map((m) => decodeMail(m.raw))
-        .find((m) => m.subject === subject);
-      if (found) return found;
-      await pause(50);
-    }
-    throw new Error(`no "${subject}" mail to ${email}`);
+    return waitFor(
+      () =>
+        mailsTo(t, email)
+          .map((m) => decodeMail(m.raw))
+          .find((m) => m.subject === subject),
+      `a "${subject}" mail to ${email}`,
+    );
   }
 
   it('adds an entry that waits the delay; a withdrawal to it is refused with the time left until then', async () => {

@@ -2,6 +2,7 @@ import { type CurrentUser, type Envelope, ErrorCode, type LoginData } from '@cof
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { client } from '../../test/users.ts';
+import { waitFor } from '../../test/wait.ts';
 import { logIn, pause, sendMailUrl, signUp } from '../auth/test-helpers.ts';
 import { HEARTBEAT_MS } from './routes.ts';
 import { MAX_STREAMS_PER_SESSION, MAX_STREAMS_PER_USER } from './streams.ts';
@@ -50,22 +51,16 @@ async function openStream(base: string, token: string, lang = 'zh-CN'): Promise<
 }
 
 /** The code of the first mail to `email` after the first `before` mails (the reset mail is sent after the answer). */
-async function resetCode(t: TestApp, email: string, before: number): Promise<string> {
-  for (let i = 0; i < 200; i++) {
-    const code = t.mailbox.mails
-      .slice(before)
-      .filter((m) => m.to === email)
-      .map((m) => m.raw.match(/\b(\d{6})\b/)?.[1])
-      .find(Boolean);
-    if (code) return code;
-    await pause(20);
-  }
-  throw new Error(`no reset code mailed to ${email}`);
-}
-
-async function until(check: () => boolean, ms = 2000) {
-  const end = Date.now() + ms;
-  while (!check() && Date.now() < end) await pause(10);
+function resetCode(t: TestApp, email: string, before: number): Promise<string> {
+  return waitFor(
+    () =>
+      t.mailbox.mails
+        .slice(before)
+        .filter((m) => m.to === email)
+        .map((m) => m.raw.match(/\b(\d{6})\b/)?.[1])
+        .find(Boolean),
+    `a reset code mailed to ${email}`,
+  );
 }
 
 describe('event streams: caps and sign-out', () => {
@@ -93,7 +88,7 @@ describe('event streams: caps and sign-out', () => {
     const mine: OpenStream[] = [];
     for (let i = 0; i < MAX_STREAMS_PER_SESSION + 3; i++) {
       mine.push(await open(token, 'en-US'));
-      await until(() => mine.filter((s) => s.isOpen()).length <= MAX_STREAMS_PER_SESSION);
+      await waitFor(() => mine.filter((s) => s.isOpen()).length <= MAX_STREAMS_PER_SESSION, 'the oldest streams closed');
       expect(mine.filter((s) => s.isOpen()).length).toBeLessThanOrEqual(MAX_STREAMS_PER_SESSION);
     }
     // The newest stay, the oldest were closed, each told why in the envelope.
@@ -119,7 +114,7 @@ describe('event streams: caps and sign-out', () => {
       // A fresh session every other stream: under the per-session cap, over the per-user one.
       if (i % 2 === 0) token = await logIn(t, email, password);
       mine.push(await open(token));
-      await until(() => mine.filter((s) => s.isOpen()).length <= MAX_STREAMS_PER_USER);
+      await waitFor(() => mine.filter((s) => s.isOpen()).length <= MAX_STREAMS_PER_USER, 'the oldest streams closed');
       expect(mine.filter((s) => s.isOpen()).length).toBeLessThanOrEqual(MAX_STREAMS_PER_USER);
     }
     expect(mine.slice(-MAX_STREAMS_PER_USER).every((s) => s.isOpen())).toBe(true);

@@ -10,9 +10,10 @@ import type {
 } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { waitFor } from '../../test/wait.ts';
 import { applyWithdraw } from '../../test/withdraw.ts';
 import { client, createUser, fund } from '../../test/users.ts';
-import { decodeMail, mailsTo, pause, sendMailUrl, signUp } from '../auth/test-helpers.ts';
+import { decodeMail, mailsTo, sendMailUrl, signUp } from '../auth/test-helpers.ts';
 import { SoftAuthenticator } from '../passkeys/soft-authenticator.ts';
 import { totpFor } from '../two-factor/totp.ts';
 
@@ -86,14 +87,13 @@ describe('withdrawal hold after a credential change', () => {
 
   /** The hold mail reached the owner in their language (sent after the answer: polled). */
   async function holdMailed(email: string, subject: string) {
-    for (let i = 0; i < 50; i++) {
-      const found = mailsTo(t, email)
-        .map((m) => decodeMail(m.raw))
-        .find((m) => m.subject === subject);
-      if (found) return found;
-      await pause(50);
-    }
-    throw new Error(`no "${subject}" mail to ${email}`);
+    return waitFor(
+      () =>
+        mailsTo(t, email)
+          .map((m) => decodeMail(m.raw))
+          .find((m) => m.subject === subject),
+      `a "${subject}" mail to ${email}`,
+    );
   }
 
   it('opens none at sign-up or on a sign-in from a known device; a new device opens one and mails the owner', async () => {

@@ -7,7 +7,8 @@ import { totpFor } from '../two-factor/totp.ts';
 import { notifyMoneyEvents } from './money-events.ts';
 import { notifierFor } from './notifier.ts';
 import { drainTransferNotices } from './transfer-notices.ts';
-import { mailsTo, waitFor } from './test-support.ts';
+import { waitFor } from '../../test/wait.ts';
+import { mailsTo } from './test-support.ts';
 
 /**
  * Every event kind makes one notice for its user alone (never twice), and a mail in their

@@ -7,7 +7,8 @@ import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { client, createUser, fund, type TestUser } from '../../test/users.ts';
 import { Notifier } from './notifier.ts';
 import { endpointAllowed, loadVapidKeys, VAPID_FILE_NAME } from './push.ts';
-import { browserKeys, decryptPush, startPushService, verifyVapid, waitFor } from './test-support.ts';
+import { waitFor } from '../../test/wait.ts';
+import { browserKeys, decryptPush, startPushService, verifyVapid } from './test-support.ts';
 import { drainTransferNotices } from './transfer-notices.ts';
 
 /**

@@ -2,18 +2,6 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import type { TestApp } from '../../test/harness.ts';
 
-/** Polls `probe` until it answers something truthy (mail delivery, a push arriving); no fixed sleeps. */
-type Maybe<T> = T | false | null | undefined;
-
-export async function waitFor<T>(probe: () => Maybe<T> | Promise<Maybe<T>>, what: string, tries = 250): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const v = await probe();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 /** Mails captured for `to` whose raw text contains `needle` (subjects are encoded; bodies too). */
 export const mailsTo = (t: TestApp, to: string) => t.mailbox.mails.filter((m) => m.to === to.toLowerCase());
 

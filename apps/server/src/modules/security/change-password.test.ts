@@ -1,8 +1,9 @@
 import type { ChangePasswordData, CurrentUser, LoginAnswer } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { waitFor } from '../../test/wait.ts';
 import { client } from '../../test/users.ts';
-import { decodeMail, logIn, mailsTo, pause, signUp } from '../auth/test-helpers.ts';
+import { decodeMail, logIn, mailsTo, signUp } from '../auth/test-helpers.ts';
 import { totpFor } from '../two-factor/totp.ts';
 import { CHANGE_PASSWORD_TRIES } from './change-password.ts';
 
@@ -17,13 +18,12 @@ describe('security centre: change password', () => {
   const loginCode = async (email: string, password: string) =>
     (await call<LoginAnswer>('POST', '/api/login', { body: { email, password } })).code;
   const me = async (token: string) => (await call<CurrentUser>('GET', '/api/getCurrentUser', { token })).code;
-  const mailsWith = async (to: string, text: string) => {
+  const mailsWith = (to: string, text: string) => {
     const find = () =>
       mailsTo(t, to)
         .map((m) => decodeMail(m.raw))
         .filter((m) => m.subject.includes(text));
-    for (let i = 0; i < 100 && find().length === 0; i++) await pause(20);
-    return find();
+    return waitFor(() => find().length > 0 && find(), `"${text}" mailed to ${to}`);
   };
   /** Opens the event stream of `token`; resolves `ended` with the time it ended. */
   const openStream = async (token: string) => {
@@ -93,10 +93,10 @@ describe('security centre: change password', () => {
     expect(await loginCode(email, 'kept-Sessions-Secret-7')).toBe(0);
     expect(await me(token)).toBe(0);
     expect(await me(other)).toBe(0);
-    await pause(300);
+    // The change's mail goes after its answer, later than a sign-out would have ended the stream.
+    const [mail] = await mailsWith(email, '登录密码已修改');
     expect(stream.isOpen()).toBe(true);
     stream.abort();
-    const [mail] = await mailsWith(email, '登录密码已修改');
     expect(mail!.text).toContain('登录密码刚刚被修改');
   });
 

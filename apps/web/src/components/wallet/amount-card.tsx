@@ -12,7 +12,8 @@ export interface AmountCardProps {
   headerEnd?: ReactNode;
   value: string;
   onChange: (value: string) => void;
-  decimals: number;
+  /** The currency's decimals; null while it is not known (the field is disabled then). */
+  decimals: number | null;
   keyboardOpen: boolean;
   onKeyboardOpenChange: (open: boolean) => void;
   placeholder: string;

@@ -7,8 +7,12 @@ import { appendAmountKey, deleteAmountKey } from '../../lib/amount-input';
 export interface AmountFieldProps {
   value: string;
   onChange: (value: string) => void;
-  /** Decimals of the currency: the keypad will not let more be typed. */
-  decimals: number;
+  /**
+   * Decimals of the currency: the keypad will not let more be typed. Null while the currency
+   * is not known yet (still loading): the field is disabled, since a key typed then would be
+   * judged by the wrong precision (a point refused as if the currency had none).
+   */
+  decimals: number | null;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   /** The field's accessible name ("Amount"); the placeholder is a hint, not a name. */
@@ -64,8 +68,10 @@ export function AmountField({
 }: AmountFieldProps) {
   const { t } = useTranslation();
   const [dropped, setDropped] = useState(false);
-  const latest = useRef({ value, decimals, onChange, onOpenChange });
-  latest.current = { value, decimals, onChange, onOpenChange };
+  const places = decimals ?? 0;
+  const ready = decimals !== null;
+  const latest = useRef({ value, decimals: places, onChange, onOpenChange });
+  latest.current = { value, decimals: places, onChange, onOpenChange };
 
   /** One key from the on-screen or a hardware keypad. */
   const press = (key: string) => {
@@ -83,7 +89,7 @@ export function AmountField({
   pressRef.current = press;
 
   useEffect(() => {
-    if (!open) return;
+    if (!open || !ready) return;
     const onFocusIn = (event: FocusEvent) => {
       if (event.target instanceof Element && event.target.matches(EDITABLE_SELECTOR)) {
         setDropped(false);
@@ -105,7 +111,7 @@ export function AmountField({
       document.removeEventListener('focusin', onFocusIn);
       document.removeEventListener('keydown', onKeyDown);
     };
-  }, [open]);
+  }, [open, ready]);
 
   /** Closed but focused: a typed digit opens the keypad and counts. */
   const onFieldKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
@@ -127,6 +133,7 @@ export function AmountField({
         aria-label={`${label}: ${value || placeholder || ''}${suffix ? ` ${suffix}` : ''}`}
         aria-invalid={invalid || undefined}
         aria-describedby={describedBy}
+        disabled={!ready}
         onClick={() => onOpenChange(true)}
         onKeyDown={onFieldKeyDown}
       >
@@ -137,11 +144,11 @@ export function AmountField({
         {suffix ? <span className="amount-field-suffix">{suffix}</span> : null}
       </button>
       <div className="wallet-muted amount-field-hint mt-1" aria-live="polite" data-testid={`${testId}-hint`}>
-        {dropped ? t('keypad.decimalsDropped', { code: suffix ?? '', decimals }) : null}
+        {dropped ? t('keypad.decimalsDropped', { code: suffix ?? '', decimals: places }) : null}
       </div>
       <NumberKeyboard
-        visible={open}
-        customKey={decimals > 0 ? '.' : undefined}
+        visible={open && ready}
+        customKey={places > 0 ? '.' : undefined}
         confirmText={t('common.confirm')}
         showCloseButton={false}
         onInput={(key) => press(key)}

@@ -74,7 +74,7 @@ export default function SwapPage() {
             }
             value={form.amount}
             onChange={form.setAmount}
-            decimals={from?.decimals ?? 0}
+            decimals={from?.decimals ?? null}
             keyboardOpen={keyboardOpen}
             onKeyboardOpenChange={setKeyboardOpen}
             placeholder={t('swap.amountPlaceholder')}

@@ -43,7 +43,7 @@ export default function TransferPage() {
         }
         value={form.amount}
         onChange={form.setAmount}
-        decimals={currency?.decimals ?? 0}
+        decimals={currency?.decimals ?? null}
         keyboardOpen={keyboardOpen}
         onKeyboardOpenChange={setKeyboardOpen}
         placeholder={t('transfer.amountPlaceholder')}
