@@ -140,10 +140,20 @@ export default function ChargePage() {
   return (
     <div className="wallet-page" data-testid="charge-page">
       {loading ? (
-        <div className="wallet-card">
-          <Skeleton.Title animated />
-          <Skeleton.Paragraph animated lineCount={5} />
-        </div>
+        // The two cards that follow, at their heights (the QR's box included), so that nothing
+        // below moves when they arrive (decision 065).
+        <>
+          <div className="wallet-card charge-choice-skeleton">
+            <Skeleton.Title animated />
+            <Skeleton.Paragraph animated lineCount={2} />
+          </div>
+          <div className="wallet-card charge-address-card charge-address-skeleton">
+            <div className="charge-qr">
+              <Skeleton animated className="charge-qr-skeleton" />
+            </div>
+            <Skeleton.Paragraph animated lineCount={6} className="mt-4" />
+          </div>
+        </>
       ) : failed ? (
         <LoadFailed
           testId="charge-load-failed"

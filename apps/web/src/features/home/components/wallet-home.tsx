@@ -92,7 +92,6 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
         </section>
 
         {actions}
-        {balances.data?.every((b) => isZeroAmount(b.total)) ? <FirstDeposit /> : null}
         <BannerSlot />
 
         <section className="card" aria-labelledby="home-balances">
@@ -148,6 +147,9 @@ export default function WalletHome({ brand, greeting, actions }: WalletHomeProps
             </List>
           )}
         </section>
+        {/* Below the balances, not above: it shows once they have arrived, and above it would
+            push the list down as the page settles (decision 065). */}
+        {balances.data?.every((b) => isZeroAmount(b.total)) ? <FirstDeposit /> : null}
       </div>
     </PullToRefresh>
   );
