@@ -109,7 +109,7 @@ export class DepositWatcher {
     // look reads the chain; then the owners of what is still pending get their events (after the
     // credits, so no 'pending' event follows a 'credited' one). The second look records last.
     const [creditNow, second] = await Promise.allSettled([
-      credits ? credits.then(async (n) => (await this.pendingEvents(height), n)) : this.credit(height),
+      credits ? this.afterCredits(credits, height) : this.credit(height),
       this.readRecheck(scope, cursor, height, tip, known),
     ]);
     if (creditNow.status === 'rejected') throw creditNow.reason;
@@ -222,6 +222,13 @@ export class DepositWatcher {
     ]);
     if (rows.length > 0) this.opts.log?.info({ chainId: this.chainId, credited: rows.length }, 'deposits credited');
     return rows.length;
+  }
+
+  /** The catch-up's credits, then the owners' pending events; answers the number credited. */
+  private async afterCredits(credits: Promise<number>, height: number): Promise<number> {
+    const credited = await credits;
+    await this.pendingEvents(height);
+    return credited;
   }
 
   /** After the cursor moved: the other pending deposits are one confirmation closer, their owners' screens update. */
