@@ -69,6 +69,9 @@ describe.each(LANGS)('accounts (%s)', (lang) => {
     await page.getByTestId('to-register').click();
     await waitForPath(page, '/register');
     expect(await page.title()).toBe(pageTitle(lang, 'routes.register'));
+    // The address changes before the lazy page replaces /login, whose form has an e-mail
+    // field too: fill only once the register form is on screen.
+    await page.getByTestId('register-submit').waitFor();
     await page.fill('input[name=email]', email);
     const code = await requestCode(page, email);
     await waitForToast(page, t(lang, 'auth.codeSent'));
@@ -151,6 +154,7 @@ describe.each(LANGS)('accounts (%s)', (lang) => {
       await reset.getByTestId('to-forgot').click();
       await waitForPath(reset, '/forgot-password');
       expect(await reset.title()).toBe(pageTitle(lang, 'routes.forgotPassword'));
+      await reset.getByTestId('reset-submit').waitFor();
       await reset.fill('input[name=email]', email);
       const code = await requestCode(reset, email);
       await reset.fill('input[name=code]', code);
