@@ -398,6 +398,10 @@ describe.each(LANGS)('wallet: on-chain deposit and withdrawal (%s)', (lang) => {
       await whalePage.getByTestId('detail-returned-at').waitFor();
       const detail = await text(whalePage.getByTestId('bill-detail-withdraw'));
       expect(detail).not.toContain(t(lang, 'chain.completedAt'));
+      // Nothing was received at the address, and nothing stays deducted.
+      expect(detail).toContain(t(lang, 'withdraw.requested'));
+      expect(detail).not.toContain(t(lang, 'withdraw.receive'));
+      expect(await whalePage.getByTestId('detail-total').count()).toBe(0);
       expect(detail).not.toContain(t(lang, 'bill.summary.withdraw', { amount: '59.9995', code: 'ETH', address: '' }).trim());
       expect(await balance(whale, 'ETH')).toMatchObject({ available: '60', frozen: '0' });
       // Its refund lines carry the hold's reference; /bill/all finds all four by the detail's number.

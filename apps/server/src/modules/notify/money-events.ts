@@ -24,6 +24,8 @@ interface EventRow {
   ref_id: number;
   status: string;
   amount: string;
+  /** withdrawals: amount plus fee, what a returned one gave back */
+  total: string | null;
   code: string;
   network: string;
 }
@@ -37,7 +39,12 @@ function toEvent(row: EventRow): NoticeEvent {
       ? { kind: 'deposit_credited', ...base }
       : row.status === 'completed'
         ? { kind: 'withdraw_completed', ...base }
-        : { kind: 'withdraw_returned', ...base, status: row.status as (typeof RETURNED)[number] };
+        : {
+            kind: 'withdraw_returned',
+            ...base,
+            returned: trimDecimal(String(row.total)),
+            status: row.status as (typeof RETURNED)[number],
+          };
   return {
     userId: Number(row.user_id),
     kind: money.kind,
@@ -56,7 +63,7 @@ export async function notifyMoneyEvents(database: Database, notifier: Notifier):
   const sql = database.sql;
   const [progress] = await sql.query<{ last: string }>('select last_event_id::text as last from notify_progress');
   const rows = await sql.query<EventRow>(
-    `select e.id, e.user_id, e.type, e.ref_id, e.status, coalesce(d.amount, w.amount)::text as amount, c.code, n.name as network
+    `select e.id, e.user_id, e.type, e.ref_id, e.status, coalesce(d.amount, w.amount)::text as amount, (w.amount + w.fee)::text as total, c.code, n.name as network
      from user_events e
      left join deposits d on e.type = 'deposit' and d.id = e.ref_id
      left join withdrawals w on e.type = 'withdraw' and w.id = e.ref_id

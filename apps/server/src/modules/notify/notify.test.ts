@@ -1,4 +1,4 @@
-import type { NoticeDetail, NoticePage, NotifySettings } from '@coffer/contract';
+import { type NoticeDetail, type NoticePage, type NotifySettings, trimDecimal } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
 import { client, createUser, fund, type TestUser } from '../../test/users.ts';
@@ -172,6 +172,14 @@ describe('event notices and mails', () => {
     const returned = await mine(alice, 'withdraw_returned');
     expect(returned.map((n) => n.dedupe_key)).toEqual([`withdraw:${rejected}:rejected`, `withdraw:${cancelled}:cancelled`]);
     expect(returned[0]!.body_en).toContain('it was not approved');
+    // The title says what came back: the amount and the fee, as the record's head does.
+    const [row] = await t.database.sql.query<{ back: string }>('select (amount + fee)::text as back from withdrawals where id = $1', [
+      rejected,
+    ]);
+    const back = trimDecimal(row!.back);
+    expect(back).not.toBe('0.25');
+    expect(returned[0]!.title_en).toBe(`Withdrawal returned: ${back} ETH`);
+    expect(returned[0]!.body_en).toContain(`Your withdrawal of **0.25 ETH**`);
     expect(returned[1]!.body_zh).toContain('提现已取消');
     await mailWith(alice, 'Your withdrawal of 0.125 ETH');
     expect((await notices(bob)).list.some((n) => returned.some((r) => r.id === n.id))).toBe(false);

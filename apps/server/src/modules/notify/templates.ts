@@ -4,7 +4,15 @@ import type { Locale } from '@coffer/contract';
 export type MoneyEvent =
   | { kind: 'deposit_credited'; amount: string; code: string; network: string }
   | { kind: 'withdraw_completed'; amount: string; code: string; network: string }
-  | { kind: 'withdraw_returned'; amount: string; code: string; network: string; status: 'failed' | 'cancelled' | 'rejected' }
+  | {
+      kind: 'withdraw_returned';
+      amount: string;
+      /** what came back to the balance: the amount and the fee (the record's head shows the same) */
+      returned: string;
+      code: string;
+      network: string;
+      status: 'failed' | 'cancelled' | 'rejected';
+    }
   | { kind: 'transfer_received'; amount: string; code: string; from: string };
 
 export interface Words {
@@ -32,8 +40,8 @@ export function moneyWords(locale: Locale, e: MoneyEvent): Words {
         return { title: `提现成功 ${sum}`, body: `您的提现 **${sum}**（${e.network} 网络）已完成。` };
       case 'withdraw_returned':
         return {
-          title: `提现退回 ${sum}`,
-          body: `您的提现 **${sum}**（${e.network} 网络）未完成：${returnedWhy[locale][e.status]}。金额与手续费已退回可用余额。`,
+          title: `提现退回 ${e.returned} ${e.code}`,
+          body: `您的提现 **${sum}**（${e.network} 网络）未完成：${returnedWhy[locale][e.status]}。金额与手续费共 **${e.returned} ${e.code}** 已退回可用余额。`,
         };
       case 'transfer_received':
         return { title: `收到转账 ${sum}`, body: `您收到来自 ${e.from} 的转账 **${sum}**。` };
@@ -46,8 +54,8 @@ export function moneyWords(locale: Locale, e: MoneyEvent): Words {
       return { title: `Withdrawal completed: ${sum}`, body: `Your withdrawal of **${sum}** (${e.network} network) is complete.` };
     case 'withdraw_returned':
       return {
-        title: `Withdrawal returned: ${sum}`,
-        body: `Your withdrawal of **${sum}** (${e.network} network) did not go through: ${returnedWhy[locale][e.status]}. The amount and fee are back in your available balance.`,
+        title: `Withdrawal returned: ${e.returned} ${e.code}`,
+        body: `Your withdrawal of **${sum}** (${e.network} network) did not go through: ${returnedWhy[locale][e.status]}. The amount and the fee, **${e.returned} ${e.code}**, are back in your available balance.`,
       };
     case 'transfer_received':
       return { title: `Transfer received: ${sum}`, body: `You received **${sum}** from ${e.from}.` };

@@ -163,15 +163,19 @@ export function WithdrawDetail({ record }: { record: WithdrawRecord }) {
         {/* The hold entry: the number on every statement line of this withdrawal (decision 059). */}
         <ReferenceRow id={record.reference} />
         <Row label={t('chain.network')}>{record.networkName}</Row>
-        <Row label={t('withdraw.receive')}>
+        {/* Nothing reached the address of a returned withdrawal and nothing stays deducted:
+            it shows what was asked for and what came back, never "received" or "deducted". */}
+        <Row label={t(returned ? 'withdraw.requested' : 'withdraw.receive')}>
           <Amount value={record.amount} code={record.code} testId="detail-receive" />
         </Row>
         <Row label={t('bill.fields.fee')}>
           <Amount value={record.fee} code={record.code} rounding="up" testId="detail-fee" />
         </Row>
-        <Row label={t('withdraw.total')}>
-          <Amount value={record.total} code={record.code} rounding="up" testId="detail-total" />
-        </Row>
+        {returned ? null : (
+          <Row label={t('withdraw.total')}>
+            <Amount value={record.total} code={record.code} rounding="up" testId="detail-total" />
+          </Row>
+        )}
         {returned ? (
           <Row label={t('bill.fields.returned')}>
             <Amount value={record.total} code={record.code} testId="detail-returned" />
