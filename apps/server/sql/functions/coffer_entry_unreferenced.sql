@@ -5,7 +5,8 @@ AS $function$
 BEGIN
   IF EXISTS (SELECT 1 FROM postings p WHERE p.entry_id = OLD.id)
      OR EXISTS (SELECT 1 FROM transfers t WHERE t.entry_id = OLD.id)
-     OR EXISTS (SELECT 1 FROM swaps s WHERE s.entry_id = OLD.id) THEN
+     OR EXISTS (SELECT 1 FROM swaps s WHERE s.entry_id = OLD.id)
+     OR EXISTS (SELECT 1 FROM deposits d WHERE d.entry_id = OLD.id) THEN
     RAISE EXCEPTION 'journal entry % is referenced: it cannot be deleted', OLD.id USING ERRCODE = 'CB900';
   END IF;
   RETURN OLD;

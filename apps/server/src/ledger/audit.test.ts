@@ -172,6 +172,30 @@ describe('ledger audit', () => {
     expect(await failing()).toEqual({});
   });
 
+  it("catches a deposit or a user's event naming a user or currency that does not exist (no foreign key there, decision 067)", async () => {
+    const [d] = await q<{ id: number }>(
+      `insert into deposits (network_id, currency_id, user_id, address, from_address, tx_hash, log_index, block_number, block_hash, amount)
+       select id, currency_id, $1, '0xaudit', '0xfrom', '0xaudit-tx', 0, 1, '0xaudit-block', 1 from networks where currency_id = $2 limit 1
+       returning id`,
+      [alice, usdt],
+    );
+    const [e] = await q<{ id: number }>(
+      `insert into user_events (user_id, type, ref_id, status) values ($1, 'deposit', $2, 'pending') returning id`,
+      [alice, d!.id],
+    );
+    expect(await failing()).toEqual({});
+    await q('update deposits set user_id = 999999999 where id = $1', [d!.id]);
+    expect(await failing()).toEqual({ ledger_row_references_exist: 1 });
+    await q('update deposits set user_id = $2, currency_id = 999 where id = $1', [d!.id, alice]);
+    expect(await failing()).toEqual({ ledger_row_references_exist: 1 });
+    await q('update deposits set currency_id = $2 where id = $1', [d!.id, usdt]);
+    await q('update user_events set user_id = 999999998 where id = $1', [e!.id]);
+    expect(await failing()).toEqual({ ledger_row_references_exist: 1 });
+    await q('delete from user_events where id = $1', [e!.id]);
+    await q('delete from deposits where id = $1', [d!.id]);
+    expect(await failing()).toEqual({});
+  });
+
   it('refuses to delete a user or a currency the ledger refers to', async () => {
     await expect(q('delete from users where id = $1', [bob])).rejects.toMatchObject({ code: 'CB900' });
     await expect(q('delete from currencies where id = $1', [usdt])).rejects.toMatchObject({ code: 'CB900' });

@@ -145,8 +145,8 @@ const STATIC_CHECKS: Check[] = [
       where w.total > coalesce(f.total, 0)`,
   },
   {
-    // Guarded by no foreign key on these high-volume rows (decisions 028 and 030, drizzle/0024 and
-    // 0026): the ledger functions take the ids from the tables, users, currencies and accounts are
+    // Guarded by no foreign key on these high-volume rows (decisions 028, 030 and 067, drizzle/0024,
+    // 0026 and 0067): the ledger and watcher functions take the ids from the tables, users, currencies and accounts are
     // never deleted, and an entry that is referenced cannot be.
     name: 'ledger_row_references_exist',
     query: `select 'transfers' as source, t.id::text as row_id from transfers t
@@ -162,6 +162,13 @@ const STATIC_CHECKS: Check[] = [
       union all
       select 'journal_entries', e.id::text from journal_entries e
       where e.user_id is not null and not exists (select 1 from users u where u.id = e.user_id)
+      union all
+      select 'deposits', d.id::text from deposits d
+      where not exists (select 1 from users u where u.id = d.user_id)
+         or not exists (select 1 from currencies c where c.id = d.currency_id)
+      union all
+      select 'user_events', v.id::text from user_events v
+      where not exists (select 1 from users u where u.id = v.user_id)
       union all
       select 'postings', p.id::text from postings p
       where not exists (select 1 from journal_entries e where e.id = p.entry_id)
