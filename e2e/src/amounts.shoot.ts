@@ -1,8 +1,8 @@
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, it } from 'vitest';
-import { connectBrowser, createUser, KEYS, LANGS, type Lang, newPhone, t } from './app';
+import { afterAll, beforeAll } from 'vitest';
+import { connectBrowser, createUser, KEYS, type Lang, newPhone, t } from './app';
 import { apiSwap, fund, openPage, typeAmount } from './wallet-support';
-import { capture } from './shoot-support';
+import { capture, shootInEveryLook } from './shoot-support';
 
 /**
  * Decision 019 screens into docs/screenshots: home with each asset's USDT value and the
@@ -47,10 +47,4 @@ async function shootAmounts(lang: Lang, prefix: string, theme?: 'dark') {
   }
 }
 
-it.each(LANGS)('amount screens in %s', async (lang) => {
-  await shootAmounts(lang, lang);
-});
-
-it('amount screens in the dark theme', async () => {
-  await shootAmounts('en-US', 'dark-en-US', 'dark');
-});
+shootInEveryLook('amount screens', shootAmounts, 'en-US');

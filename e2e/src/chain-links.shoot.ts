@@ -1,9 +1,9 @@
 import type { DepositRecord, Network } from '@coffer/contract/chain';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { connectBrowser, createUser, KEYS, LANGS, type Lang, newPhone, text } from './app';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { connectBrowser, createUser, KEYS, type Lang, newPhone, text } from './app';
 import { fund, must, openPage, operatorToken } from './wallet-support';
-import { capture } from './shoot-support';
+import { capture, shootInEveryLook } from './shoot-support';
 
 /**
  * Issue 22's chain screens into docs/screenshots: a deposit's detail with its transaction and
@@ -71,10 +71,4 @@ async function shootChain(lang: Lang, prefix: string, theme?: 'dark') {
   }
 }
 
-it.each(LANGS)('chain screens in %s', async (lang) => {
-  await shootChain(lang, lang);
-});
-
-it('chain screens in the dark theme', async () => {
-  await shootChain('zh-CN', 'dark-zh-CN', 'dark');
-});
+shootInEveryLook('chain screens', shootChain);

@@ -1,9 +1,9 @@
 import { ErrorCode, errorMessages } from '@coffer/contract/errors';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, it } from 'vitest';
-import { connectBrowser, createUser, KEYS, LANGS, type Lang, newPhone, t } from './app';
+import { afterAll, beforeAll } from 'vitest';
+import { connectBrowser, createUser, KEYS, type Lang, newPhone, t } from './app';
 import { apiSwap, apiTransfer, fund, openPage } from './wallet-support';
-import { capture } from './shoot-support';
+import { capture, shootInEveryLook } from './shoot-support';
 
 /**
  * Screens of decisions 021 and 022 changed last: a refusal said under its field (transfer's recipient), the
@@ -52,10 +52,4 @@ async function shootForms(lang: Lang, prefix: string, theme?: 'dark') {
   }
 }
 
-it.each(LANGS)('form screens in %s', async (lang) => {
-  await shootForms(lang, lang);
-});
-
-it('form screens in the dark theme', async () => {
-  await shootForms('zh-CN', 'dark-zh-CN', 'dark');
-});
+shootInEveryLook('form screens', shootForms);

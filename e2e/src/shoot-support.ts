@@ -1,7 +1,8 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
+import { LANGS, type Lang } from './app';
 import { REPO_ROOT } from './harness';
 
 /** Where the screenshot scripts (*.shoot.ts, SCREENSHOTS=1) write: docs/screenshots unless SCREENSHOTS_DIR says. */
@@ -28,4 +29,17 @@ export async function capture(page: Page, file: string, { fullPage = false, wait
   const target = join(SHOTS_DIR, `${file}.png`);
   await page.screenshot({ path: target, fullPage });
   expect(statSync(target).size, file).toBeGreaterThan(10_000);
+}
+
+/** Shoots a set of screens: `<lang>-<name>` in each language, then `dark-<darkLang>-<name>` in the dark theme. */
+export type ShootSet = (lang: Lang, prefix: string, theme?: 'dark') => Promise<void>;
+
+/** The three runs of a screen set (both languages, and the dark theme in one), each its own test. */
+export function shootInEveryLook(what: string, shoot: ShootSet, darkLang: Lang = 'zh-CN') {
+  it.each(LANGS)(`${what} in %s`, async (lang) => {
+    await shoot(lang, lang);
+  });
+  it(`${what} in the dark theme`, async () => {
+    await shoot(darkLang, `dark-${darkLang}`, 'dark');
+  });
 }
