@@ -9,6 +9,7 @@
 // Usage: npm run bench:chain [-- blocks=2000] [-- runs=1] [-- only=utxo | only=evm]
 // runs=N: N token-only rounds (raw scan, then a catch-up on a fresh database), medians reported;
 // only=evm skips the UTXO part.
+import fs from 'node:fs';
 import { createWalletClient, encodeFunctionData, http, parseEther } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { foundry } from 'viem/chains';
@@ -37,6 +38,7 @@ const LATENCY_SAMPLES = 10;
 /** PostgreSQL connections opened before the measured runs (a server's pool is warm). */
 const WARM_CONNECTIONS = 4;
 const LOOP_INTERVAL_MS = 250;
+const CLOCK_TICK_MS = 10;
 
 async function openDatabase(): Promise<Database> {
   const adminUrl = process.env.BENCH_DATABASE_URL;
@@ -149,6 +151,50 @@ async function rawScan(assets: { networkId: number; contract: string | null }[])
   return { rate: (blocks / (performance.now() - t)) * 1000, found };
 }
 
+/** utime + stime of a process of this machine, in ms (0 when it is gone). */
+function processCpuMs(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
+  } catch {
+    return 0;
+  }
+}
+const anvilPid = fs
+  .readdirSync('/proc')
+  .filter((d) => /^\d+$/.test(d))
+  .find((d) => {
+    try {
+      const cmd = fs.readFileSync(`/proc/${d}/cmdline`, 'utf8').split('\0');
+      return cmd[0]?.endsWith('anvil') && cmd.includes(new URL(chain.url).port);
+    } catch {
+      return false;
+    }
+  });
+async function backendPids(db: Database): Promise<number[]> {
+  if (db.kind !== 'postgres') return [];
+  const rows = await db.sql.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database()');
+  return rows.map((r) => Number(r.pid));
+}
+
+/**
+ * Where a catch-up's CPU went: this process (the watcher; PGlite's database too), anvil, and the
+ * PostgreSQL backends of the database (those opened during it counted from zero). On two cores
+ * the sum over two is the floor of the wall time.
+ */
+async function cpuDuring<T>(db: Database, work: () => Promise<T>): Promise<{ result: T; cpu: string }> {
+  const before = await backendPids(db);
+  const pg0 = new Map(before.map((pid) => [pid, processCpuMs(pid)]));
+  const anvil0 = anvilPid ? processCpuMs(Number(anvilPid)) : 0;
+  const node0 = process.cpuUsage();
+  const result = await work();
+  const node = process.cpuUsage(node0);
+  const anvil = anvilPid ? processCpuMs(Number(anvilPid)) - anvil0 : Number.NaN;
+  const pg = (await backendPids(db)).reduce((sum, pid) => sum + processCpuMs(pid) - (pg0.get(pid) ?? 0), 0);
+  const cpu = `node ${((node.user + node.system) / 1000).toFixed(0)} ms, anvil ${anvil.toFixed(0)} ms, postgres ${pg.toFixed(0)} ms`;
+  return { result, cpu };
+}
+
 async function catchUp(label: string, db: Database = database) {
   await db.sql.query('update chain_cursors set block_number = $1, block_hash = $2 where chain_id = 31337', [
     Number(cursorStart),
@@ -158,15 +204,18 @@ async function catchUp(label: string, db: Database = database) {
   const t = performance.now();
   let found = 0;
   const ms = { scan: 0, credit: 0 };
-  for (;;) {
-    const r = await watcher.tick();
-    found += r.found;
-    ms.scan += r.ms.scan;
-    ms.credit += r.ms.credit;
-    if (!r.scanned) break;
-  }
-  console.log(`${label}: scan ${ms.scan.toFixed(0)} ms, credit ${ms.credit.toFixed(0)} ms`);
-  return { label, rate: (blocks / (performance.now() - t)) * 1000, found };
+  const { cpu } = await cpuDuring(db, async () => {
+    for (;;) {
+      const r = await watcher.tick();
+      found += r.found;
+      ms.scan += r.ms.scan;
+      ms.credit += r.ms.credit;
+      if (!r.scanned) break;
+    }
+  });
+  const wall = performance.now() - t;
+  console.log(`${label}: ${wall.toFixed(0)} ms (scan ${ms.scan.toFixed(0)} ms, credit ${ms.credit.toFixed(0)} ms); CPU: ${cpu}`);
+  return { label, rate: (blocks / wall) * 1000, found };
 }
 
 const rows: string[] = [];
