@@ -68,7 +68,7 @@ async function record(context: BrowserContext, visit: () => Promise<void>): Prom
       const byServiceWorker = request.serviceWorker() !== null;
       let bytes: number;
       if (byServiceWorker) {
-        const index = workerTimed.findIndex((t) => t.url === request.url());
+        const index = workerTimed.findIndex((timing) => timing.url === request.url());
         const entry = index < 0 ? undefined : workerTimed.splice(index, 1)[0];
         bytes = entry && entry.transferSize > 0 ? entry.encodedBodySize : 0;
       } else {
