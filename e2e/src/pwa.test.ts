@@ -1,6 +1,9 @@
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { baseURL, connectBrowser, createUser, newPhone, type TestUser, t } from './app';
+import { WEB_DIST_DIR } from './harness';
 import { fund, openPage } from './wallet-support';
 
 /**
@@ -22,37 +25,65 @@ interface Fetched {
   bytes: number;
 }
 
-/** Playwright leaves some answers of a service worker's requests pending for good. */
-const ANSWER_WAIT_MS = 3000;
-const within = <T, F>(promise: Promise<T>, fallback: F): Promise<T | F> =>
-  Promise.race([promise.catch(() => fallback), new Promise<F>((r) => setTimeout(() => r(fallback), ANSWER_WAIT_MS))]);
+interface Timed {
+  url: string;
+  /** Bytes over the connection, headers included; 0 for an HTTP-cache hit. */
+  transferSize: number;
+  encodedBodySize: number;
+}
+
+/**
+ * The service worker's own fetches, from its resource timing. Playwright never settles the
+ * sizes of some of them (its fetch of `/` stays without them), so the worker is asked instead.
+ */
+async function workerFetches(context: BrowserContext): Promise<Timed[]> {
+  const worker = context.serviceWorkers()[0];
+  if (!worker) return [];
+  return worker.evaluate(() =>
+    (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => ({
+      url: e.name,
+      transferSize: e.transferSize,
+      encodedBodySize: e.encodedBodySize,
+    })),
+  );
+}
 
 /** Every request of the context while `visit` runs (the page's and its service worker's). */
 async function record(context: BrowserContext, visit: () => Promise<void>): Promise<Fetched[]> {
-  const pending: Promise<Fetched>[] = [];
-  const onFinished = (request: Request) => {
-    pending.push(
-      (async () => {
-        const response = await within(request.response(), null);
-        const sizes = await within(request.sizes(), null);
-        return {
-          path: new URL(request.url()).pathname,
-          type: request.resourceType(),
-          fromServiceWorker: response?.fromServiceWorker() ?? false,
-          byServiceWorker: request.serviceWorker() !== null,
-          // Headers are left out: Chromium reports them for HTTP-cache hits too.
-          bytes: Math.max(0, sizes?.responseBodySize ?? 0),
-        };
-      })(),
-    );
-  };
+  const finished: Request[] = [];
+  const onFinished = (request: Request) => finished.push(request);
+  const timedBefore = (await workerFetches(context)).length;
   context.on('requestfinished', onFinished);
   try {
     await visit();
   } finally {
     context.off('requestfinished', onFinished);
   }
-  return Promise.all(pending);
+  const timed = await workerFetches(context);
+  // A worker that was stopped and started again has a new timeline.
+  const workerTimed = timed.length >= timedBefore ? timed.slice(timedBefore) : timed;
+  return Promise.all(
+    finished.map(async (request) => {
+      const response = await request.response();
+      const byServiceWorker = request.serviceWorker() !== null;
+      let bytes: number;
+      if (byServiceWorker) {
+        const index = workerTimed.findIndex((timing) => timing.url === request.url());
+        const entry = index < 0 ? undefined : workerTimed.splice(index, 1)[0];
+        bytes = entry && entry.transferSize > 0 ? entry.encodedBodySize : 0;
+      } else {
+        // Headers are left out: Chromium reports them for HTTP-cache hits too.
+        bytes = Math.max(0, (await request.sizes()).responseBodySize);
+      }
+      return {
+        path: new URL(request.url()).pathname,
+        type: request.resourceType(),
+        fromServiceWorker: response?.fromServiceWorker() ?? false,
+        byServiceWorker,
+        bytes,
+      };
+    }),
+  );
 }
 
 /** What reached the network: the page's own requests not answered by the worker, and the worker's. */
@@ -61,14 +92,50 @@ const isCode = (f: Fetched) => /\.(js|css)$/.test(f.path);
 const summary = (fetched: Fetched[]) =>
   `${fetched.length} requests (${fetched.filter((f) => f.bytes > 0).length} with a body), ${(fetched.reduce((s, f) => s + f.bytes, 0) / 1000).toFixed(1)} kB`;
 
-/** The page's code has arrived once no script or stylesheet has started for a while (the app polls its API, so the network is never idle). */
-async function codeSettled(page: Page, quietMs = 1000) {
-  const count = () => page.evaluate(() => performance.getEntriesByType('resource').filter((e) => /\.(js|css)$/.test(e.name)).length);
-  let last = -1;
-  for (let seen = await count(); seen !== last; seen = await count()) {
-    last = seen;
-    await page.waitForTimeout(quietMs);
-  }
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+
+/**
+ * The code the built page loads by itself (dist/.vite/manifest.json): the entry, the chunks it
+ * imports lazily on every start (the first page; the page table and pop-up code, which the
+ * layout preloads after the first paint) and what those import, as paths.
+ */
+function codeOfStart(): string[] {
+  const manifest = JSON.parse(readFileSync(join(WEB_DIST_DIR, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+  const files = new Set<string>();
+  const add = (key: string) => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(`/${chunk.file}`)) return;
+    files.add(`/${chunk.file}`);
+    for (const css of chunk.css ?? []) files.add(`/${css}`);
+    for (const imported of chunk.imports ?? []) add(imported);
+  };
+  add('index.html');
+  for (const lazy of manifest['index.html']?.dynamicImports ?? []) add(lazy);
+  return [...files];
+}
+
+/** The built scripts and stylesheets (hashed, under /assets/) the page has loaded so far, as paths. */
+const loadedCode = (page: Page) =>
+  page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((e) => new URL(e.name).pathname)
+      .filter((path) => path.startsWith('/assets/') && /\.(js|css)$/.test(path)),
+  );
+
+/** The page has loaded every file of `code`: its last known code has arrived. */
+async function codeArrived(page: Page, code: string[]) {
+  await expect
+    .poll(async () => {
+      const loaded = new Set(await loadedCode(page));
+      return code.filter((path) => !loaded.has(path));
+    })
+    .toEqual([]);
 }
 
 /** The hashed files the page has loaded that the worker's cache does not hold. */
@@ -144,21 +211,24 @@ describe('installable app (PWA)', () => {
   });
 
   it('registers its worker on the first visit, which controls the page after a reload and serves every script from its cache', async () => {
+    let firstCode: string[] = [];
     const first = await record(context, async () => {
       await page.goto('/');
       await page.getByTestId('balance-USDT').waitFor();
-      await codeSettled(page);
+      await codeArrived(page, codeOfStart());
       // Registered after load, installed (shell precached) and active.
       await page.evaluate(() => navigator.serviceWorker.ready.then(() => undefined));
       await expect.poll(() => controlled(page)).toMatch(/\/sw\.js$/);
       // Beyond the shell, it keeps the route chunks this visit loaded before it existed.
       await expect.poll(() => uncached(page)).toEqual([]);
+      firstCode = await loadedCode(page);
     });
 
     const repeat = await record(context, async () => {
       await page.reload();
       await page.getByTestId('balance-USDT').waitFor();
-      await codeSettled(page);
+      // The same page: done once it has loaded what the first visit did.
+      await codeArrived(page, firstCode);
     });
     expect(await controlled(page)).toMatch(/\/sw\.js$/);
 

@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseURL, connectBrowser, createUser, newPhone, type TestUser } from './app';
+import { baseURL, connectBrowser, createUser, newPhone, rendered, type TestUser } from './app';
 
 /**
  * The server's Content-Security-Policy must be one the app lives with: every main page,
@@ -43,21 +43,50 @@ function collectErrors(page: Page): string[] {
   return errors;
 }
 
-/** How long a page gets after rendering to show any late violation. */
-const SETTLE_MS = 750;
+/**
+ * What a page loads by itself after its first paint, in page time: the layout's preload of the
+ * pop-up code and the page table (FEEDBACK_PRELOAD_DELAY_MS, 1 s, apps/web/src/app/layout/
+ * app-frame.tsx) and the landing's router once idle (requestIdleCallback with a 2 s timeout,
+ * apps/web/src/app/landing.tsx). The contexts' clocks are installed (page.clock), so moving
+ * the clock this far fires those timers now instead of waiting for them.
+ */
+const LATE_LOADS_MS = 2000;
+/** The keypad popup's spring animation ends well within this much page time. */
+const ANIMATION_MS = 1000;
 
 const violations = (page: Page) => page.evaluate(() => window.__cspViolations);
 
+/** The page's requests not yet answered; the live event stream stays open while signed in, so it is left out. */
+function inFlight(page: Page): Set<Request> {
+  const open = new Set<Request>();
+  page.on('request', (request) => {
+    if (!new URL(request.url()).pathname.startsWith('/api/events')) open.add(request);
+  });
+  page.on('requestfinished', (request) => open.delete(request));
+  page.on('requestfailed', (request) => open.delete(request));
+  return open;
+}
+
+/** Every request the page has started is answered, and what the answers caused has rendered. */
+async function settled(page: Page, open: Set<Request>) {
+  for (;;) {
+    await expect.poll(() => open.size).toBe(0);
+    await rendered(page);
+    if (open.size === 0) return;
+  }
+}
+
 /** Opens `path`, waits until the page has rendered and settled, and returns what went wrong. */
-async function visit(page: Page, errors: string[], path: string, ready: string) {
+async function visit(page: Page, open: Set<Request>, errors: string[], path: string, ready: string) {
   errors.length = 0;
   const response = await page.goto(path);
   expect(response?.headers()['content-security-policy'], `${path}: CSP header`).toMatch(/script-src/);
   await page.locator(ready).first().waitFor();
-  // Lazy chunks, images and the first API answers (the event stream stays open while signed
-  // in, so the network never goes idle).
   await page.waitForLoadState('load');
-  await page.waitForTimeout(SETTLE_MS);
+  // Lazy chunks, images and the first API answers, then what the page loads later by itself.
+  await settled(page, open);
+  await page.clock.runFor(LATE_LOADS_MS);
+  await settled(page, open);
   return { violations: await violations(page), errors: [...errors] };
 }
 
@@ -74,6 +103,9 @@ describe('content security policy', () => {
     signedIn = await newPhone(browser, 'en-US', { token: user.token });
     await recordViolations(guest);
     await recordViolations(signedIn);
+    // Running in real time until a test moves them (see LATE_LOADS_MS).
+    await guest.clock.install();
+    await signedIn.clock.install();
   });
 
   afterAll(async () => {
@@ -98,9 +130,10 @@ describe('content security policy', () => {
 
   it('loads the signed-out pages without violations or console errors', async () => {
     const page = await guest.newPage();
+    const open = inFlight(page);
     const errors = collectErrors(page);
     for (const path of ['/', '/login', '/register', '/swap', '/settings', '/forgot-password']) {
-      const found = await visit(page, errors, path, 'main.app-main');
+      const found = await visit(page, open, errors, path, 'main.app-main');
       expect(found, path).toEqual({ violations: [], errors: [] });
     }
     await page.close();
@@ -108,6 +141,7 @@ describe('content security policy', () => {
 
   it('loads the signed-in pages without violations or console errors', async () => {
     const page = await signedIn.newPage();
+    const open = inFlight(page);
     const errors = collectErrors(page);
     const pages: [string, string][] = [
       ['/', 'main.app-main'],
@@ -122,14 +156,16 @@ describe('content security policy', () => {
       ['/bill/all', 'main.app-main'],
     ];
     for (const [path, ready] of pages) {
-      const found = await visit(page, errors, path, ready);
+      const found = await visit(page, open, errors, path, ready);
       expect(found, path).toEqual({ violations: [], errors: [] });
     }
     // A popup with its mask and spring animation (antd-mobile styles elements as it goes).
-    await visit(page, errors, '/swap', '[data-testid=amount-field]');
+    await visit(page, open, errors, '/swap', '[data-testid=amount-field]');
     await page.getByTestId('amount-field').click();
     await page.locator('.adm-number-keyboard-popup .adm-number-keyboard').waitFor();
-    await page.waitForTimeout(SETTLE_MS);
+    // The animation's frames are run to its end (the clock's animation frames move with it).
+    await page.clock.runFor(ANIMATION_MS);
+    await settled(page, open);
     expect({ violations: await violations(page), errors }, '/swap keypad').toEqual({ violations: [], errors: [] });
     await page.close();
   });
@@ -143,8 +179,9 @@ describe('content security policy', () => {
     });
     expect(((await res.json()) as { code: number }).code).toBe(0);
     const page = await signedIn.newPage();
+    const open = inFlight(page);
     const errors = collectErrors(page);
-    const found = await visit(page, errors, '/profile', '.user-avatar');
+    const found = await visit(page, open, errors, '/profile', '.user-avatar');
     expect(found).toEqual({ violations: [], errors: [] });
     await expect
       .poll(() =>
@@ -159,8 +196,9 @@ describe('content security policy', () => {
 
   it('serves the API document under its own policy, without violations', async () => {
     const page = await guest.newPage();
+    const open = inFlight(page);
     const errors = collectErrors(page);
-    const found = await visit(page, errors, '/api/docs', '.swagger-ui .info .title');
+    const found = await visit(page, open, errors, '/api/docs', '.swagger-ui .info .title');
     expect(found).toEqual({ violations: [], errors: [] });
     await page.close();
   });

@@ -10,6 +10,7 @@ import {
   navTitle,
   newPhone,
   pageTitle,
+  rendered,
   storedToken,
   type TestUser,
   t,
@@ -17,6 +18,9 @@ import {
   waitForPath,
   waitForToast,
 } from './app';
+
+/** TanStack Query's first retry delay (its default retryDelay: 1000 * 2 ** 0 ms). */
+const FIRST_RETRY_DELAY_MS = 1000;
 
 interface RouteCase {
   path: string;
@@ -236,9 +240,10 @@ describe.each(LANGS)('app shell (%s)', (lang: Lang) => {
   it('shows a 403 from the user fetch once, without retrying it', async () => {
     const refused = await newPhone(browser, lang, { token: user.token });
     const refusedPage = await refused.newPage();
-    let calls = 0;
+    // Who asked, in the order the requests reached the route: the app, or the test's marker.
+    const calls: string[] = [];
     await refusedPage.route('**/api/getCurrentUser', (route) => {
-      calls += 1;
+      calls.push(route.request().headers()['x-e2e-marker'] ?? 'app');
       return route.fulfill({
         status: 403,
         contentType: 'application/json',
@@ -246,12 +251,16 @@ describe.each(LANGS)('app shell (%s)', (lang: Lang) => {
       });
     });
     try {
+      await refusedPage.clock.install();
       await refusedPage.goto('/settings');
       await refusedPage.locator('main.app-main').waitFor();
       await refusedPage.getByText('forbidden-by-test').first().waitFor();
-      // A retry would come after react-query's 1 s delay: wait past it.
-      await refusedPage.waitForTimeout(1500);
-      expect(calls).toBe(1);
+      // A retry would come after react-query's delay (1 s for the first): the page's clock is
+      // moved past it, then the test asks itself. A retry would reach the route before that.
+      await refusedPage.clock.runFor(FIRST_RETRY_DELAY_MS + 1);
+      await refusedPage.evaluate(() => fetch('/api/getCurrentUser', { headers: { 'x-e2e-marker': 'after' } }).then(() => undefined));
+      expect(calls).toEqual(['app', 'after']);
+      await rendered(refusedPage);
       expect(await refusedPage.getByText('forbidden-by-test').count()).toBe(1);
     } finally {
       await refused.close();

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { Currency } from '@coffer/contract/ledger';
 import * as OTPAuth from 'otpauth';
 import type { BrowserContext, Page } from 'playwright-core';
-import { baseURL, type Lang, mailDir, type TestUser } from './app';
+import { baseURL, type Lang, mailDir, rendered, type TestUser } from './app';
 import { E2E_OPERATOR_EMAIL } from './harness';
 import { waitForCode } from './mailbox';
 
@@ -221,12 +221,15 @@ export async function openPage(context: BrowserContext): Promise<Page> {
   return page;
 }
 
-/** How long a toast takes at most to appear after the reply it is about (its code is preloaded). */
-const POP_UP_GRACE_MS = 500;
-
-/** No toast (nor its plain stand-in) is on screen, a moment after the action that could have shown one. */
+/**
+ * No toast (nor its plain stand-in) is on screen once what the last reply caused has rendered.
+ * Call it after that reply's own outcome is on screen (the refusal under its field): the API
+ * client raises a toast as the reply arrives, before the field hears of it, and the toast's code
+ * is in memory by then (lib/notify.ts preloads it; the build puts it in the pages' shared chunk),
+ * so a toast would render with the refusal or in the frames after it.
+ */
 export async function noPopUp(page: Page): Promise<void> {
-  await page.waitForTimeout(POP_UP_GRACE_MS);
+  await rendered(page);
   const count = await page.locator('.adm-toast-main, .app-toast').count();
   if (count !== 0)
     throw new Error(`expected no pop-up, found ${count}: ${await page.locator('.adm-toast-main, .app-toast').first().textContent()}`);
