@@ -207,7 +207,8 @@ describe.each(LANGS)('phone fixes (%s)', (lang: Lang) => {
     await expect.poll(() => page.getByTestId('settings-2fa').textContent()).toBe(t(lang, 'settings.twoFactor'));
     await page.getByTestId('settings-2fa').click();
     await waitForPath(page, '/settings/2fa');
-    expect(await navTitle(page)).toBe(t(lang, 'settings.twoFactor'));
+    // The address moves before the page is drawn: the title is waited for, not read at once.
+    await expect.poll(() => navTitle(page)).toBe(t(lang, 'settings.twoFactor'));
     await page.getByTestId('2fa-setup').click();
     const code = page.getByTestId('2fa-code');
     await code.waitFor();

@@ -99,7 +99,7 @@ describe.each(LANGS)('app shell (%s)', (lang: Lang) => {
       expect(await page.title(), where).toBe(pageTitle(lang, route.title));
       expect(await page.locator('.adm-nav-bar').count(), `${where} nav bar`).toBe(route.navBar ? 1 : 0);
       if (route.navBar) {
-        expect(await navTitle(page), where).toBe(t(lang, route.title));
+        await expect.poll(() => navTitle(page), { message: where }).toBe(t(lang, route.title));
         expect(await page.locator('.adm-nav-bar-back').count(), `${where} back arrow`).toBe(1);
         expect(await page.locator('.app-nav-action').count(), `${where} records icon`).toBe(route.records ? 1 : 0);
       }
@@ -273,7 +273,7 @@ describe.each(LANGS)('app shell (%s)', (lang: Lang) => {
     const settings = await fresh.newPage();
     try {
       await open(settings, '/settings');
-      expect(await navTitle(settings)).toBe(t(lang, 'routes.settings'));
+      await expect.poll(() => navTitle(settings)).toBe(t(lang, 'routes.settings'));
       await settings.getByTestId('settings-language').click();
       await settings.locator('.adm-action-sheet-button-item', { hasText: t(other, `languages.${other}`) }).click();
       await expect.poll(() => navTitle(settings)).toBe(t(other, 'routes.settings'));
@@ -283,7 +283,7 @@ describe.each(LANGS)('app shell (%s)', (lang: Lang) => {
       const [request] = await Promise.all([settings.waitForRequest((r) => r.url().endsWith('/api/getCurrentUser')), settings.reload()]);
       expect((await request.allHeaders())['accept-language']).toBe(other);
       await settings.locator('main.app-main').waitFor();
-      expect(await navTitle(settings)).toBe(t(other, 'routes.settings'));
+      await expect.poll(() => navTitle(settings)).toBe(t(other, 'routes.settings'));
       expect(await settings.evaluate((key) => localStorage.getItem(key), KEYS.language)).toBe(other);
       // antd-mobile's own texts follow too (its locale pack is loaded on demand).
       await settings.getByTestId('logout').click();

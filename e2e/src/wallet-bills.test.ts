@@ -52,7 +52,7 @@ describe.each(LANGS)('wallet: bills and statement (%s)', (lang: Lang) => {
     await page.goto('/bill?type=transfer');
     await expect.poll(() => rows(page, 'transfer').count()).toBe(2);
     expect(await text(rows(page, 'transfer').first())).toContain('-8.25 USDT');
-    expect(await navTitle(page)).toBe(t(lang, 'routes.billTransfer'));
+    await expect.poll(() => navTitle(page)).toBe(t(lang, 'routes.billTransfer'));
 
     await page.getByRole('tab', { name: t(lang, 'bill.tabs.swap') }).click();
     await page.waitForURL((url) => url.search === '?type=swap');
