@@ -210,7 +210,9 @@ async function catchUp(label: string, db: Database = database) {
       found += r.found;
       ms.scan += r.ms.scan;
       ms.credit += r.ms.credit;
-      if (!r.scanned) break;
+      // Caught up once a tick has recorded the tip (its credits are awaited inside the tick);
+      // a tick with nothing to scan is the loop's next turn, not part of the catch-up.
+      if (!r.scanned || r.scanned.to >= Number(tip)) break;
     }
   });
   const wall = performance.now() - t;
