@@ -6,7 +6,7 @@ import { fund, must, openPage, operatorToken } from './wallet-support';
 import { capture, shootInEveryLook } from './shoot-support';
 
 /**
- * Issue 22's chain screens into docs/screenshots: a deposit's detail with its transaction and
+ * The chain screens' links into docs/screenshots: a deposit's detail with its transaction and
  * address linked to the explorer the operator set (decision 059), and /withdraw with the paste
  * and scan buttons beside the address.
  * `SCREENSHOTS=1 npx vitest run --config e2e/vitest.config.ts src/chain-links.shoot.ts`.

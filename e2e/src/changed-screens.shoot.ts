@@ -8,7 +8,7 @@ import { apiTransfer, currencyId, feeQuoteId, fund, must, openPage, operatorToke
 import { capture, shootInEveryLook } from './shoot-support';
 
 /**
- * Issue 22's screens into docs/screenshots: a record's exact amount one tap away (decision 059),
+ * The phone app's newer screens into docs/screenshots (listed in docs/screenshots.md): a record's exact amount one tap away (decision 059),
  * and the small toast its copy action leaves, the notification settings (decision 054), recent recipients on /transfer, a refunded
  * withdrawal and the notice center with the notices events leave.
  * `SCREENSHOTS=1 npx vitest run --config e2e/vitest.config.ts src/changed-screens.shoot.ts`.
@@ -109,4 +109,4 @@ async function shootSettings(page: Page, prefix: string) {
   await capture(page, `${prefix}-settings-notifications`, { fullPage: true });
 }
 
-shootInEveryLook('issue 22 screens', shootChanged);
+shootInEveryLook('newer phone screens', shootChanged);
