@@ -42,6 +42,17 @@ const row = (data: ReconcileData, code: string) => {
 };
 const incidents = () => env.database.sql.query<{ id: number }>(`select id from chain_incidents where resolved_at is null`);
 
+/**
+ * The cold moves a tick broadcast, mined on the chain: anvil's automine answers the send before
+ * its block is made, so on a loaded runner the next tick could look before the receipt exists.
+ */
+async function coldMovesMined() {
+  const sent = await env.database.sql.query<{ tx_hash: string }>(
+    `select tx_hash from chain_txs where purpose = 'cold' and status = 'sent'`,
+  );
+  for (const { tx_hash } of sent) await env.chain.client.waitForTransactionReceipt({ hash: tx_hash as `0x${string}` });
+}
+
 /** A transfer seen by the watcher below the network's minimum (status below_minimum). */
 async function belowMinimum(uid: number, address: Address, wei: bigint): Promise<void> {
   const hash = await env.chain.faucet(address, 'ETH', wei);
@@ -158,6 +169,7 @@ describe('custody booked to the wei', () => {
     );
     const worker = new ColdWorker({ database: env.database, client: env.client, hot: env.hot, chainId: 31337 });
     expect(await worker.tick()).toMatchObject({ sent: 2 });
+    await coldMovesMined();
     expect(await worker.tick()).toMatchObject({ sent: 0, mined: 2 }); // one move per network at a time
     expect(await env.chain.client.getBalance({ address: env.hot.address })).toBe(parseEther('900'));
     expect(await tokenBalance(env, 'USDT', env.hot.address)).toBe(400_000_000_000n);
@@ -194,6 +206,7 @@ describe('custody booked to the wei', () => {
     await env.database.sql.query('update networks set hot_ceiling = 800 where id = $1', [env.nets.ETH]);
     const worker = new ColdWorker({ database: env.database, client: env.client, hot: env.hot, chainId: 31337 });
     expect(await worker.tick()).toMatchObject({ sent: 1 });
+    await coldMovesMined();
     expect(await worker.tick()).toMatchObject({ mined: 1 });
     const [move] = await env.database.sql.query<{ id: number }>(
       `select id from chain_txs where purpose = 'cold' and status = 'mined' order by id desc limit 1`,
