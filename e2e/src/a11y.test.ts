@@ -1,9 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Network } from '@coffer/contract/chain';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectBrowser, createUser, KEYS, LANGS, type Lang, mailDir, newPhone, rendered, type TestUser, t, text } from './app';
+import {
+  animationsDone,
+  connectBrowser,
+  createUser,
+  KEYS,
+  LANGS,
+  type Lang,
+  mailDir,
+  newPhone,
+  rendered,
+  requestsSettled,
+  type TestUser,
+  t,
+  text,
+  trackRequests,
+} from './app';
 import { createBanner, createNotice, gradientPng, retireBanner, uploadImage } from './content-support';
 import { waitForCode } from './mailbox';
 import { apiSwap, apiTransfer, currencyId, feeQuoteId, fund, must, openPage } from './wallet-support';
@@ -99,12 +114,20 @@ async function blockingViolations(page: Page): Promise<string[]> {
 }
 
 /** Opens a route and waits until its first data has replaced the skeletons. */
+/** Each page's unanswered requests, tracked from its first visit on. */
+const requestsOf = new WeakMap<Page, Set<Request>>();
+
 async function settle(page: Page, path: string) {
+  const open = requestsOf.get(page) ?? trackRequests(page);
+  requestsOf.set(page, open);
   await page.goto(path);
   await page.locator('main.app-main').waitFor();
   await expect.poll(() => page.locator('.adm-skeleton, .adm-dot-loading').count(), { timeout: 10_000 }).toBe(0);
-  // Fonts, then a rendered frame for what they and the last answers changed.
+  // Every answer in and drawn, fonts loaded, and the transitions they started over (a button
+  // enabled by a late answer fades in from its disabled look: axe read it mid-fade once).
+  await requestsSettled(page, open);
   await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  await animationsDone(page);
   await rendered(page);
 }
 

@@ -1,5 +1,5 @@
-import { type Browser, type BrowserContext, chromium, devices, type Locator, type Page } from 'playwright-core';
-import { inject } from 'vitest';
+import { type Browser, type BrowserContext, chromium, devices, type Locator, type Page, type Request } from 'playwright-core';
+import { expect, inject } from 'vitest';
 import enUS from '../../apps/web/src/locales/en-US.json';
 import enUSFeatures from '../../apps/web/src/locales/features/en-US.json';
 import zhCNFeatures from '../../apps/web/src/locales/features/zh-CN.json';
@@ -142,6 +142,49 @@ function escapeRegExp(text: string): string {
  */
 export async function rendered(page: Page): Promise<void> {
   await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+}
+
+/** Rounds of "answered, then rendered" a page may need before no new request follows (each answer may ask for more). */
+const SETTLE_ROUNDS = 20;
+
+/**
+ * The page's requests not yet answered, from now on; the live event stream stays open while
+ * signed in, so it is left out. Pass the set to `requestsSettled`.
+ */
+export function trackRequests(page: Page): Set<Request> {
+  const open = new Set<Request>();
+  page.on('request', (request) => {
+    if (!new URL(request.url()).pathname.startsWith('/api/events')) open.add(request);
+  });
+  page.on('requestfinished', (request) => open.delete(request));
+  page.on('requestfailed', (request) => open.delete(request));
+  return open;
+}
+
+/** Every request the page has started is answered, and what the answers caused has rendered. */
+export async function requestsSettled(page: Page, open: Set<Request>): Promise<void> {
+  for (let round = 0; round < SETTLE_ROUNDS; round++) {
+    await expect.poll(() => open.size).toBe(0);
+    await rendered(page);
+    if (open.size === 0) return;
+  }
+  throw new Error(`the page kept asking for more after ${SETTLE_ROUNDS} rounds`);
+}
+
+/**
+ * The page's finite CSS transitions and animations have ended (a control fading in from its
+ * disabled look is low contrast until it has); endless ones (spinners) are not waited for.
+ */
+export async function animationsDone(page: Page): Promise<void> {
+  await page.evaluate(async (rounds) => {
+    for (let round = 0; round < rounds; round++) {
+      const running = document
+        .getAnimations()
+        .filter((a) => a.playState === 'running' && a.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY);
+      if (running.length === 0) return;
+      await Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+    }
+  }, SETTLE_ROUNDS);
 }
 
 export async function waitForPath(page: Page, path: string) {

@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseURL, connectBrowser, createUser, newPhone, rendered, type TestUser } from './app';
+import { baseURL, connectBrowser, createUser, newPhone, requestsSettled, type TestUser, trackRequests } from './app';
 
 /**
  * The server's Content-Security-Policy must be one the app lives with: every main page,
@@ -56,26 +56,6 @@ const ANIMATION_MS = 1000;
 
 const violations = (page: Page) => page.evaluate(() => window.__cspViolations);
 
-/** The page's requests not yet answered; the live event stream stays open while signed in, so it is left out. */
-function inFlight(page: Page): Set<Request> {
-  const open = new Set<Request>();
-  page.on('request', (request) => {
-    if (!new URL(request.url()).pathname.startsWith('/api/events')) open.add(request);
-  });
-  page.on('requestfinished', (request) => open.delete(request));
-  page.on('requestfailed', (request) => open.delete(request));
-  return open;
-}
-
-/** Every request the page has started is answered, and what the answers caused has rendered. */
-async function settled(page: Page, open: Set<Request>) {
-  for (;;) {
-    await expect.poll(() => open.size).toBe(0);
-    await rendered(page);
-    if (open.size === 0) return;
-  }
-}
-
 /** Opens `path`, waits until the page has rendered and settled, and returns what went wrong. */
 async function visit(page: Page, open: Set<Request>, errors: string[], path: string, ready: string) {
   errors.length = 0;
@@ -84,9 +64,9 @@ async function visit(page: Page, open: Set<Request>, errors: string[], path: str
   await page.locator(ready).first().waitFor();
   await page.waitForLoadState('load');
   // Lazy chunks, images and the first API answers, then what the page loads later by itself.
-  await settled(page, open);
+  await requestsSettled(page, open);
   await page.clock.runFor(LATE_LOADS_MS);
-  await settled(page, open);
+  await requestsSettled(page, open);
   return { violations: await violations(page), errors: [...errors] };
 }
 
@@ -130,7 +110,7 @@ describe('content security policy', () => {
 
   it('loads the signed-out pages without violations or console errors', async () => {
     const page = await guest.newPage();
-    const open = inFlight(page);
+    const open = trackRequests(page);
     const errors = collectErrors(page);
     for (const path of ['/', '/login', '/register', '/swap', '/settings', '/forgot-password']) {
       const found = await visit(page, open, errors, path, 'main.app-main');
@@ -141,7 +121,7 @@ describe('content security policy', () => {
 
   it('loads the signed-in pages without violations or console errors', async () => {
     const page = await signedIn.newPage();
-    const open = inFlight(page);
+    const open = trackRequests(page);
     const errors = collectErrors(page);
     const pages: [string, string][] = [
       ['/', 'main.app-main'],
@@ -165,7 +145,7 @@ describe('content security policy', () => {
     await page.locator('.adm-number-keyboard-popup .adm-number-keyboard').waitFor();
     // The animation's frames are run to its end (the clock's animation frames move with it).
     await page.clock.runFor(ANIMATION_MS);
-    await settled(page, open);
+    await requestsSettled(page, open);
     expect({ violations: await violations(page), errors }, '/swap keypad').toEqual({ violations: [], errors: [] });
     await page.close();
   });
@@ -179,7 +159,7 @@ describe('content security policy', () => {
     });
     expect(((await res.json()) as { code: number }).code).toBe(0);
     const page = await signedIn.newPage();
-    const open = inFlight(page);
+    const open = trackRequests(page);
     const errors = collectErrors(page);
     const found = await visit(page, open, errors, '/profile', '.user-avatar');
     expect(found).toEqual({ violations: [], errors: [] });
@@ -196,7 +176,7 @@ describe('content security policy', () => {
 
   it('serves the API document under its own policy, without violations', async () => {
     const page = await guest.newPage();
-    const open = inFlight(page);
+    const open = trackRequests(page);
     const errors = collectErrors(page);
     const found = await visit(page, open, errors, '/api/docs', '.swagger-ui .info .title');
     expect(found).toEqual({ violations: [], errors: [] });

@@ -98,11 +98,13 @@ describe.each(LANGS)('step-up: the second factor inline on money forms (%s)', (l
     await page.getByTestId('swap-quote').click();
     expect(await text(page.getByTestId('swap-totp-error'))).toBe(t(lang, 'twoFactor.codeRequired'));
 
-    await code.fill(codeFor(secret, 1));
+    // One code, read once: a 30 s step can end between typing it and checking what was sent.
+    const typed = codeFor(secret, 1);
+    await code.fill(typed);
     await page.getByTestId('swap-quote').click();
     const request = page.waitForRequest((r) => r.url().endsWith('/api/swap/apply'));
     await page.getByTestId('swap-confirm').click();
-    expect((await request).postDataJSON()).toMatchObject({ totp: codeFor(secret, 1) });
+    expect((await request).postDataJSON()).toMatchObject({ totp: typed });
     await page.getByTestId('swap-success').waitFor();
   });
 });
