@@ -4,6 +4,11 @@ import type { BlockHeader, ChunkRead } from './watcher-scan.ts';
 export const WATCH_CHUNK_BLOCKS = 1000;
 /** Chunks read from the chain ahead of the one being recorded (chain reads in flight, in chunks). */
 export const WATCH_CHUNKS_AHEAD = 1;
+/**
+ * A last chunk shorter than this share of a chunk joins the one before: one record and one
+ * credit less on the catch-up's path (the adapter splits its chain reads into ranges of its own).
+ */
+export const WATCH_SHORT_TAIL_SHARE = 0.1;
 
 export interface PipelineSteps {
   /** chain reads only (readChunk) */
@@ -51,8 +56,7 @@ export async function pipelineCatchUp(
   steps: PipelineSteps,
   limits: { chunkBlocks: number; chunksAhead: number },
 ): Promise<PipelineResult> {
-  const bounds: Array<[number, number]> = [];
-  for (let s = from; s <= to; s += limits.chunkBlocks) bounds.push([s, Math.min(to, s + limits.chunkBlocks - 1)]);
+  const bounds = chunkBounds(from, to, limits.chunkBlocks);
   const reads: Array<Promise<ChunkRead | 'reorged'>> = [];
   const startRead = (i: number) => {
     if (i >= bounds.length || reads[i]) return;
@@ -62,8 +66,22 @@ export async function pipelineCatchUp(
   };
   let parent = cursorHash;
   // The credit chain: each credit waits for the one before (they would contend for the same
-  // accounts), while the next chunk is recorded beside it.
+  // accounts), while the next chunk is recorded beside it. A credit still waiting when a later
+  // chunk is recorded goes to that chunk's height instead (one credit for both: a credit at a
+  // height credits everything due at or below it).
   let credits: Promise<number> = Promise.resolve(0);
+  let waitingHeight: number | null = null;
+  const creditUpTo = (height: number) => {
+    const queued = waitingHeight !== null;
+    waitingHeight = height;
+    if (queued) return;
+    credits = credits.then(async (before) => {
+      const at = waitingHeight as number;
+      waitingHeight = null;
+      return before + (await steps.credit(at));
+    });
+    credits.catch(() => {}); // the caller awaits it, or the finally below when a later step throws
+  };
   const result: PipelineResult = { recordedTo: null, reorged: false, found: 0, credits, headers: new Map() };
   try {
     for (let i = 0; i <= limits.chunksAhead; i++) startRead(i);
@@ -77,8 +95,7 @@ export async function pipelineCatchUp(
       const recorded = await steps.record(chunk);
       result.found += recorded.found;
       result.recordedTo = chunk.to;
-      credits = credits.then(async (before) => before + (await steps.credit(chunk.to)));
-      credits.catch(() => {}); // the caller awaits it, or the finally below when a later step throws
+      creditUpTo(chunk.to);
       parent = chunk.last.hash;
       for (const h of chunk.headers) result.headers.set(Number(h.number), h);
     }
@@ -92,4 +109,16 @@ export async function pipelineCatchUp(
   }
   result.credits = credits;
   return result;
+}
+
+/** [from, to] in chunks of `chunkBlocks`, a short last one joined to the one before (WATCH_SHORT_TAIL_SHARE). */
+export function chunkBounds(from: number, to: number, chunkBlocks: number): Array<[number, number]> {
+  const bounds: Array<[number, number]> = [];
+  for (let s = from; s <= to; s += chunkBlocks) bounds.push([s, Math.min(to, s + chunkBlocks - 1)]);
+  const last = bounds.at(-1);
+  if (bounds.length > 1 && last && last[1] - last[0] + 1 < chunkBlocks * WATCH_SHORT_TAIL_SHARE) {
+    bounds.pop();
+    bounds[bounds.length - 1]![1] = last[1];
+  }
+  return bounds;
 }

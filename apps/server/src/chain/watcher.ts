@@ -106,16 +106,18 @@ export class DepositWatcher {
     const t1 = performance.now();
     const height = Math.max(cursor.number, scanned?.to ?? cursor.number);
     // A catch-up's credits (its last one at this height, decision 066) finish while the second
-    // look reads the chain; then the owners of what is still pending get their events (after the
-    // credits, so no 'pending' event follows a 'credited' one). The second look records last.
+    // look reads the chain and records what the first missed; then the owners of what is still
+    // pending get their events (after the credits, so no 'pending' event follows a 'credited'
+    // one). What the second look records is credited by the first credit to begin after it
+    // committed, this tick's or a later one's (exactly once either way, in SQL).
     const [creditNow, second] = await Promise.allSettled([
       credits ? this.afterCredits(credits, height) : this.credit(height),
-      this.readRecheck(scope, cursor, height, tip, known),
+      this.readRecheck(scope, cursor, height, tip, known).then((chunk) => this.recordRecheck(scope, chunk, tip)),
     ]);
     if (creditNow.status === 'rejected') throw creditNow.reason;
     if (second.status === 'rejected') throw second.reason;
     const credited = creditNow.value;
-    const rechecked = await this.recordRecheck(scope, second.value, tip);
+    const rechecked = second.value;
     return { scanned, found, credited, rechecked, rewoundTo, ms: { scan: t1 - t0, credit: performance.now() - t1 } };
   }
 
