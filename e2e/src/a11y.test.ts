@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Network } from '@coffer/contract/chain';
 import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
@@ -10,7 +9,6 @@ import {
   KEYS,
   LANGS,
   type Lang,
-  mailDir,
   newPhone,
   rendered,
   requestsSettled,
@@ -20,8 +18,7 @@ import {
   trackRequests,
 } from './app';
 import { createBanner, createNotice, gradientPng, retireBanner, uploadImage } from './content-support';
-import { waitForCode } from './mailbox';
-import { apiSwap, apiTransfer, currencyId, feeQuoteId, fund, must, openPage } from './wallet-support';
+import { apiSwap, apiTransfer, fund, must, openPage, apiWithdrawEth } from './wallet-support';
 
 /**
  * Decision 022: axe-core on every phone route (signed in, and the public ones signed
@@ -154,20 +151,7 @@ describe.each(LANGS)('accessibility (%s)', (lang: Lang) => {
     const eth = (await must<Network[]>('/currency/onchain')).find((n) => n.code === 'ETH')!;
     await must('/deposit/faucet', { token: user.token, body: { networkId: eth.id } });
     await fund(user.email, '1', 'ETH');
-    const since = Date.now();
-    await must(`/sendMail?email=${encodeURIComponent(user.email)}&type=withdraw`, { token: user.token });
-    const withdrawal = await must<{ id: number }>('/withdraw/apply', {
-      token: user.token,
-      headers: { 'idempotency-key': randomUUID() },
-      body: {
-        currencyId: await currencyId('ETH'),
-        networkId: eth.id,
-        address: OUTSIDE,
-        amount: '0.01',
-        code: await waitForCode(mailDir(), user.email, since),
-        quoteId: await feeQuoteId(user.token, eth.id),
-      },
-    });
+    const withdrawal = await apiWithdrawEth(user, '0.01', OUTSIDE);
     const depositId = await latestDepositId(user.token);
     const stamp = Date.now();
     const notice = await createNotice({ titleZh: `无障碍 ${stamp}`, titleEn: `Accessibility ${stamp}`, bodyEn: 'A **short** note.' });

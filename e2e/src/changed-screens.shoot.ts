@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import type { Network, WithdrawRecord } from '@coffer/contract/chain';
+import type { WithdrawRecord } from '@coffer/contract/chain';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { connectBrowser, createUser, KEYS, type Lang, mailDir, newPhone, type TestUser, t, text, waitForToast } from './app';
-import { waitForCode } from './mailbox';
-import { apiTransfer, currencyId, feeQuoteId, fund, must, openPage, operatorToken } from './wallet-support';
+import { connectBrowser, createUser, KEYS, type Lang, newPhone, type TestUser, t, text, waitForToast } from './app';
+import { apiTransfer, fund, must, openPage, operatorToken, apiWithdrawEth } from './wallet-support';
 import { capture, shootInEveryLook } from './shoot-support';
 
 /**
@@ -25,21 +23,7 @@ const OUTSIDE = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
 
 /** A withdrawal above the review threshold (it waits), rejected by an operator: its hold comes back. */
 async function refundedWithdrawal(user: TestUser, lang: Lang): Promise<WithdrawRecord> {
-  const eth = (await must<Network[]>('/currency/onchain')).find((n) => n.code === 'ETH')!;
-  const since = Date.now();
-  await must(`/sendMail?email=${encodeURIComponent(user.email)}&type=withdraw`, { token: user.token });
-  const w = await must<WithdrawRecord>('/withdraw/apply', {
-    token: user.token,
-    headers: { 'idempotency-key': randomUUID() },
-    body: {
-      currencyId: await currencyId('ETH'),
-      networkId: eth.id,
-      address: OUTSIDE,
-      amount: '52',
-      code: await waitForCode(mailDir(), user.email, since),
-      quoteId: await feeQuoteId(user.token, eth.id),
-    },
-  });
+  const w = await apiWithdrawEth(user, '52', OUTSIDE);
   expect(w.status).toBe('review');
   const reason = lang === 'zh-CN' ? '收款地址未通过核验' : 'The destination did not pass screening';
   return must<WithdrawRecord>(`/admin/withdraw/${w.id}/reject`, { token: await operatorToken(), body: { reason } });

@@ -3,10 +3,9 @@ import type { Network, WithdrawRecord } from '@coffer/contract/chain';
 import { errorMessages } from '@coffer/contract/errors';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { baseURL, connectBrowser, createUser, LANGS, type Lang, mailDir, type TestUser } from './app';
+import { baseURL, connectBrowser, createUser, LANGS, type Lang, type TestUser } from './app';
 import { E2E_OPERATOR_EMAIL, E2E_SECOND_OPERATOR_EMAIL } from './harness';
-import { waitForCode } from './mailbox';
-import { currencyId, feeQuoteId, fund, must, operatorToken, signInOperator } from './wallet-support';
+import { fund, must, operatorToken, signInOperator, apiWithdrawEth } from './wallet-support';
 import { ct, openConsoleAs } from './console-support';
 
 /**
@@ -36,21 +35,7 @@ async function openQueue(page: Page, lang: Lang, email: string) {
 async function inReview(lang: Lang, amount: string, address: string): Promise<{ user: TestUser; id: number; address: string }> {
   const user = await createUser(lang);
   await fund(user.email, '100', 'ETH');
-  const eth = (await must<Network[]>('/currency/onchain')).find((n) => n.code === 'ETH')!;
-  const since = Date.now();
-  await must(`/sendMail?email=${encodeURIComponent(user.email)}&type=withdraw`, { token: user.token });
-  const w = await must<WithdrawRecord>('/withdraw/apply', {
-    token: user.token,
-    headers: { 'idempotency-key': randomUUID() },
-    body: {
-      currencyId: await currencyId('ETH'),
-      networkId: eth.id,
-      address,
-      amount,
-      code: await waitForCode(mailDir(), user.email, since),
-      quoteId: await feeQuoteId(user.token, eth.id),
-    },
-  });
+  const w = await apiWithdrawEth(user, amount, address);
   expect(w.status).toBe('review');
   // the address as stored and shown: checksummed
   return { user, id: w.id, address: w.address };

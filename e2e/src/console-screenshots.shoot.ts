@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Network } from '@coffer/contract/chain';
-import { baseURL, connectBrowser, createUser, LANGS, mailDir } from './app';
+import { baseURL, connectBrowser, createUser, LANGS } from './app';
 import {
   createBanner,
   createHelpArticle,
@@ -16,8 +14,7 @@ import {
   uploadImage,
 } from './content-support';
 import { REPO_ROOT } from './harness';
-import { waitForCode } from './mailbox';
-import { apiSwap, currencyId, feeQuoteId, fund, must, operatorToken } from './wallet-support';
+import { apiSwap, fund, must, operatorToken, apiWithdrawEth } from './wallet-support';
 import { ct, openConsoleAs } from './console-support';
 
 /**
@@ -53,21 +50,7 @@ describe('console screenshots', () => {
     // A withdrawal in review (above the ETH network's review threshold), asked before the
     // password change below holds withdrawals: the queue shows its destination and facts.
     await fund(user.email, '80', 'ETH');
-    const eth = (await must<Network[]>('/currency/onchain')).find((n) => n.code === 'ETH')!;
-    const since = Date.now();
-    await must(`/sendMail?email=${encodeURIComponent(user.email)}&type=withdraw`, { token: user.token });
-    await must('/withdraw/apply', {
-      token: user.token,
-      headers: { 'idempotency-key': randomUUID() },
-      body: {
-        currencyId: await currencyId('ETH'),
-        networkId: eth.id,
-        address: '0x8ba1f109551bD432803012645Ac136ddd64DBA72',
-        amount: '60',
-        code: await waitForCode(mailDir(), user.email, since),
-        quoteId: await feeQuoteId(user.token, eth.id),
-      },
-    });
+    await apiWithdrawEth(user, '60', '0x8ba1f109551bD432803012645Ac136ddd64DBA72');
     // The user page's security events (a sign-in, a password change that holds withdrawals) and a linked account.
     await must('/security/changePassword', {
       token: user.token,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { Network, WithdrawRecord } from '@coffer/contract/chain';
 import type { Currency } from '@coffer/contract/ledger';
 import * as OTPAuth from 'otpauth';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -188,6 +189,28 @@ export async function apiSwap(user: TestUser, from: string, to: string, amount: 
     token: user.token,
     headers: { 'idempotency-key': randomUUID() },
     body: { fromCurrencyId: await currencyId(from), toCurrencyId: await currencyId(to), amount },
+  });
+}
+
+/**
+ * An ETH withdrawal made through the API on the local chain's ETH network, confirmed with the
+ * mailed code and a fresh fee quote (above the network's review threshold it waits in review).
+ */
+export async function apiWithdrawEth(user: TestUser, amount: string, address: string) {
+  const eth = (await must<Network[]>('/currency/onchain')).find((n) => n.code === 'ETH')!;
+  const since = Date.now();
+  await must(`/sendMail?email=${encodeURIComponent(user.email)}&type=withdraw`, { token: user.token });
+  return must<WithdrawRecord>('/withdraw/apply', {
+    token: user.token,
+    headers: { 'idempotency-key': randomUUID() },
+    body: {
+      currencyId: await currencyId('ETH'),
+      networkId: eth.id,
+      address,
+      amount,
+      code: await waitForCode(mailDir(), user.email, since),
+      quoteId: await feeQuoteId(user.token, eth.id),
+    },
   });
 }
 
