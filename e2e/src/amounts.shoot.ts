@@ -1,8 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { connectBrowser, createUser, KEYS, type Lang, newPhone, t } from './app';
+import { connectBrowser, createUser, type Lang, t } from './app';
 import { apiSwap, fund, openPage, typeAmount } from './wallet-support';
-import { capture, shootInEveryLook } from './shoot-support';
+import { capture, shootInEveryLook, shotPhone } from './shoot-support';
 
 /**
  * Decision 019 screens into docs/screenshots: home with each asset's USDT value and the
@@ -21,11 +21,7 @@ async function shootAmounts(lang: Lang, prefix: string, theme?: 'dark') {
   const user = await createUser(lang, lang === 'zh-CN' ? '林小满' : 'Avery Chen');
   await fund(user.email, '1000');
   await apiSwap(user, 'USDT', 'ETH', '100');
-  const context = await newPhone(browser, lang, {
-    token: user.token,
-    deviceScaleFactor: 2,
-    ...(theme ? { localStorage: { [KEYS.theme]: theme } } : {}),
-  });
+  const context = await shotPhone(browser, lang, user.token, theme);
   const page = await openPage(context);
   try {
     await page.goto('/');

@@ -1,9 +1,9 @@
 import type { DepositRecord, Network } from '@coffer/contract/chain';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { connectBrowser, createUser, KEYS, type Lang, newPhone, text } from './app';
+import { connectBrowser, createUser, type Lang, text } from './app';
 import { fund, must, openPage, operatorToken } from './wallet-support';
-import { capture, shootInEveryLook } from './shoot-support';
+import { capture, shootInEveryLook, shotPhone } from './shoot-support';
 
 /**
  * The chain screens' links into docs/screenshots: a deposit's detail with its transaction and
@@ -42,11 +42,7 @@ async function shootChain(lang: Lang, prefix: string, theme?: 'dark') {
   // Credited: the detail shows its confirmations complete and the explorer links.
   await expect.poll(async () => (await latest())?.status, { timeout: 30_000 }).toBe('credited');
   const deposit = (await latest())!;
-  const context = await newPhone(browser, lang, {
-    token: user.token,
-    deviceScaleFactor: 2,
-    ...(theme ? { localStorage: { [KEYS.theme]: theme } } : {}),
-  });
+  const context = await shotPhone(browser, lang, user.token, theme);
   const page = await openPage(context);
   try {
     await page.goto(`/bill/detail?type=charge&id=${deposit.id}`);

@@ -1,9 +1,9 @@
 import type { WithdrawRecord } from '@coffer/contract/chain';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { connectBrowser, createUser, KEYS, type Lang, newPhone, type TestUser, t, text, waitForToast } from './app';
+import { connectBrowser, createUser, type Lang, type TestUser, t, text, waitForToast } from './app';
 import { apiTransfer, fund, must, openPage, operatorToken, apiWithdrawEth } from './wallet-support';
-import { capture, shootInEveryLook } from './shoot-support';
+import { capture, shootInEveryLook, shotPhone } from './shoot-support';
 
 /**
  * The phone app's newer screens into docs/screenshots (listed in docs/screenshots.md): a record's exact amount one tap away (decision 059),
@@ -42,11 +42,7 @@ async function shootChanged(lang: Lang, prefix: string, theme?: 'dark') {
   // Money coming in and a refunded withdrawal leave notices in the notice center.
   await apiTransfer(friend, user.email, '20', lang === 'zh-CN' ? '还你午饭钱' : 'lunch, thanks');
   const withdrawal = await refundedWithdrawal(user, lang);
-  const context = await newPhone(browser, lang, {
-    token: user.token,
-    deviceScaleFactor: 2,
-    ...(theme ? { localStorage: { [KEYS.theme]: theme } } : {}),
-  });
+  const context = await shotPhone(browser, lang, user.token, theme);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const page = await openPage(context);
   try {

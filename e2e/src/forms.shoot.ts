@@ -1,9 +1,9 @@
 import { ErrorCode, errorMessages } from '@coffer/contract/errors';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { connectBrowser, createUser, KEYS, type Lang, newPhone, t } from './app';
+import { connectBrowser, createUser, type Lang, t } from './app';
 import { apiSwap, apiTransfer, fund, openPage } from './wallet-support';
-import { capture, shootInEveryLook } from './shoot-support';
+import { capture, shootInEveryLook, shotPhone } from './shoot-support';
 
 /**
  * Screens of decisions 021 and 022 changed last: a refusal said under its field (transfer's recipient), the
@@ -24,11 +24,7 @@ async function shootForms(lang: Lang, prefix: string, theme?: 'dark') {
   await fund(user.email, '1000');
   await apiTransfer(user, friend.email, '12.5', 'lunch');
   await apiSwap(user, 'USDT', 'ETH', '100');
-  const context = await newPhone(browser, lang, {
-    token: user.token,
-    deviceScaleFactor: 2,
-    ...(theme ? { localStorage: { [KEYS.theme]: theme } } : {}),
-  });
+  const context = await shotPhone(browser, lang, user.token, theme);
   const page = await openPage(context);
   try {
     await page.goto('/transfer');

@@ -5,7 +5,7 @@ import { connectBrowser, createUser, KEYS, LANGS, type Lang, mailDir, newPhone, 
 import { waitForCode } from './mailbox';
 import { createBanner, createLiveActivity, createNotice, gradientPng, uidOf, uploadImage } from './content-support';
 import { apiSwap, fund, must, openPage, typeAmount } from './wallet-support';
-import { capture } from './shoot-support';
+import { capture, shotPhone } from './shoot-support';
 
 /**
  * Captures the main screens into docs/screenshots, in both languages and in dark mode:
@@ -38,11 +38,7 @@ const OUTSIDE = '0x8ba1f109551bD432803012645Ac136ddd64DBA72';
 async function shootChain(browser: Browser, lang: Lang, prefix: string, theme?: 'dark') {
   const user = await createUser(lang, lang === 'zh-CN' ? '林小满' : 'Avery Chen');
   const eth = (await must<Network[]>('/currency/onchain')).find((n) => n.code === 'ETH')!;
-  const context = await newPhone(browser, lang, {
-    token: user.token,
-    deviceScaleFactor: 2,
-    ...(theme ? { localStorage: { [KEYS.theme]: theme } } : {}),
-  });
+  const context = await shotPhone(browser, lang, user.token, theme);
   const page = await openPage(context);
   try {
     await page.goto('/charge');

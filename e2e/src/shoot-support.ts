@@ -1,8 +1,8 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
-import { LANGS, type Lang } from './app';
+import { KEYS, LANGS, type Lang, newPhone } from './app';
 import { REPO_ROOT } from './harness';
 
 /** Where the screenshot scripts (*.shoot.ts, SCREENSHOTS=1) write: docs/screenshots unless SCREENSHOTS_DIR says. */
@@ -41,5 +41,14 @@ export function shootInEveryLook(what: string, shoot: ShootSet, darkLang: Lang =
   });
   it(`${what} in the dark theme`, async () => {
     await shoot(darkLang, `dark-${darkLang}`, 'dark');
+  });
+}
+
+/** A signed-in phone for screenshots: twice the pixels, in the dark theme when asked. */
+export function shotPhone(browser: Browser, lang: Lang, token: string, theme?: 'dark'): Promise<BrowserContext> {
+  return newPhone(browser, lang, {
+    token,
+    deviceScaleFactor: 2,
+    ...(theme ? { localStorage: { [KEYS.theme]: theme } } : {}),
   });
 }
