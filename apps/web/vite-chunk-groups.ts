@@ -1,4 +1,4 @@
-import { build, type Rollup } from 'vite';
+import { build, type Plugin, type Rollup } from 'vite';
 
 /**
  * Fewer files for a signed-in first open (decision 065): one chunk (and so one stylesheet) for
@@ -19,6 +19,11 @@ import { build, type Rollup } from 'vite';
  *   the signed-out landing loads (its initial set and `afterPaint`). These sets are closed
  *   under static imports, so the shell imports them and never the reverse, and the landing
  *   loads no more than before.
+ * Stylesheets a page imports for their side effect alone (wallet.css, chain.css) had a chunk of
+ * their own, with no JavaScript, and so a request of their own: the probe's build drops such
+ * chunks, so their modules are found by their importers (`ProbedStylesheets`) and join the group
+ * of the first importer found in `afterPaint`, else in `shell` (decision 069). One imported by
+ * the landing's initial set stays with the entry, for the cascade order.
  */
 const SHELL_ROOTS = ['/src/lib/page-providers.tsx', '/src/lib/current-user.ts', '/src/lib/query-client.ts'];
 const SHELL_PAGES = [
@@ -28,6 +33,8 @@ const SHELL_PAGES = [
   '/src/features/profile/pages/profile.tsx',
   '/src/features/charge/pages/charge.tsx',
 ];
+/** A page's own chunk and the chunks its first screen imports lazily, in one file (decision 069). */
+const CHARGE_FIRST_SCREEN = ['/src/features/charge/pages/charge.tsx', '/node_modules/qrcode/lib/browser.js'];
 const LANDING_ROUTE = '/src/features/home/pages/home.tsx';
 const LANDING_AFTER_PAINT = [
   '/src/app/start-router.tsx',
@@ -40,12 +47,24 @@ const LANDING_AFTER_PAINT = [
 export interface ChunkGroups {
   afterPaint: Set<string>;
   shell: Set<string>;
+  /** /charge's own chunk with its QR encoder, which its first screen imports at once. */
+  charge: Set<string>;
 }
+
+/** Every stylesheet module of the probe's build and the modules that import it. */
+export type ProbedStylesheets = Map<string, readonly string[]>;
+
+export interface Probe {
+  chunks: Rollup.OutputChunk[];
+  stylesheets: ProbedStylesheets;
+}
+
+const STYLESHEET = /\.css(\?|$)/;
 
 type Chunk = Rollup.OutputChunk;
 
 /** The two groups' modules, from the chunks of a build with automatic splitting. */
-export function chunkGroups(chunks: Chunk[]): ChunkGroups {
+export function chunkGroups({ chunks, stylesheets }: Probe): ChunkGroups {
   const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
   const chunkOf = (suffix: string) => {
     const chunk =
@@ -70,22 +89,47 @@ export function chunkGroups(chunks: Chunk[]): ChunkGroups {
   const landing = closure([...initial].map((file) => byFile.get(file)!).concat(LANDING_AFTER_PAINT.map(chunkOf)));
   const afterPaintFiles = [...landing].filter((file) => !initial.has(file));
   const pageFiles = new Set(SHELL_PAGES.map((suffix) => chunkOf(suffix).fileName));
+  const pageModules = modules(pageFiles);
   const shellFiles = [...closure([...SHELL_ROOTS, ...SHELL_PAGES].map(chunkOf))].filter(
     (file) => !landing.has(file) && !pageFiles.has(file),
   );
-  return { afterPaint: modules(afterPaintFiles), shell: modules(shellFiles) };
+  const chargeFiles = [...closure(CHARGE_FIRST_SCREEN.map(chunkOf))].filter((file) => !landing.has(file) && !shellFiles.includes(file));
+  const groups = { afterPaint: modules(afterPaintFiles), shell: modules(shellFiles), charge: modules(chargeFiles) };
+  const initialModules = modules(initial);
+  for (const [stylesheet, importers] of stylesheets) {
+    if ([initialModules, groups.afterPaint, groups.shell, groups.charge].some((group) => group.has(stylesheet))) continue;
+    if (importers.some((id) => initialModules.has(id))) continue;
+    if (importers.some((id) => groups.afterPaint.has(id))) groups.afterPaint.add(stylesheet);
+    else if (importers.some((id) => groups.shell.has(id) || pageModules.has(id))) groups.shell.add(stylesheet);
+  }
+  return groups;
 }
 
 /**
  * Builds the app once with the automatic splitting, in memory (`COFFER_CHUNK_PROBE` tells the
  * config to leave the groups and the output plugins out), and returns its chunks.
  */
-export async function probeChunks(configFile: string, mode: string): Promise<Chunk[]> {
+export async function probeChunks(configFile: string, mode: string): Promise<Probe> {
   process.env.COFFER_CHUNK_PROBE = '1';
+  const stylesheets: ProbedStylesheets = new Map();
+  const importersOfStylesheets: Plugin = {
+    name: 'coffer-probe-stylesheets',
+    buildEnd() {
+      for (const id of this.getModuleIds()) {
+        if (STYLESHEET.test(id)) stylesheets.set(id, [...(this.getModuleInfo(id)?.importers ?? [])]);
+      }
+    },
+  };
   try {
-    const output = await build({ configFile, mode, logLevel: 'silent', build: { write: false, emptyOutDir: false } });
+    const output = await build({
+      configFile,
+      mode,
+      logLevel: 'silent',
+      plugins: [importersOfStylesheets],
+      build: { write: false, emptyOutDir: false },
+    });
     const outputs = (Array.isArray(output) ? output : [output]) as Rollup.RolldownOutput[];
-    return outputs.flatMap((o) => o.output.filter((item): item is Chunk => item.type === 'chunk'));
+    return { chunks: outputs.flatMap((o) => o.output.filter((item): item is Chunk => item.type === 'chunk')), stylesheets };
   } finally {
     delete process.env.COFFER_CHUNK_PROBE;
   }

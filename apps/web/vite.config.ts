@@ -10,9 +10,11 @@ import { routePreloadPlan, stylesheetsAfterBoot } from './vite-route-preload.ts'
 /**
  * The landing route stays a lazy chunk (docs/product.md §2: every route loads on demand), but the
  * browser learns about it (and other chunks needed before the first render) from
- * index.html and fetches it alongside the entry instead of after the entry has run.
+ * index.html and fetches it alongside the entry instead of after the entry has run. Its inline
+ * script preloads them on "/" only: any other path first shows another page (decision 069).
  */
 function preloadLandingRoute(moduleSuffixes: string[]): Plugin {
+  const placeholder = '/*coffer:landing-chunks*/ []';
   return {
     name: 'coffer-preload-landing-route',
     apply: 'build',
@@ -26,11 +28,9 @@ function preloadLandingRoute(moduleSuffixes: string[]): Plugin {
             : [],
         );
         const present = new Set([...html.matchAll(/(?:href|src)="\/([^"]+)"/g)].map((m) => m[1]));
-        const links = files
-          .filter((file, index) => files.indexOf(file) === index && !present.has(file) && file.endsWith('.js'))
-          .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
-          .join('\n    ');
-        return links ? html.replace('</head>', `  ${links}\n  </head>`) : html;
+        const preloads = files.filter((file, index) => files.indexOf(file) === index && !present.has(file) && file.endsWith('.js'));
+        if (!html.includes(placeholder)) throw new Error('coffer-preload-landing-route: no landing placeholder in index.html');
+        return html.replace(placeholder, JSON.stringify(preloads.map((file) => `/${file}`)));
       },
     },
   };
@@ -183,8 +183,19 @@ export default defineConfig(async ({ command, mode }) => {
                       includeDependenciesRecursively: false,
                     },
                     { name: 'shell', test: (id: string) => groups.shell.has(id), priority: 1, includeDependenciesRecursively: false },
+                    // /charge and its QR encoder, which its first screen imports at once: one
+                    // file, one round trip fewer (decision 069).
+                    { name: 'charge', test: (id: string) => groups.charge.has(id), priority: 1, includeDependenciesRecursively: false },
                   ]
                 : []),
+              // A signed-in page's English texts: the features' and antd-mobile's in one file
+              // (zh-CN's antd texts are antd's default, already in the router's chunk).
+              {
+                name: 'texts-en-US',
+                test: /(\/src\/locales\/features\/en-US\.json|\/antd-mobile\/es\/locales\/(en-US|base)\.js)$/,
+                priority: 5,
+                includeDependenciesRecursively: false,
+              },
             ],
           },
         },

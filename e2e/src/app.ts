@@ -187,6 +187,21 @@ export async function animationsDone(page: Page): Promise<void> {
   }, SETTLE_ROUNDS);
 }
 
+/** The first open's early batch, GET /api/batch?paths=... (a URL predicate for `page.route`). */
+export const isEarlyBatch = (url: URL) => url.pathname === '/api/batch';
+
+/**
+ * index.html's script asks for a signed-in page's first GETs in one request (GET /api/batch,
+ * decision 069), so a test that routes one of those paths sees no request on a first open.
+ * Refusing the batch makes the app ask for each path itself, as it does when the batch fails.
+ */
+export async function withoutEarlyAnswers(page: Page): Promise<void> {
+  await page.route(isEarlyBatch, (route) => route.abort('failed'));
+}
+
+/** The first request of a signed-in first open that asks who is signed in: alone, or in the early batch. */
+export const asksCurrentUser = (request: Request) => /\/api\/(getCurrentUser$|batch\?paths=[^&]*\/getCurrentUser)/.test(request.url());
+
 export async function waitForPath(page: Page, path: string) {
   await page.waitForURL((url) => url.pathname + url.search === path);
 }

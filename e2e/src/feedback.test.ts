@@ -1,7 +1,7 @@
 import { ErrorCode, errorMessages } from '@coffer/contract/errors';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectBrowser, createUser, LANGS, type Lang, newPhone, type TestUser, t, waitForPath } from './app';
+import { connectBrowser, createUser, LANGS, type Lang, newPhone, type TestUser, t, waitForPath, withoutEarlyAnswers } from './app';
 import { noPopUp, openPage } from './wallet-support';
 
 /** Types a recipient and asks for it (the lookup also starts by itself after a pause). */
@@ -132,6 +132,8 @@ describe.each(LANGS)('feedback (%s)', (lang) => {
     });
     // The home's balances fail only once code fetches fail too: its failure notice is then
     // drawn while its illustration (the lazy ErrorBlock, with a stylesheet) cannot be fetched.
+    // The app's own request for the balances, not the first open's early batch.
+    await withoutEarlyAnswers(page);
     await page.route('**/api/currency/balances', async (route) => {
       balancesAsked();
       await codeCut;

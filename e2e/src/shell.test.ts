@@ -17,6 +17,8 @@ import {
   text,
   waitForPath,
   waitForToast,
+  asksCurrentUser,
+  isEarlyBatch,
 } from './app';
 
 /** TanStack Query's first retry delay (its default retryDelay: 1000 * 2 ** 0 ms). */
@@ -153,7 +155,7 @@ describe.each(LANGS)('app shell (%s)', (lang: Lang) => {
   });
 
   it('sends the token, the language and the tunnel header with every request', async () => {
-    const [request] = await Promise.all([page.waitForRequest((r) => r.url().endsWith('/api/getCurrentUser')), open(page, '/settings')]);
+    const [request] = await Promise.all([page.waitForRequest(asksCurrentUser), open(page, '/settings')]);
     const headers = await request.allHeaders();
     expect(headers['x-token']).toBe(user.token);
     expect(headers['accept-language']).toBe(lang);
@@ -240,14 +242,21 @@ describe.each(LANGS)('app shell (%s)', (lang: Lang) => {
   it('shows a 403 from the user fetch once, without retrying it', async () => {
     const refused = await newPhone(browser, lang, { token: user.token });
     const refusedPage = await refused.newPage();
+    const forbidden = { code: 4003, message: 'forbidden-by-test', data: null };
     // Who asked, in the order the requests reached the route: the app, or the test's marker.
     const calls: string[] = [];
     await refusedPage.route('**/api/getCurrentUser', (route) => {
       calls.push(route.request().headers()['x-e2e-marker'] ?? 'app');
+      return route.fulfill({ status: 403, contentType: 'application/json', body: JSON.stringify(forbidden) });
+    });
+    // The first open's early batch (decision 069) carries the same refusal for that path: it is
+    // the app's one request for it.
+    let batches = 0;
+    await refusedPage.route(isEarlyBatch, (route) => {
+      batches++;
       return route.fulfill({
-        status: 403,
         contentType: 'application/json',
-        body: JSON.stringify({ code: 4003, message: 'forbidden-by-test', data: null }),
+        body: JSON.stringify({ code: 0, message: 'ok', data: { '/getCurrentUser': { status: 403, body: forbidden } } }),
       });
     });
     try {
@@ -259,7 +268,8 @@ describe.each(LANGS)('app shell (%s)', (lang: Lang) => {
       // moved past it, then the test asks itself. A retry would reach the route before that.
       await refusedPage.clock.runFor(FIRST_RETRY_DELAY_MS + 1);
       await refusedPage.evaluate(() => fetch('/api/getCurrentUser', { headers: { 'x-e2e-marker': 'after' } }).then(() => undefined));
-      expect(calls).toEqual(['app', 'after']);
+      expect(batches).toBe(1);
+      expect(calls).toEqual(['after']);
       await rendered(refusedPage);
       expect(await refusedPage.getByText('forbidden-by-test').count()).toBe(1);
     } finally {
@@ -280,7 +290,7 @@ describe.each(LANGS)('app shell (%s)', (lang: Lang) => {
       expect(await settings.title()).toBe(pageTitle(other, 'routes.settings'));
       expect(await settings.evaluate(() => document.documentElement.lang)).toBe(other);
 
-      const [request] = await Promise.all([settings.waitForRequest((r) => r.url().endsWith('/api/getCurrentUser')), settings.reload()]);
+      const [request] = await Promise.all([settings.waitForRequest(asksCurrentUser), settings.reload()]);
       expect((await request.allHeaders())['accept-language']).toBe(other);
       await settings.locator('main.app-main').waitFor();
       await expect.poll(() => navTitle(settings)).toBe(t(other, 'routes.settings'));

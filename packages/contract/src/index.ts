@@ -18,3 +18,4 @@ export * from './address-book.ts';
 export * from './network-admin.ts';
 export * from './alerts.ts';
 export * from './notify.ts';
+export * from './batch.ts';

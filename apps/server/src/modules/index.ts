@@ -23,6 +23,7 @@ import { networkAdminRoutes } from './network-admin/routes.ts';
 import { alertRoutes } from './alerts/routes.ts';
 import { operatorRoutes } from './operators/routes.ts';
 import { notifyRoutes } from './notify/routes.ts';
+import { batchRoutes } from './batch/routes.ts';
 
 /**
  * Every feature module registers its routes here (mounted under /api), one line per module.
@@ -56,4 +57,5 @@ export async function registerModules(app: FastifyInstance) {
   await app.register(alertRoutes);
   await app.register(operatorRoutes);
   await app.register(notifyRoutes);
+  await app.register(batchRoutes);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunkGroups } from '../../vite-chunk-groups';
 
-type Chunk = Parameters<typeof chunkGroups>[0][number];
+type Chunk = Parameters<typeof chunkGroups>[0]['chunks'][number];
 
 const src = (path: string) => `/app/src/${path}`;
 const lib = (path: string) => `/app/node_modules/${path}`;
@@ -32,13 +32,23 @@ const chunks = [
   chunk('bill.js', [src('features/bill/pages/bill-all.tsx')], ['button.js']),
   chunk('profile.js', [src('features/profile/pages/profile.tsx')], ['entry.js']),
   chunk('qr.js', [src('features/charge/components/address-qr.tsx')]),
+  chunk('qrcode.js', [lib('qrcode/lib/browser.js')]),
   chunk('charge.js', [src('features/charge/pages/charge.tsx')], ['qr.js', 'user.js']),
   chunk('withdraw.js', [src('features/withdraw/pages/withdraw.tsx')], ['form.js']),
   chunk('form.js', [lib('rc-field-form/index.js')]),
 ];
 
-describe('chunkGroups (the signed-in shell, decision 065)', () => {
-  const groups = chunkGroups(chunks);
+// Stylesheets imported for their side effect alone: the probe's build drops their chunks (no
+// JavaScript), so only the module graph names them and their importers.
+const stylesheets = new Map<string, string[]>([
+  [src('components/wallet/wallet.css'), [src('features/home/components/guest-extras.tsx'), src('features/charge/pages/charge.tsx')]],
+  [src('components/wallet/chain.css'), [src('features/charge/pages/charge.tsx'), src('features/withdraw/pages/withdraw.tsx')]],
+  [src('styles/global.css'), [src('main.tsx')]],
+  [src('features/withdraw/withdraw.css'), [src('features/withdraw/pages/withdraw.tsx')]],
+]);
+
+describe('chunkGroups (the signed-in shell, decisions 065 and 069)', () => {
+  const groups = chunkGroups({ chunks, stylesheets });
 
   it('puts what the landing fetches after its first paint in one group, and nothing of its initial set', () => {
     expect([...groups.afterPaint].sort()).toEqual(
@@ -50,6 +60,7 @@ describe('chunkGroups (the signed-in shell, decision 065)', () => {
         src('lib/toast.ts'),
         src('features/home/components/guest-extras.tsx'),
         src('features/home/components/banner-carousel.tsx'),
+        src('components/wallet/wallet.css'),
       ].sort(),
     );
   });
@@ -64,17 +75,31 @@ describe('chunkGroups (the signed-in shell, decision 065)', () => {
         lib('antd-mobile/es/components/button/button.js'),
         lib('antd-mobile/es/components/button/button.css'),
         src('features/charge/components/address-qr.tsx'),
+        src('components/wallet/chain.css'),
       ].sort(),
     );
   });
 
-  it('leaves the pages outside the shell and their own libraries alone', () => {
-    for (const id of [src('features/withdraw/pages/withdraw.tsx'), lib('rc-field-form/index.js'), src('main.tsx'), lib('react/index.js')]) {
-      expect(groups.shell.has(id) || groups.afterPaint.has(id), id).toBe(false);
+  it('puts /charge with its QR encoder, which its first screen imports at once, in one group', () => {
+    expect([...groups.charge].sort()).toEqual([lib('qrcode/lib/browser.js'), src('features/charge/pages/charge.tsx')].sort());
+  });
+
+  it('leaves the pages outside the shell, their own libraries and stylesheets, and the entry stylesheets alone', () => {
+    for (const id of [
+      src('features/withdraw/pages/withdraw.tsx'),
+      lib('rc-field-form/index.js'),
+      src('main.tsx'),
+      lib('react/index.js'),
+      src('styles/global.css'),
+      src('features/withdraw/withdraw.css'),
+    ]) {
+      expect(groups.shell.has(id) || groups.afterPaint.has(id) || groups.charge.has(id), id).toBe(false);
     }
   });
 
   it('fails the build when a module it groups by is missing', () => {
-    expect(() => chunkGroups(chunks.filter((c) => c.fileName !== 'toast.js'))).toThrow(/no chunk for \/src\/lib\/toast\.ts/);
+    expect(() => chunkGroups({ chunks: chunks.filter((c) => c.fileName !== 'toast.js'), stylesheets })).toThrow(
+      /no chunk for \/src\/lib\/toast\.ts/,
+    );
   });
 });
