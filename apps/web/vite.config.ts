@@ -157,7 +157,10 @@ export default defineConfig(async ({ command, mode }) => {
               {
                 name: 'initial',
                 tags: ['$initial' as const],
-                test: (id: string) => /[\\/]node_modules[\\/]/.test(id) && !id.endsWith('.css'),
+                // antd-mobile's global module stays with the entry, so that its stylesheet joins the
+                // entry's rather than being a file of its own (decision 069).
+                test: (id: string) =>
+                  /[\\/]node_modules[\\/]/.test(id) && !id.endsWith('.css') && !/antd-mobile[\\/]es[\\/]global[\\/]/.test(id),
                 priority: 4,
               },
               // The app's modules that the entry shares with later chunks (storage, i18n, route
@@ -188,14 +191,6 @@ export default defineConfig(async ({ command, mode }) => {
                     { name: 'charge', test: (id: string) => groups.charge.has(id), priority: 1, includeDependenciesRecursively: false },
                   ]
                 : []),
-              // A signed-in page's English texts: the features' and antd-mobile's in one file
-              // (zh-CN's antd texts are antd's default, already in the router's chunk).
-              {
-                name: 'texts-en-US',
-                test: /(\/src\/locales\/features\/en-US\.json|\/antd-mobile\/es\/locales\/(en-US|base)\.js)$/,
-                priority: 5,
-                includeDependenciesRecursively: false,
-              },
             ],
           },
         },

@@ -1,12 +1,11 @@
 import { z } from 'zod';
 import { safeText } from './common.ts';
 
-import { EMAIL_CODE_LENGTH, EMAIL_CODE_RESEND_SECONDS } from './rules.ts';
+import { EMAIL_CODE_LENGTH, EMAIL_CODE_RESEND_SECONDS, NICKNAME_MAX } from './rules.ts';
 
-export { EMAIL_CODE_LENGTH, EMAIL_CODE_RESEND_SECONDS };
+export { EMAIL_CODE_LENGTH, EMAIL_CODE_RESEND_SECONDS, NICKNAME_MAX };
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
-export const NICKNAME_MAX = 32;
 
 export const email = z.string().trim().toLowerCase().email().max(254);
 /**

@@ -3,6 +3,7 @@ import { id, idempotencyKey, isoTime, pageRequest, pageResponse, queryId, safeTe
 
 export { WITHDRAW_FEE_QUOTE_TTL_SECONDS } from './rules.ts';
 import { amountInput, memo } from './ledger.ts';
+import { WITHDRAW_STATUSES } from './rules.ts';
 import { stepUpProof } from './step-up.ts';
 
 /**
@@ -120,13 +121,9 @@ export const depositListBody = pageRequest.extend({
 export type DepositListBody = z.infer<typeof depositListBody>;
 export const depositPage = pageResponse(depositRecord);
 
-export const WITHDRAW_STATUSES = ['review', 'queued', 'broadcast', 'confirming', 'completed', 'failed', 'cancelled', 'rejected'] as const;
+export { WITHDRAW_CANCELLABLE, WITHDRAW_FINAL, WITHDRAW_STATUSES } from './rules.ts';
 export const withdrawStatus = z.enum(WITHDRAW_STATUSES);
 export type WithdrawStatus = z.infer<typeof withdrawStatus>;
-/** Final states: the money has settled (completed) or gone back to available. */
-export const WITHDRAW_FINAL: readonly WithdrawStatus[] = ['completed', 'failed', 'cancelled', 'rejected'];
-/** The user may cancel until the sender has signed and broadcast. */
-export const WITHDRAW_CANCELLABLE: readonly WithdrawStatus[] = ['review', 'queued'];
 
 export const withdrawApplyBody = z.object({
   currencyId: id,

@@ -85,3 +85,52 @@ export const SWAP_BPS_MAX = 5000;
 
 /** What an operator may do (decision 045): each admin route names the one it needs. */
 export const OPERATOR_ROLES = ['support', 'finance', 'admin'] as const;
+
+/*
+ * Rules a signed-in page's first screen needs without the contract's schemas (decision 069):
+ * the schemas that check the same (two-factor.ts, chain.ts, turnover.ts, auth.ts) are built on
+ * these, so the phone app's shell can leave zod to the forms that parse with it.
+ */
+
+/** Recovery codes look like `k7m2p-x9q4r` (10 characters of a 31-letter alphabet, dash optional). */
+export const RECOVERY_CODE_RE = /^[a-z2-9]{5}-?[a-z2-9]{5}$/;
+
+/** Where a second factor is asked: an authenticator code (6 digits) or a recovery code, case and spaces around aside. */
+export function isSecondFactorCode(value: string): boolean {
+  const code = value.trim().toLowerCase();
+  return /^\d{6}$/.test(code) || RECOVERY_CODE_RE.test(code);
+}
+
+/** Longest nickname, after trimming. */
+export const NICKNAME_MAX = 32;
+
+/** One line of text, trimmed, of `min` to `max` UTF-16 units, without the characters every field refuses. */
+export function isSafeLine(value: string, { min, max }: { min: number; max: number }): boolean {
+  const line = value.trim();
+  return line.length >= min && line.length <= max && isSafeText(line);
+}
+
+/** A withdrawal's states, in the order it moves through them. */
+export const WITHDRAW_STATUSES = ['review', 'queued', 'broadcast', 'confirming', 'completed', 'failed', 'cancelled', 'rejected'] as const;
+type WithdrawState = (typeof WITHDRAW_STATUSES)[number];
+/** Final states: the money has settled (completed) or gone back to available. */
+export const WITHDRAW_FINAL: readonly WithdrawState[] = ['completed', 'failed', 'cancelled', 'rejected'];
+/** The user may cancel until the sender has signed and broadcast. */
+export const WITHDRAW_CANCELLABLE: readonly WithdrawState[] = ['review', 'queued'];
+
+/**
+ * Statement line types: the entry kind, with transfers split by direction. A withdrawal
+ * shows as withdraw_hold (available -> frozen on apply), then withdraw_settle (frozen paid
+ * out, fee included) or withdraw_refund (frozen back to available). Kinds added by the
+ * ledger later come through as their kind name.
+ */
+export const TURNOVER_TYPES = [
+  'transfer_in',
+  'transfer_out',
+  'swap',
+  'adjustment',
+  'deposit',
+  'withdraw_hold',
+  'withdraw_settle',
+  'withdraw_refund',
+] as const;

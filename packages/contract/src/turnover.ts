@@ -1,23 +1,10 @@
 import { z } from 'zod';
 import { decimalString, id, isoTime, pageRequest, pageResponse, queryId } from './common.ts';
 import { counterparty } from './ledger.ts';
+import type { TURNOVER_TYPES } from './rules.ts';
 
-/**
- * Statement line types: the entry kind, with transfers split by direction. A withdrawal
- * shows as withdraw_hold (available -> frozen on apply), then withdraw_settle (frozen paid
- * out, fee included) or withdraw_refund (frozen back to available). Kinds added by the
- * ledger later come through as their kind name.
- */
-export const TURNOVER_TYPES = [
-  'transfer_in',
-  'transfer_out',
-  'swap',
-  'adjustment',
-  'deposit',
-  'withdraw_hold',
-  'withdraw_settle',
-  'withdraw_refund',
-] as const;
+/** Statement line types (rules.ts says what each is). */
+export { TURNOVER_TYPES } from './rules.ts';
 export const turnoverType = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/);
 export type TurnoverType = (typeof TURNOVER_TYPES)[number] | (string & {});
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { loginData, PASSWORD_MAX } from './auth.ts';
+import { isSecondFactorCode } from './rules.ts';
 
 /** Authenticator (TOTP, RFC 6238) codes: 6 digits, 30 s steps, SHA-1 (what every app supports). */
 export const TOTP_DIGITS = 6;
@@ -12,14 +13,13 @@ export const totpCode = z
   .string()
   .trim()
   .regex(/^\d{6}$/, 'code must be 6 digits');
-/** Recovery codes look like `k7m2p-x9q4r` (10 characters of a 31-letter alphabet, dash optional). */
-export const RECOVERY_CODE_RE = /^[a-z2-9]{5}-?[a-z2-9]{5}$/;
+export { RECOVERY_CODE_RE } from './rules.ts';
 /** Where a second factor is asked: an authenticator code, or one of the recovery codes (used once). */
 export const secondFactorCode = z
   .string()
   .trim()
   .toLowerCase()
-  .refine((v) => /^\d{6}$/.test(v) || RECOVERY_CODE_RE.test(v), 'an authenticator code (6 digits) or a recovery code');
+  .refine((v) => isSecondFactorCode(v), 'an authenticator code (6 digits) or a recovery code');
 
 /** Enrolment: the secret is shown here once, as the otpauth URI (QR) and as the manual key. */
 export const twoFactorSetupData = z.object({

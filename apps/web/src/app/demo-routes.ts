@@ -1,6 +1,6 @@
 import type { RouteObject } from 'react-router';
 import { ensureFeatureMessages } from '../lib/i18n';
-import { withProviders } from '../lib/lazy-providers';
+import { withProviders } from '../lib/lazy-retrying';
 import { loadPages } from './load-pages';
 import { DEMO_PATHS } from '../lib/route-meta';
 

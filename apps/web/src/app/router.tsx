@@ -7,7 +7,7 @@ import { loginPath } from '../lib/sign-in-return';
 import { demoRoutes } from './demo-routes';
 import { createGuard } from './guard';
 import { AppLayout } from './layout/app-layout';
-import { withProviders } from '../lib/lazy-providers';
+import { withProviders } from '../lib/lazy-retrying';
 import { loadPages } from './load-pages';
 import { PageLoadFailed, RootError, RouteError } from './layout/route-error';
 import { clearFeedbackOnNavigation } from '../lib/notify';
@@ -67,7 +67,7 @@ function page(path: string): RouteObject {
   const load = () => loadPage(path);
   // caseSensitive keeps routing in step with the exact-path rules in route-meta.ts.
   // Every page but the landing one may use the feature texts (lib/i18n.ts) and the page
-  // providers (TanStack Query, antd's locale: lazy-providers.ts); they load alongside.
+  // providers (TanStack Query, antd's locale: lazy-retrying.tsx); they load alongside.
   return {
     path,
     caseSensitive: true,

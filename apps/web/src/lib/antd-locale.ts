@@ -12,9 +12,7 @@ export async function loadAntdLocale(language: AppLanguage): Promise<Locale> {
   let locale = loaded.get(language);
   if (!locale) {
     locale =
-      language === 'en-US'
-        ? (await import('antd-mobile/es/locales/en-US')).default
-        : (await import('antd-mobile/es/locales/zh-CN')).default;
+      language === 'en-US' ? (await import('../locales/page-texts-en-US')).antd : (await import('antd-mobile/es/locales/zh-CN')).default;
     loaded.set(language, locale);
   }
   // Imperative Dialog/Toast render outside the React tree and read the default config.

@@ -74,3 +74,55 @@ describe('text rules', () => {
     expect(isSafeText('a\nb')).toBe(false);
   });
 });
+
+// The zod-free checks a signed-in page's first screen uses (decision 069) agree with the schemas
+// the server parses the same fields with.
+describe('the zod-free rules and their schemas', () => {
+  it('accept the same second-factor codes', async () => {
+    const { secondFactorCode } = await import('@coffer/contract/two-factor');
+    const { isSecondFactorCode } = await import('@coffer/contract/rules');
+    for (const code of [
+      '123456',
+      ' 123456 ',
+      'k7m2p-x9q4r',
+      'K7M2PX9Q4R',
+      '12345',
+      '1234567',
+      'k7m2p-x9q41',
+      '',
+      '12 3456',
+      'k7m2p_x9q4r',
+    ]) {
+      expect(isSecondFactorCode(code), code).toBe(ok(secondFactorCode, code));
+    }
+  });
+
+  it('accept the same nicknames', async () => {
+    const { nickname } = await import('@coffer/contract/auth');
+    const { isSafeLine, NICKNAME_MAX } = await import('@coffer/contract/rules');
+    for (const name of [
+      'Ann',
+      '  Ann  ',
+      '',
+      '   ',
+      'a'.repeat(NICKNAME_MAX),
+      `${'a'.repeat(NICKNAME_MAX)} `,
+      'a'.repeat(NICKNAME_MAX + 1),
+      'a\u0000b',
+      'a\u202eb',
+      '张三',
+    ]) {
+      expect(isSafeLine(name, { min: 1, max: NICKNAME_MAX }), JSON.stringify(name)).toBe(ok(nickname, name));
+    }
+  });
+
+  it('name the same withdrawal states and statement types', async () => {
+    const chain = await import('@coffer/contract/chain');
+    const turnover = await import('@coffer/contract/turnover');
+    const rules = await import('@coffer/contract/rules');
+    expect(chain.withdrawStatus.options).toEqual([...rules.WITHDRAW_STATUSES]);
+    expect(chain.WITHDRAW_FINAL).toBe(rules.WITHDRAW_FINAL);
+    expect(turnover.TURNOVER_TYPES).toBe(rules.TURNOVER_TYPES);
+    for (const status of [...rules.WITHDRAW_FINAL, ...rules.WITHDRAW_CANCELLABLE]) expect(rules.WITHDRAW_STATUSES).toContain(status);
+  });
+});

@@ -21,7 +21,7 @@ const loaders: Record<AppLanguage, () => Promise<{ default: Messages }>> = {
  */
 const featureLoaders: Record<AppLanguage, () => Promise<{ default: Messages }>> = {
   'zh-CN': () => import('../locales/features/zh-CN.json'),
-  'en-US': () => import('../locales/features/en-US.json'),
+  'en-US': () => import('../locales/page-texts-en-US').then((texts) => ({ default: texts.features })),
 };
 
 const coreLoaded = new Set<string>();

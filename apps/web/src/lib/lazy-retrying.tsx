@@ -3,6 +3,24 @@ import { type ComponentType, lazy } from 'react';
 type Module<P> = { default: ComponentType<P> };
 
 /**
+ * Loads a lazy component together with the page providers (TanStack Query, antd-mobile's
+ * locale: page-providers.tsx) and hands it back wrapped in them. The landing page's first
+ * screen renders without them; everything that needs them comes through here. It lives in this
+ * module, which the entry imports, because the landing route and the router both need it at
+ * once: on its own it was a file of its own, one more round trip (decision 069).
+ */
+export async function withProviders<P extends object>(load: () => Promise<Module<P>>): Promise<Module<P>> {
+  const [module, providers] = await Promise.all([
+    load(),
+    import('./page-providers').then(async (providers) => {
+      await providers.preparePageProviders();
+      return providers;
+    }),
+  ]);
+  return { default: providers.withPageProviders(module.default) };
+}
+
+/**
  * React.lazy that forgets a failed load: React keeps a lazy component's first rejection for
  * the page's life, so one fetch that failed offline would break every later screen that
  * shows the part, until a reload. Here the next mount fetches again. With `onFailure`, a

@@ -9,7 +9,7 @@ import { useLanguageStore } from '../stores/language';
 /**
  * What every page but the landing one's first screen needs around it: TanStack Query's
  * client and antd-mobile's texts in the interface language. A chunk of its own, loaded with
- * each page (lazy-providers.ts), so the signed-out `/` paints without either
+ * each page (withProviders in lazy-retrying.tsx), so the signed-out `/` paints without either
  * (docs/decisions/026-landing-bundle.md). Every page gets its own provider for the one shared
  * client, so the cache is the same everywhere.
  */

@@ -1,7 +1,7 @@
 import { ErrorCode } from '@coffer/contract/errors';
 import type { PasskeyItem, PasskeyOptionsData } from '@coffer/contract/passkeys';
 import type { StepUpProof, StepUpTokenData } from '@coffer/contract/step-up';
-import { secondFactorCode } from '@coffer/contract/two-factor';
+import { isSecondFactorCode } from '@coffer/contract/rules';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -66,7 +66,7 @@ export function useStepUp(asked: boolean) {
     queryFn: () => apiGet<PasskeyItem[]>('/passkeys'),
     enabled: required,
   });
-  const localError = required && mode === 'code' && !secondFactorCode.safeParse(code).success ? t('twoFactor.codeRequired') : null;
+  const localError = required && mode === 'code' && !isSecondFactorCode(code) ? t('twoFactor.codeRequired') : null;
 
   return {
     required,

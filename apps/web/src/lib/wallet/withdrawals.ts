@@ -1,4 +1,5 @@
-import { WITHDRAW_FINAL, type WithdrawListBody, type WithdrawRecord, type WithdrawStatus } from '@coffer/contract/chain';
+import type { WithdrawListBody, WithdrawRecord, WithdrawStatus } from '@coffer/contract/chain';
+import { WITHDRAW_FINAL } from '@coffer/contract/rules';
 import type { PageResponse } from '@coffer/contract/common';
 import { useQuery } from '@tanstack/react-query';
 import { apiGet, apiPost } from '../api-client';

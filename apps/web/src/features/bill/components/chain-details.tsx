@@ -1,4 +1,5 @@
-import { type DepositRecord, WITHDRAW_CANCELLABLE, type WithdrawRecord, type WithdrawStatus } from '@coffer/contract/chain';
+import type { DepositRecord, WithdrawRecord, WithdrawStatus } from '@coffer/contract/chain';
+import { WITHDRAW_CANCELLABLE } from '@coffer/contract/rules';
 import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { ChainStatusTag, confirmationsText } from '../../../components/wallet/chain-status';

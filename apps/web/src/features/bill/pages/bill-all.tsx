@@ -1,7 +1,8 @@
 import '../../../components/wallet/motion';
 import '../../../components/wallet/wallet.css';
 import '../bill.css';
-import { TURNOVER_TYPES, type TurnoverFilters } from '@coffer/contract/turnover';
+import { TURNOVER_TYPES } from '@coffer/contract/rules';
+import type { TurnoverFilters } from '@coffer/contract/turnover';
 import { Button, CalendarPicker, SearchBar } from 'antd-mobile';
 import { DownlandOutline } from 'antd-mobile-icons';
 import { useState } from 'react';

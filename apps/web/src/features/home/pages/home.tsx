@@ -1,6 +1,6 @@
 import { Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { withProviders } from '../../../lib/lazy-providers';
+import { withProviders } from '../../../lib/lazy-retrying';
 import { AppLink } from '../../../lib/nav';
 import { lazyRetrying } from '../../../lib/lazy-retrying';
 import { isSignedIn } from '../../../lib/session';

@@ -1,4 +1,4 @@
-import { secondFactorCode } from '@coffer/contract/two-factor';
+import { isSecondFactorCode } from '@coffer/contract/rules';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Switch } from 'antd-mobile';
 import { useState } from 'react';
@@ -65,7 +65,7 @@ export function SwapStepUp({ on }: { on: boolean }) {
             block
             fill="outline"
             loading={busy}
-            disabled={!secondFactorCode.safeParse(code).success}
+            disabled={!isSecondFactorCode(code)}
             onClick={() => void save(false, code.trim())}
             data-testid="2fa-swaps-off"
           >
