@@ -5,7 +5,8 @@ import { toastDanger, toastSuccess } from '../../../lib/notify';
 import { qrPng } from '../utils/qr-png';
 
 interface ShareAddressProps {
-  address: string;
+  /** Undefined while it loads: the button is drawn, disabled, so the page does not move when it comes. */
+  address: string | undefined;
   /** "USDT on Ethereum": the shared text says what the address is for. */
   what: string;
 }
@@ -17,9 +18,9 @@ interface ShareAddressProps {
  */
 export function ShareAddress({ address, what }: ShareAddressProps) {
   const { t } = useTranslation();
-  const text = t('charge.shareText', { what, address });
-
   const share = async () => {
+    if (address === undefined) return;
+    const text = t('charge.shareText', { what, address });
     if (typeof navigator.share !== 'function') {
       if (await copyText(address)) toastSuccess(t('charge.shareCopied'));
       else toastDanger(t('chain.copyFailed'));
@@ -35,7 +36,14 @@ export function ShareAddress({ address, what }: ShareAddressProps) {
   };
 
   return (
-    <Button block fill="outline" className="chain-action mt-3" onClick={() => void share()} data-testid="deposit-share">
+    <Button
+      block
+      fill="outline"
+      className="chain-action mt-3"
+      disabled={address === undefined}
+      onClick={() => void share()}
+      data-testid="deposit-share"
+    >
       {t('charge.share')}
     </Button>
   );

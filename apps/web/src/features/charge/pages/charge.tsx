@@ -73,11 +73,12 @@ function AddressCard({ currencyId, network }: { currencyId: number; network: Net
             {data.address}
           </span>
         ) : (
-          <Skeleton.Paragraph animated lineCount={2} className="flex-1" />
+          // The address and its copy button's height: nothing below moves when they arrive.
+          <Skeleton animated className="charge-address-placeholder" />
         )}
         {data ? <CopyButton value={data.address} label={t('charge.copyAddress')} testId="deposit-address-copy" /> : null}
       </div>
-      {data ? <ShareAddress address={data.address} what={t('charge.addressLabel', { code: network.code, network: network.name })} /> : null}
+      <ShareAddress address={data?.address} what={t('charge.addressLabel', { code: network.code, network: network.name })} />
       <div className="mt-3">
         <div className="wallet-row">
           <span>{t('charge.minDeposit')}</span>
