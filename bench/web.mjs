@@ -112,6 +112,9 @@ function staticEntry() {
   for (const match of html.matchAll(/<script[^>]*type="module"[^>]*src="\/([^"]+)"/g)) js.add(match[1]);
   for (const match of html.matchAll(/<link[^>]*rel="modulepreload"[^>]*href="\/([^"]+)"/g)) js.add(match[1]);
   for (const match of html.matchAll(/<link[^>]*rel="stylesheet"[^>]*href="\/([^"]+)"/g)) css.add(match[1]);
+  // The landing route's chunks, which the inline script preloads on "/" only.
+  const landing = /const landing = (\[[^\]]*\]);/.exec(html)?.[1];
+  for (const href of landing ? JSON.parse(landing) : []) js.add(href.slice(1));
   const rows = [...js].map(fileRow);
   // The inline script preloads one locale file, chosen in the browser: count the larger.
   const localeMap = /const chunks = (\{[^;]*\});/.exec(html)?.[1];

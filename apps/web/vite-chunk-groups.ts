@@ -1,4 +1,5 @@
 import { build, type Plugin, type Rollup } from 'vite';
+import { FIRST_SCREEN_EXTRAS } from './vite-route-preload.ts';
 
 /**
  * Fewer files for a signed-in first open (decision 065): one chunk (and so one stylesheet) for
@@ -33,8 +34,8 @@ const SHELL_PAGES = [
   '/src/features/profile/pages/profile.tsx',
   '/src/features/charge/pages/charge.tsx',
 ];
-/** A page's own chunk and the chunks its first screen imports lazily, in one file (decision 069). */
-const CHARGE_FIRST_SCREEN = ['/src/features/charge/pages/charge.tsx', '/node_modules/qrcode/lib/browser.js'];
+/** /charge's own chunk and the chunks its first screen imports lazily (its QR encoder), in one file (decision 069). */
+const CHARGE_FIRST_SCREEN = ['/src/features/charge/pages/charge.tsx', ...(FIRST_SCREEN_EXTRAS.charge ?? [])];
 const LANDING_ROUTE = '/src/features/home/pages/home.tsx';
 const LANDING_AFTER_PAINT = [
   '/src/app/start-router.tsx',
@@ -63,7 +64,7 @@ const STYLESHEET = /\.css(\?|$)/;
 
 type Chunk = Rollup.OutputChunk;
 
-/** The two groups' modules, from the chunks of a build with automatic splitting. */
+/** The groups' modules, from the chunks (and stylesheets' importers) of a build with automatic splitting. */
 export function chunkGroups({ chunks, stylesheets }: Probe): ChunkGroups {
   const byFile = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
   const chunkOf = (suffix: string) => {
@@ -107,7 +108,8 @@ export function chunkGroups({ chunks, stylesheets }: Probe): ChunkGroups {
 
 /**
  * Builds the app once with the automatic splitting, in memory (`COFFER_CHUNK_PROBE` tells the
- * config to leave the groups and the output plugins out), and returns its chunks.
+ * config to leave the groups and the output plugins out), and returns its chunks with every
+ * stylesheet's importers (a chunk holding stylesheets alone is dropped from the output).
  */
 export async function probeChunks(configFile: string, mode: string): Promise<Probe> {
   process.env.COFFER_CHUNK_PROBE = '1';

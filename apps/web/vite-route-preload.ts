@@ -27,7 +27,7 @@ export interface RoutePlan {
 }
 
 /** Chunks a page imports lazily but shows at once (its first screen waits for them). */
-const FIRST_SCREEN_EXTRAS: Record<string, string[]> = {
+export const FIRST_SCREEN_EXTRAS: Record<string, string[]> = {
   // The signed-in home: the wallet (balances, rates) comes through withProviders.
   '': ['/src/features/home/pages/home.tsx', '/src/features/home/components/wallet-home.tsx'],
   // The deposit address's QR code encoder.

@@ -65,6 +65,10 @@ describe('GET /api/batch', () => {
       expect(res.message, paths).toMatch(/paths/);
       expect(res.message, paths).not.toMatch(/[\u4e00-\u9fff]/);
     }
+    const zh = await batch('/admin/user/list', { token: alice.token, lang: 'zh-CN' });
+    expect(zh).toMatchObject({ status: 200, code: 1001, data: null });
+    expect(zh.message).toMatch(/[\u4e00-\u9fff]/);
+    expect(zh.message).toMatch(/paths/);
     const missing = await call('GET', '/api/batch', { lang: 'zh-CN' });
     expect(missing).toMatchObject({ code: 1001, data: null });
   });
