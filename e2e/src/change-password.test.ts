@@ -1,14 +1,8 @@
 import { errorMessages } from '@coffer/contract';
-import * as OTPAuth from 'otpauth';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeFor, enableTwoFactor } from './authenticator';
 import { baseURL, connectBrowser, createUser, type Lang, newPhone, t, waitForPath, waitForToast } from './app';
-
-/** The authenticator app of the test: the same RFC 6238 library as the server. */
-function codeFor(secret: string, offsetSteps = 0): string {
-  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
-  return totp.generate({ timestamp: Date.now() + offsetSteps * 30_000 });
-}
 
 async function call<T = unknown>(path: string, body: unknown, token?: string): Promise<{ code: number; data: T }> {
   const response = await fetch(`${baseURL()}/api${path}`, {
@@ -46,7 +40,7 @@ describe('change password in the security centre', () => {
         // Meanwhile two-factor is turned on (through the API), and someone with the password
         // fails its second step.
         const setup = await call<{ secret: string }>('/2fa/setup', {}, user.token);
-        expect((await call('/2fa/enable', { code: codeFor(setup.data.secret, -1), password: user.password }, user.token)).code).toBe(0);
+        await enableTwoFactor(user, setup.data.secret);
         const second = await call<{ secondFactor: { challenge: string } }>('/login', { email: user.email, password: user.password });
         const wrong = String((Number(codeFor(setup.data.secret)) + 1) % 1_000_000).padStart(6, '0');
         expect((await call('/login/2fa', { challenge: second.data.secondFactor.challenge, code: wrong })).code).toBe(2007);

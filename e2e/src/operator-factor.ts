@@ -1,4 +1,4 @@
-import * as OTPAuth from 'otpauth';
+import { codeFor, sendPreviousCode } from './authenticator';
 
 /** A file's own API caller on its own stack (address-book, withdraw-fee): throws unless code 0. */
 type Api = <T>(path: string, opts?: { token?: string; body?: unknown }) => Promise<T>;
@@ -12,12 +12,10 @@ type Api = <T>(path: string, opts?: { token?: string; body?: unknown }) => Promi
 export async function verifiedOperatorSession(api: Api, email: string, password: string, token: string): Promise<string> {
   await api('/security/reauth', { token, body: { password } });
   const setup = await api<{ secret: string }>('/2fa/setup', { token, body: {} });
-  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(setup.secret), digits: 6, period: 30, algorithm: 'SHA1' });
-  const now = Date.now();
-  await api('/2fa/enable', { token, body: { code: totp.generate({ timestamp: now - 30_000 }) } });
+  await sendPreviousCode(setup.secret, (code) => api('/2fa/enable', { token, body: { code } }));
   const login = await api<{ secondFactor: { challenge: string } }>('/login', { body: { email, password } });
   const session = await api<{ token: string; tokenHead: string }>('/login/2fa', {
-    body: { challenge: login.secondFactor.challenge, code: totp.generate({ timestamp: now }) },
+    body: { challenge: login.secondFactor.challenge, code: codeFor(setup.secret) },
   });
   return session.tokenHead + session.token;
 }

@@ -1,21 +1,16 @@
 import { ErrorCode, errorMessages } from '@coffer/contract/errors';
-import * as OTPAuth from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeFor, enableTwoFactor } from './authenticator';
 import { connectBrowser, createUser, LANGS, newLocalhostPhone, newPhone, type TestUser, t, text, waitForPath } from './app';
 import { fund, must, noPopUp, openPage, typeAmount } from './wallet-support';
 
-/** The authenticator app of the test: the same RFC 6238 library as the server. */
-function codeFor(secret: string, offsetSteps = 0): string {
-  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
-  return totp.generate({ timestamp: Date.now() + offsetSteps * 30_000 });
-}
 const wrongCodeFor = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 
 /** Turns two-factor on through the API (the enrolment page has its own test); answers the secret. */
 async function enrol(user: TestUser): Promise<string> {
   const { secret } = await must<{ secret: string }>('/2fa/setup', { token: user.token, body: {} });
-  await must('/2fa/enable', { token: user.token, body: { code: codeFor(secret, -1), password: user.password } });
+  await enableTwoFactor(user, secret);
   return secret;
 }
 

@@ -1,7 +1,7 @@
 import type { Network } from '@coffer/contract/chain';
-import * as OTPAuth from 'otpauth';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeFor, enableTwoFactor } from './authenticator';
 import { connectBrowser, createUser, LANGS, newPhone, t, text, waitForPath, waitForToast } from './app';
 import { call, feeQuoteId, must, openPage } from './wallet-support';
 
@@ -70,9 +70,8 @@ describe.each(LANGS)('withdrawal hold (%s)', (lang) => {
   it('ends the hold with an authenticator code when two-step verification is on', async () => {
     const user = await createUser(lang);
     const setup = await must<{ secret: string }>('/2fa/setup', { token: user.token, body: {} });
-    const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(setup.secret), digits: 6, period: 30, algorithm: 'SHA1' });
-    const codeAt = (steps: number) => totp.generate({ timestamp: Date.now() + steps * 30_000 });
-    await must('/2fa/enable', { token: user.token, body: { code: codeAt(-1), password: user.password } });
+    const codeAt = (steps: number) => codeFor(setup.secret, steps);
+    await enableTwoFactor(user, setup.secret);
     const first = await must<{ secondFactor: { challenge: string } }>('/login', {
       lang,
       headers: { 'user-agent': OTHER_DEVICE },

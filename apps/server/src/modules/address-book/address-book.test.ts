@@ -8,11 +8,11 @@ import type {
 } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { sendPreviousCode } from '../../test/authenticator.ts';
 import { waitFor } from '../../test/wait.ts';
 import { applyWithdraw } from '../../test/withdraw.ts';
 import { client, createUser, fund, type TestUser } from '../../test/users.ts';
 import { decodeMail, mailsTo, sendMailUrl } from '../auth/test-helpers.ts';
-import { totpFor } from '../two-factor/totp.ts';
 import { lookalikeOf } from './lookalike.ts';
 
 /**
@@ -39,7 +39,6 @@ describe('address book', () => {
   });
   afterAll(() => t.close());
 
-  const codeOf = (secret: string, offset = 0) => totpFor(secret, 'x').generate({ timestamp: Date.now() + offset * 30_000 });
   const add = (u: TestUser, body: Record<string, unknown>, lang?: string) =>
     call<AddressBookEntry>('POST', '/api/address-book/add', { token: u.token, lang, body: { networkId: eth.id, ...body } });
   const book = async (u: TestUser) => (await call<AddressBookData>('GET', '/api/address-book', { token: u.token })).data;
@@ -110,10 +109,9 @@ describe('address book', () => {
 
   it('is usable at once when added with the second factor; a wrong one is refused', async () => {
     const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token: bob.token });
-    const enabled = await call<TwoFactorEnableData>('POST', '/api/2fa/enable', {
-      token: bob.token,
-      body: { code: codeOf(setup.data.secret, -1) },
-    });
+    const { answer: enabled } = await sendPreviousCode(setup.data.secret, (code) =>
+      call<TwoFactorEnableData>('POST', '/api/2fa/enable', { token: bob.token, body: { code } }),
+    );
     expect(enabled.code).toBe(0);
     expect((await add(bob, { address: other, label: 'Cold wallet', totp: '000000' })).code).toBe(2007);
     const now = await add(bob, { address: other, label: 'Cold wallet', totp: enabled.data.recoveryCodes[0] });

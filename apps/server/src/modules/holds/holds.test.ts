@@ -10,12 +10,12 @@ import type {
 } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { authenticatorCode as codeOf, sendPreviousCode } from '../../test/authenticator.ts';
 import { waitFor } from '../../test/wait.ts';
 import { applyWithdraw } from '../../test/withdraw.ts';
 import { client, createUser, fund } from '../../test/users.ts';
 import { decodeMail, mailsTo, sendMailUrl, signUp } from '../auth/test-helpers.ts';
 import { SoftAuthenticator } from '../passkeys/soft-authenticator.ts';
-import { totpFor } from '../two-factor/totp.ts';
 
 /**
  * Withdrawal holds after a credential change (docs/security.md, "Withdrawal hold"): what opens
@@ -37,7 +37,6 @@ describe('withdrawal hold after a credential change', () => {
   });
   afterAll(() => t.close());
 
-  const codeOf = (secret: string, offset = 0) => totpFor(secret, 'x').generate({ timestamp: Date.now() + offset * 30_000 });
   const holdOf = async (token: string) => (await call<SecurityHoldData>('GET', '/api/security/hold', { token })).data;
   const uidOf = async (email: string) =>
     (await t.database.sql.query<{ id: number }>('select id from users where email = $1', [email]))[0]!.id;
@@ -52,10 +51,9 @@ describe('withdrawal hold after a credential change', () => {
 
   async function enrol(token: string) {
     const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token });
-    const enabled = await call<TwoFactorEnableData>('POST', '/api/2fa/enable', {
-      token,
-      body: { code: codeOf(setup.data.secret, -1), password },
-    });
+    const { answer: enabled } = await sendPreviousCode(setup.data.secret, (code) =>
+      call<TwoFactorEnableData>('POST', '/api/2fa/enable', { token, body: { code, password } }),
+    );
     expect(enabled.code).toBe(0);
     return { secret: setup.data.secret, recoveryCodes: enabled.data.recoveryCodes };
   }

@@ -1,6 +1,7 @@
 import type { CurrentUser, LoginAnswer, LoginData, PasskeyItem, PasskeyOptionsData, TwoFactorSetupData } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { sendPreviousCode } from '../../test/authenticator.ts';
 import { client, createUser } from '../../test/users.ts';
 import { signUp } from '../auth/test-helpers.ts';
 import { totpFor } from '../two-factor/totp.ts';
@@ -88,8 +89,10 @@ describe('passkeys (WebAuthn)', () => {
     const email = `pk-${Math.random().toString(36).slice(2, 8)}@example.com`;
     const token = await signUp(t, email, password);
     const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token });
-    const code = totpFor(setup.data.secret, 'x').generate({ timestamp: Date.now() - 30_000 });
-    expect((await call('POST', '/api/2fa/enable', { token, body: { code, password } })).code).toBe(0);
+    const { answer: enabled, sent: code } = await sendPreviousCode(setup.data.secret, (sent) =>
+      call('POST', '/api/2fa/enable', { token, body: { code: sent, password } }),
+    );
+    expect(enabled.code).toBe(0);
     const key = new SoftAuthenticator(origin, 'localhost');
     // With two-factor on, adding a passkey needs the code itself, whatever re-authentication the
     // session has (the password in /2fa/enable was one): a passkey passes every step-up after.
@@ -130,9 +133,13 @@ describe('passkeys (WebAuthn)', () => {
     const created = await register(u.token, key);
     const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token: u.token });
     const totp = (offset: number) => totpFor(setup.data.secret, 'x').generate({ timestamp: Date.now() + offset * 30_000 });
-    expect((await call('POST', '/api/2fa/enable', { token: u.token, body: { code: totp(-1) } })).code).toBe(0);
+    const enabled = await sendPreviousCode(setup.data.secret, (code) =>
+      call('POST', '/api/2fa/enable', { token: u.token, body: { code } }),
+    );
+    expect(enabled.answer.code).toBe(0);
     expect((await call('POST', '/api/passkeys/remove', { token: u.token, body: { id: created.data.id } })).code).toBe(2006);
-    expect((await call('POST', '/api/passkeys/remove', { token: u.token, body: { id: created.data.id, code: totp(-1) } })).code).toBe(2007);
+    const replayed = { id: created.data.id, code: enabled.sent };
+    expect((await call('POST', '/api/passkeys/remove', { token: u.token, body: replayed })).code).toBe(2007);
     expect((await call('POST', '/api/passkeys/remove', { token: u.token, body: { id: created.data.id, code: totp(0) } })).code).toBe(0);
     expect((await call<PasskeyItem[]>('GET', '/api/passkeys', { token: u.token })).data).toEqual([]);
   });

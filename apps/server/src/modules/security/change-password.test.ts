@@ -1,6 +1,7 @@
 import type { ChangePasswordData, CurrentUser, LoginAnswer } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { sendPreviousCode } from '../../test/authenticator.ts';
 import { waitFor } from '../../test/wait.ts';
 import { client } from '../../test/users.ts';
 import { decodeMail, logIn, mailsTo, signUp } from '../auth/test-helpers.ts';
@@ -124,10 +125,9 @@ describe('security centre: change password', () => {
     const token = await signUp(t, email, 'change-2fa-password');
     const setup = await call<{ secret: string }>('POST', '/api/2fa/setup', { token, body: {} });
     const codeOf = (offset: number) => totpFor(setup.data.secret, 'x').generate({ timestamp: Date.now() + offset * 30_000 });
-    const enabled = await call<{ recoveryCodes: string[] }>('POST', '/api/2fa/enable', {
-      token,
-      body: { code: codeOf(-1), password: 'change-2fa-password' },
-    });
+    const { answer: enabled } = await sendPreviousCode(setup.data.secret, (code) =>
+      call<{ recoveryCodes: string[] }>('POST', '/api/2fa/enable', { token, body: { code, password: 'change-2fa-password' } }),
+    );
     expect(enabled.code).toBe(0);
     const body = { currentPassword: 'change-2fa-password', newPassword: 'two-Factor-Secret-11' };
     expect((await change(token, body)).code).toBe(2006);

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken, LAST_SEEN_EVERY_MS } from '../../core/session.ts';
 import { sessions } from '../../db/schema/index.ts';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { authenticatorCode as codeOf, sendPreviousCode } from '../../test/authenticator.ts';
 import { waitFor } from '../../test/wait.ts';
 import { decodeMail, mailsTo, pause, sendMailUrl, signUp } from '../auth/test-helpers.ts';
-import { totpFor } from '../two-factor/totp.ts';
 import { deviceName } from './user-agent.ts';
 
 const CHROME_MAC = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36';
@@ -257,11 +257,12 @@ describe('security centre', () => {
   });
   it('with two-factor on: records the second step (wrong code a failure, right code a success) and mails the 2FA changes', async () => {
     const token = await signUp(t, 'dave@coffer.test', 'dave-password', { lang: 'en-US' });
-    const codeOf = (secret: string, offset = 0) => totpFor(secret, 'x').generate({ timestamp: Date.now() + offset * 30_000 });
     const setup = await call<{ secret: string }>('POST', '/api/2fa/setup', { token, body: {} });
     expect(setup.code).toBe(0);
-    const enable = { code: codeOf(setup.data.secret, -1), password: 'dave-password' };
-    expect((await call('POST', '/api/2fa/enable', { token, body: enable })).code).toBe(0);
+    const enabled = await sendPreviousCode(setup.data.secret, (code) =>
+      call('POST', '/api/2fa/enable', { token, body: { code, password: 'dave-password' } }),
+    );
+    expect(enabled.answer.code).toBe(0);
     expect(await mailsWith('dave@coffer.test', 'two-step verification turned on')).toHaveLength(1);
 
     const first = await call<{ secondFactor: { challenge: string } }>('POST', '/api/login', {

@@ -1,11 +1,11 @@
 import type { LoginAnswer, LoginData, PasskeyItem, PasskeyOptionsData, SignInPage } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { authenticatorCode as codeOf, sendPreviousCode } from '../../test/authenticator.ts';
 import { waitFor } from '../../test/wait.ts';
 import { client } from '../../test/users.ts';
 import { decodeMail, mailsTo, sendMailUrl, signUp } from '../auth/test-helpers.ts';
 import { SoftAuthenticator } from '../passkeys/soft-authenticator.ts';
-import { totpFor } from '../two-factor/totp.ts';
 
 /** The sign-in history tells a wrong password from a wrong second factor, and the owner hears of the latter at once. */
 describe('sign-in history: kinds of attempts', () => {
@@ -13,7 +13,6 @@ describe('sign-in history: kinds of attempts', () => {
   let call: ReturnType<typeof client>;
   const origin = 'http://localhost:8080';
 
-  const codeOf = (secret: string, offset = 0) => totpFor(secret, 'x').generate({ timestamp: Date.now() + offset * 30_000 });
   const wrongOf = (right: string) => String((Number(right) + 1) % 1_000_000).padStart(6, '0');
   const history = async (token: string) => (await call<SignInPage>('POST', '/api/security/signins', { token, body: {} })).data.list;
   const mailsWith = (to: string, text: string) =>
@@ -27,7 +26,10 @@ describe('sign-in history: kinds of attempts', () => {
   async function withTwoFactor(email: string, password: string, lang: string) {
     const token = await signUp(t, email, password, { lang });
     const setup = await call<{ secret: string }>('POST', '/api/2fa/setup', { token, body: {} });
-    expect((await call('POST', '/api/2fa/enable', { token, body: { code: codeOf(setup.data.secret, -1), password } })).code).toBe(0);
+    const enabled = await sendPreviousCode(setup.data.secret, (code) =>
+      call('POST', '/api/2fa/enable', { token, body: { code, password } }),
+    );
+    expect(enabled.answer.code).toBe(0);
     return { token, secret: setup.data.secret };
   }
   const challengeFor = async (email: string, password: string) => {

@@ -1,6 +1,7 @@
 import type { AdminUserDetail, CurrentUser, LoginAnswer, LoginData, TwoFactorResetData, TwoFactorSetupData } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { sendPreviousCode } from '../../test/authenticator.ts';
 import { client, createUser, type TestUser } from '../../test/users.ts';
 import { decodeMail, mailsTo, signUp } from '../auth/test-helpers.ts';
 import { completeDueResets } from './resets.ts';
@@ -180,7 +181,10 @@ describe('two-factor: enabling needs the password; the operator-assisted reset',
       const token = await signUp(t, email, password);
       const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token });
       const totp = (offset: number) => totpFor(setup.data.secret, 'x').generate({ timestamp: Date.now() + offset * 30_000 });
-      expect((await call('POST', '/api/2fa/enable', { token, body: { code: totp(-1), password } })).code).toBe(0);
+      const enabled = await sendPreviousCode(setup.data.secret, (code) =>
+        call('POST', '/api/2fa/enable', { token, body: { code, password } }),
+      );
+      expect(enabled.answer.code).toBe(0);
       const uid = (await call<CurrentUser>('GET', '/api/getCurrentUser', { token })).data.uid;
       expect((await open(uid)).code).toBe(0);
       expect((await call('POST', '/api/2fa/disable', { token, body: { code: totp(0) } })).code).toBe(0);

@@ -3,11 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { authenticatorCode as codeOf, sendPreviousCode } from '../../test/authenticator.ts';
 import { applyWithdraw } from '../../test/withdraw.ts';
 import { client, createUser, fund } from '../../test/users.ts';
 import { signUp } from '../auth/test-helpers.ts';
 import { KEY_FILE_NAME, openSecret } from './secret-box.ts';
-import { SECOND_FACTOR_TRIES, totpFor } from './totp.ts';
+import { SECOND_FACTOR_TRIES } from './totp.ts';
 
 /** Authenticator codes: enrolment, sign-in in two steps, recovery codes, replay, withdrawals. */
 describe('two-factor authentication (TOTP)', () => {
@@ -22,7 +23,6 @@ describe('two-factor authentication (TOTP)', () => {
   afterAll(() => t.close());
 
   /** The code of the step `offset` steps from now (-1, 0, 1 are all accepted). */
-  const codeOf = (secret: string, offset = 0) => totpFor(secret, 'x').generate({ timestamp: Date.now() + offset * 30_000 });
   const wrongCodeFor = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
   /** Forgets which steps were used, so a test can use fresh codes again. */
   const forgetSteps = () => t.database.sql.query('update user_totp set last_step = null');
@@ -30,7 +30,9 @@ describe('two-factor authentication (TOTP)', () => {
   async function enrol(token: string) {
     const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token });
     expect(setup.code).toBe(0);
-    const enabled = await call<TwoFactorEnableData>('POST', '/api/2fa/enable', { token, body: { code: codeOf(setup.data.secret, -1) } });
+    const { answer: enabled } = await sendPreviousCode(setup.data.secret, (code) =>
+      call<TwoFactorEnableData>('POST', '/api/2fa/enable', { token, body: { code } }),
+    );
     expect(enabled.code).toBe(0);
     return { secret: setup.data.secret, recoveryCodes: enabled.data.recoveryCodes };
   }
