@@ -1,15 +1,14 @@
 import * as OTPAuth from 'otpauth';
-import { must } from './wallet-support';
 
 /**
  * The authenticator app of the tests: the same RFC 6238 library as the server, which accepts a
  * code of one 30 s step either side of its own now, each step once.
  */
-const STEP_MS = 30_000;
+export const STEP_MS = 30_000;
 /** A step boundary passes at most once while one request is on the wire. */
 const BOUNDARY_RESENDS = 1;
 
-const stepAt = (now: number) => Math.floor(now / STEP_MS);
+export const stepAt = (now: number) => Math.floor(now / STEP_MS);
 
 /** The code of `secret` for the step `offsetSteps` from now. */
 export function codeFor(secret: string, offsetSteps = 0, now = Date.now()): string {
@@ -34,9 +33,4 @@ export async function sendPreviousCode(secret: string, send: (code: string) => P
       if (stepAt(Date.now()) === stepAt(sentAt) || resends === BOUNDARY_RESENDS) throw refused;
     }
   }
-}
-
-/** Turns two-factor on through the API (the enrolment page has its own test). */
-export async function enableTwoFactor(user: { token: string; password: string }, secret: string): Promise<void> {
-  await sendPreviousCode(secret, (code) => must('/2fa/enable', { token: user.token, body: { code, password: user.password } }));
 }

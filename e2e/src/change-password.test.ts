@@ -1,7 +1,8 @@
 import { errorMessages } from '@coffer/contract';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeFor, enableTwoFactor } from './authenticator';
+import { codeFor } from './authenticator';
+import { enableTwoFactor } from './wallet-support';
 import { baseURL, connectBrowser, createUser, type Lang, newPhone, t, waitForPath, waitForToast } from './app';
 
 async function call<T = unknown>(path: string, body: unknown, token?: string): Promise<{ code: number; data: T }> {

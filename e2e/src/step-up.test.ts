@@ -1,9 +1,9 @@
 import { ErrorCode, errorMessages } from '@coffer/contract/errors';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeFor, enableTwoFactor } from './authenticator';
+import { codeFor } from './authenticator';
 import { connectBrowser, createUser, LANGS, newLocalhostPhone, newPhone, type TestUser, t, text, waitForPath } from './app';
-import { fund, must, noPopUp, openPage, typeAmount } from './wallet-support';
+import { enableTwoFactor, fund, must, noPopUp, openPage, typeAmount } from './wallet-support';
 
 const wrongCodeFor = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, '0');
 

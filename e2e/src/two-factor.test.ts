@@ -1,17 +1,11 @@
-import * as OTPAuth from 'otpauth';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorMessages } from '@coffer/contract/errors';
 import consoleEnUS from '../../apps/console/src/locales/en-US.json';
 import consoleZhCN from '../../apps/console/src/locales/zh-CN.json';
+import { codeFor } from './authenticator';
 import { baseURL, connectBrowser, createUser, LANGS, type Lang, newPhone, storedToken, t, waitForPath, waitForToast } from './app';
 import { must, operatorToken } from './wallet-support';
-
-/** The authenticator app of the test: the same RFC 6238 library as the server. */
-function codeFor(secret: string, offsetSteps = 0): string {
-  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
-  return totp.generate({ timestamp: Date.now() + offsetSteps * 30_000 });
-}
 
 /** A six-digit code the authenticator does not show now, nor one step either side. */
 function wrongCode(secret: string): string {

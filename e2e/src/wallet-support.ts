@@ -3,8 +3,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Network, WithdrawRecord } from '@coffer/contract/chain';
 import type { Currency } from '@coffer/contract/ledger';
-import * as OTPAuth from 'otpauth';
 import type { BrowserContext, Page } from 'playwright-core';
+import { codeFor, STEP_MS, sendPreviousCode, stepAt } from './authenticator';
 import { baseURL, type Lang, mailDir, rendered, type TestUser } from './app';
 import { E2E_OPERATOR_EMAIL } from './harness';
 import { waitForCode } from './mailbox';
@@ -47,6 +47,11 @@ export async function must<T>(path: string, options: CallOptions = {}): Promise<
   return reply.data;
 }
 
+/** Turns two-factor on through the API (the enrolment page has its own test). */
+export async function enableTwoFactor(user: { token: string; password: string }, secret: string): Promise<void> {
+  await sendPreviousCode(secret, (code) => must('/2fa/enable', { token: user.token, body: { code, password: user.password } }));
+}
+
 /** POST /api/withdraw/quote: the fee quote a withdrawal carries (docs/decisions/040); its id. */
 export async function feeQuoteId(token: string, networkId: number): Promise<number> {
   return (await must<{ quoteId: number }>('/withdraw/quote', { token, body: { networkId } })).quoteId;
@@ -67,7 +72,6 @@ interface OperatorState {
 const stateFile = () => join(dirname(mailDir()), 'e2e-operators.json');
 const readState = (): OperatorState => (existsSync(stateFile()) ? (JSON.parse(readFileSync(stateFile(), 'utf8')) as OperatorState) : {});
 const writeState = (state: OperatorState) => writeFileSync(stateFile(), JSON.stringify(state));
-const STEP_MS = 30_000;
 
 /**
  * A code of the operator's authenticator that was not used yet: the current step's, or the next
@@ -77,15 +81,14 @@ export async function operatorCode(email = E2E_OPERATOR_EMAIL): Promise<string> 
   const state = readState();
   const entry = state[email];
   if (!entry) throw new Error(`no authenticator enrolled for ${email}`);
-  let step = Math.max(Math.floor(Date.now() / STEP_MS), entry.lastStep + 1);
+  let step = Math.max(stepAt(Date.now()), entry.lastStep + 1);
   const wait = (step - 1) * STEP_MS + 1000 - Date.now();
   if (wait > 0) {
     await new Promise((resolve) => setTimeout(resolve, wait));
-    step = Math.max(Math.floor(Date.now() / STEP_MS), entry.lastStep + 1);
+    step = Math.max(stepAt(Date.now()), entry.lastStep + 1);
   }
   writeState({ ...state, [email]: { ...entry, lastStep: step } });
-  const totp = new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(entry.secret), digits: 6, period: 30, algorithm: 'SHA1' });
-  return totp.generate({ timestamp: step * STEP_MS + 1000 });
+  return codeFor(entry.secret, 0, step * STEP_MS + 1000);
 }
 
 type LoginAnswer = { token: string; tokenHead: string } | { secondFactor: { challenge: string } };

@@ -1,9 +1,9 @@
 import type { Network } from '@coffer/contract/chain';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { codeFor, enableTwoFactor } from './authenticator';
+import { codeFor } from './authenticator';
 import { connectBrowser, createUser, LANGS, newPhone, t, text, waitForPath, waitForToast } from './app';
-import { call, feeQuoteId, must, openPage } from './wallet-support';
+import { call, enableTwoFactor, feeQuoteId, must, openPage } from './wallet-support';
 
 /** A browser the account has never signed in from: the server sees a new device. */
 const OTHER_DEVICE = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';

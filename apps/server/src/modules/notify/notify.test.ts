@@ -1,9 +1,9 @@
 import { type NoticeDetail, type NoticePage, type NotifySettings, trimDecimal } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
+import { authenticatorCode } from '../../test/authenticator.ts';
 import { client, createUser, fund, type TestUser } from '../../test/users.ts';
 import { decodeMail, signUp } from '../auth/test-helpers.ts';
-import { totpFor } from '../two-factor/totp.ts';
 import { notifyMoneyEvents } from './money-events.ts';
 import { notifierFor } from './notifier.ts';
 import { drainTransferNotices } from './transfer-notices.ts';
@@ -201,7 +201,7 @@ describe('event notices and mails', () => {
     await t.database.sql.query('update sessions set reauthenticated_at = now() where user_id = $1', [user.uid]);
     const setup = await call<{ secret: string }>('POST', '/api/2fa/setup', { token });
     const before = t.sendAttempts.filter((to) => to === email).length;
-    const code = totpFor(setup.data.secret, 'x').generate();
+    const code = authenticatorCode(setup.data.secret);
     expect((await call('POST', '/api/2fa/enable', { token, body: { code } })).code).toBe(0);
     const on = await waitFor(() => mine(user, 'two_factor_enabled').then((l) => l.length > 0 && l), '2fa notice');
     expect(on[0]!.title_en).toBe('Two-step verification on');

@@ -9,10 +9,9 @@ import type {
 } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { sendPreviousCode } from '../../test/authenticator.ts';
+import { authenticatorCode, sendPreviousCode } from '../../test/authenticator.ts';
 import { type Client, client, createUser, type TestUser } from '../../test/users.ts';
 import { signUp } from '../auth/test-helpers.ts';
-import { totpFor } from '../two-factor/totp.ts';
 import { ROUTE_ROLES } from './permissions.ts';
 import { bootstrapAdmin } from './service.ts';
 
@@ -120,7 +119,7 @@ describe('operators held to a higher bar', () => {
     // Enrol an authenticator in the wallet (re-authenticate, set up, first code).
     expect((await call('POST', '/api/security/reauth', { token: first, body: { password } })).code).toBe(0);
     const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token: first });
-    const code = (offset: number) => totpFor(setup.data.secret, 'x').generate({ timestamp: Date.now() + offset * 30_000 });
+    const code = (offset: number) => authenticatorCode(setup.data.secret, offset);
     const enabled = await sendPreviousCode(setup.data.secret, (sent) =>
       call('POST', '/api/2fa/enable', { token: first, body: { code: sent } }),
     );

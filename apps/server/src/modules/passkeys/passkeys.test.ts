@@ -1,10 +1,9 @@
 import type { CurrentUser, LoginAnswer, LoginData, PasskeyItem, PasskeyOptionsData, TwoFactorSetupData } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { sendPreviousCode } from '../../test/authenticator.ts';
+import { authenticatorCode, sendPreviousCode } from '../../test/authenticator.ts';
 import { client, createUser } from '../../test/users.ts';
 import { signUp } from '../auth/test-helpers.ts';
-import { totpFor } from '../two-factor/totp.ts';
 import { SoftAuthenticator } from './soft-authenticator.ts';
 
 /** Passkeys with a software authenticator: register, list, remove, passwordless and second-factor sign-in. */
@@ -98,7 +97,7 @@ describe('passkeys (WebAuthn)', () => {
     // session has (the password in /2fa/enable was one): a passkey passes every step-up after.
     expect((await call('POST', '/api/passkeys/register/options', { token, body: {} })).code).toBe(2006);
     expect((await call('POST', '/api/passkeys/register/options', { token, body: { code } })).code).toBe(2007); // replayed
-    expect((await register(token, key, undefined, totpFor(setup.data.secret, 'x').generate())).code).toBe(0);
+    expect((await register(token, key, undefined, authenticatorCode(setup.data.secret))).code).toBe(0);
     // A passkey of another account does not complete this sign-in.
     const stranger = await createUser(t, { reauthenticated: true });
     const strangerKey = new SoftAuthenticator(origin, 'localhost');
@@ -132,7 +131,7 @@ describe('passkeys (WebAuthn)', () => {
     const key = new SoftAuthenticator(origin, 'localhost');
     const created = await register(u.token, key);
     const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token: u.token });
-    const totp = (offset: number) => totpFor(setup.data.secret, 'x').generate({ timestamp: Date.now() + offset * 30_000 });
+    const totp = (offset: number) => authenticatorCode(setup.data.secret, offset);
     const enabled = await sendPreviousCode(setup.data.secret, (code) =>
       call('POST', '/api/2fa/enable', { token: u.token, body: { code } }),
     );

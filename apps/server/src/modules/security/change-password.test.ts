@@ -1,11 +1,10 @@
 import type { ChangePasswordData, CurrentUser, LoginAnswer } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { sendPreviousCode } from '../../test/authenticator.ts';
+import { authenticatorCode, sendPreviousCode } from '../../test/authenticator.ts';
 import { waitFor } from '../../test/wait.ts';
 import { client } from '../../test/users.ts';
 import { decodeMail, logIn, mailsTo, signUp } from '../auth/test-helpers.ts';
-import { totpFor } from '../two-factor/totp.ts';
 import { CHANGE_PASSWORD_TRIES } from './change-password.ts';
 
 /** POST /api/security/changePassword: current password, second factor when on, a new acceptable password. */
@@ -124,7 +123,7 @@ describe('security centre: change password', () => {
     const email = 'change-2fa@coffer.test';
     const token = await signUp(t, email, 'change-2fa-password');
     const setup = await call<{ secret: string }>('POST', '/api/2fa/setup', { token, body: {} });
-    const codeOf = (offset: number) => totpFor(setup.data.secret, 'x').generate({ timestamp: Date.now() + offset * 30_000 });
+    const codeOf = (offset: number) => authenticatorCode(setup.data.secret, offset);
     const { answer: enabled } = await sendPreviousCode(setup.data.secret, (code) =>
       call<{ recoveryCodes: string[] }>('POST', '/api/2fa/enable', { token, body: { code, password: 'change-2fa-password' } }),
     );

@@ -1,11 +1,10 @@
 import type { AdminUserDetail, CurrentUser, LoginAnswer, LoginData, TwoFactorResetData, TwoFactorSetupData } from '@coffer/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/harness.ts';
-import { sendPreviousCode } from '../../test/authenticator.ts';
+import { authenticatorCode, sendPreviousCode } from '../../test/authenticator.ts';
 import { client, createUser, type TestUser } from '../../test/users.ts';
 import { decodeMail, mailsTo, signUp } from '../auth/test-helpers.ts';
 import { completeDueResets } from './resets.ts';
-import { totpFor } from './totp.ts';
 
 /** Turning two-factor on needs the password; an owner who lost the factor has an operator-assisted reset. */
 describe('two-factor: enabling needs the password; the operator-assisted reset', () => {
@@ -24,21 +23,21 @@ describe('two-factor: enabling needs the password; the operator-assisted reset',
   it("a session alone cannot turn two-factor on with the thief's authenticator (2013)", async () => {
     const token = await signUp(t, newEmail(), password);
     const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token });
-    const code = totpFor(setup.data.secret, 'x').generate();
+    const code = authenticatorCode(setup.data.secret);
     expect((await call('POST', '/api/2fa/enable', { token, body: { code } })).code).toBe(2013);
   });
 
   it('enables with the password in the body (2002 wrong, counted as a failed sign-in) or after a re-authentication', async () => {
     const token = await signUp(t, newEmail(), password);
     const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token });
-    const code = totpFor(setup.data.secret, 'x').generate();
+    const code = authenticatorCode(setup.data.secret);
     expect((await call('POST', '/api/2fa/enable', { token, body: { code, password: 'not the password' } })).code).toBe(2002);
     expect((await call('POST', '/api/2fa/enable', { token, body: { code, password: '' } })).code).toBe(1001);
     expect((await call('POST', '/api/2fa/enable', { token, body: { code, password } })).code).toBe(0);
     const other = await signUp(t, newEmail(), password);
     const otherSetup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token: other });
     expect((await call('POST', '/api/security/reauth', { token: other, body: { password } })).code).toBe(0);
-    const otherCode = totpFor(otherSetup.data.secret, 'x').generate();
+    const otherCode = authenticatorCode(otherSetup.data.secret);
     expect((await call('POST', '/api/2fa/enable', { token: other, body: { code: otherCode } })).code).toBe(0);
   });
 
@@ -53,7 +52,7 @@ describe('two-factor: enabling needs the password; the operator-assisted reset',
       const email = newEmail();
       const token = await signUp(t, email, password, { lang });
       const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token });
-      const code = totpFor(setup.data.secret, 'x').generate();
+      const code = authenticatorCode(setup.data.secret);
       const enabled = await call<{ recoveryCodes: string[] }>('POST', '/api/2fa/enable', { token, body: { code, password } });
       expect(enabled.code).toBe(0);
       const uid = (await call<CurrentUser>('GET', '/api/getCurrentUser', { token })).data.uid;
@@ -180,7 +179,7 @@ describe('two-factor: enabling needs the password; the operator-assisted reset',
       const email = newEmail();
       const token = await signUp(t, email, password);
       const setup = await call<TwoFactorSetupData>('POST', '/api/2fa/setup', { token });
-      const totp = (offset: number) => totpFor(setup.data.secret, 'x').generate({ timestamp: Date.now() + offset * 30_000 });
+      const totp = (offset: number) => authenticatorCode(setup.data.secret, offset);
       const enabled = await sendPreviousCode(setup.data.secret, (code) =>
         call('POST', '/api/2fa/enable', { token, body: { code, password } }),
       );
